@@ -1,0 +1,34 @@
+// One jest run, two projects: fast unit suites, and integration suites against the real PostgreSQL, Kafka and
+// MinIO that `make test` starts (they share one set of infrastructure processes and run in band).
+const swc = [
+  '@swc/jest',
+  {
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2023', keepClassNames: true },
+    module: { type: 'es6' },
+    sourceMaps: 'inline',
+  },
+];
+
+const shared = {
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper: {
+    '^@workspace/kit$': '<rootDir>/services/kit/src/index.ts',
+    '^@workspace/kit/testing$': '<rootDir>/services/kit/src/testing/index.ts',
+    '^@workspace/proto$': '<rootDir>/proto/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  testEnvironment: 'node',
+};
+
+export default {
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/**/test/**/*.test.ts', '!**/*.int.test.ts'] },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/**/test/**/*.int.test.ts'],
+      testTimeout: 120_000,
+    },
+  ],
+};

@@ -1,0 +1,36 @@
+import type { DescMessage } from '@bufbuild/protobuf';
+import { LedgerEntryRecordedSchema } from '../gen/workspace/testing/v1/ledger_pb.js';
+
+export * from '../gen/workspace/testing/v1/ledger_pb.js';
+
+/** Services that publish domain events, each to its own `<service>.events.v1` topic. */
+export const eventServices = ['cis', 'drive', 'schedule', 'notes', 'audit', 'identity', 'notification'] as const;
+export type EventService = (typeof eventServices)[number];
+
+export const domainTopic = (service: string): string => `${service}.events.v1`;
+
+/** The normalised, hash-chained audit stream auditors consume. */
+export const AUDIT_TOPIC = 'audit.v1';
+
+export const allTopics = [...eventServices.map(domainTopic), AUDIT_TOPIC];
+
+/** One event type: its CloudEvents `type`, the topic it goes to and the protobuf message that is its data. */
+export interface EventDefinition<Schema extends DescMessage = DescMessage> {
+  type: string;
+  topic: string;
+  schema: Schema;
+}
+
+export function defineEvent<Schema extends DescMessage>(
+  type: string,
+  topic: string,
+  schema: Schema,
+): EventDefinition<Schema> {
+  if (!/^[a-z]+(\.[a-z_]+)+$/.test(type)) throw new Error(`Event type '${type}' is not dotted lower case`);
+  return { type, topic, schema };
+}
+
+/** Contracts used by the platform's own tests and benchmarks. */
+export const testingEvents = {
+  ledgerEntryRecorded: defineEvent('testing.ledger.entry_recorded', 'testing.events.v1', LedgerEntryRecordedSchema),
+};

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+/** Thrown when the environment does not satisfy a service's configuration schema. */
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid configuration:\n  ${issues.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+/** Settings every service shares. Services extend this schema with their own keys. */
+export const baseConfigSchema = z.object({
+  SERVICE_NAME: z.string().regex(/^[a-z][a-z0-9-]*$/),
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: z.url(),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  BUS: z.enum(['kafka', 'memory']).default('kafka'),
+  KAFKA_BROKERS: z.string().default('127.0.0.1:9092'),
+  KAFKA_TOPIC_PARTITIONS: z.coerce.number().int().min(1).default(6),
+  KAFKA_REPLICATION_FACTOR: z.coerce.number().int().min(1).default(1),
+  JWKS_URL: z.url().optional(),
+  JWT_ISSUER: z.string().default('workspace-identity'),
+  JWT_AUDIENCE: z.string().default('workspace'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(25_000),
+  TRUST_PROXY: booleanFromEnv.default(false),
+});
+
+export type BaseConfig = z.infer<typeof baseConfigSchema>;
+
+/**
+ * Parses the environment with a zod schema. Every problem is reported at once, by variable name, without
+ * echoing values (they may be secrets).
+ */
+export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+}

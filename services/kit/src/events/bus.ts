@@ -1,0 +1,44 @@
+/** A record as it travels on the bus: Kafka's key, value and headers. */
+export interface BusMessage {
+  topic: string;
+  key: string;
+  value: string;
+  headers: Record<string, string>;
+}
+
+export interface DeliveredMessage extends BusMessage {
+  partition: number;
+  offset: string;
+}
+
+export interface SubscribeOptions {
+  groupId: string;
+  topics: string[];
+  /**
+   * Called once per message, in order per partition. The message is acknowledged only when this resolves; a
+   * rejection is retried with backoff, so a handler must be idempotent (the inbox makes it so).
+   */
+  handle: (message: DeliveredMessage) => Promise<void>;
+}
+
+export interface Subscription {
+  stop(): Promise<void>;
+}
+
+/** The one bus interface. Adapters: Kafka (full mode, tests) and in-process (`make up`'s embedded mode). */
+export interface EventBus {
+  readonly kind: 'kafka' | 'memory';
+  ensureTopics(topics: string[]): Promise<void>;
+  /** Publishes in the given order; resolves once the bus has durably accepted every message. */
+  publish(messages: BusMessage[]): Promise<void>;
+  subscribe(options: SubscribeOptions): Promise<Subscription>;
+  isReady(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export function backoffDelay(attempt: number, baseMs = 100, maxMs = 30_000): number {
+  const exponential = Math.min(maxMs, baseMs * 2 ** Math.min(attempt, 20));
+  return Math.round(exponential / 2 + (Math.random() * exponential) / 2);
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

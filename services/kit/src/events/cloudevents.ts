@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import type { BusMessage } from './bus.js';
+
+/** CloudEvents 1.0 attributes, carried in Kafka headers (binary content mode) with the `ce_` prefix. */
+export interface CloudEventAttributes {
+  id: string;
+  type: string;
+  source: string;
+  time: string;
+  subject?: string;
+  tenantId: string;
+}
+
+export const CE_SPEC_VERSION = '1.0';
+
+export function cloudEventHeaders(attributes: CloudEventAttributes): Record<string, string> {
+  return {
+    ce_specversion: CE_SPEC_VERSION,
+    ce_id: attributes.id,
+    ce_type: attributes.type,
+    ce_source: attributes.source,
+    ce_time: attributes.time,
+    ...(attributes.subject === undefined ? {} : { ce_subject: attributes.subject }),
+    ce_tenantid: attributes.tenantId,
+    'content-type': 'application/json',
+  };
+}
+
+export class MalformedEventError extends Error {}
+
+export function parseCloudEventHeaders(headers: Record<string, string>): CloudEventAttributes {
+  const required = (name: string): string => {
+    const value = headers[name];
+    if (value === undefined || value === '') throw new MalformedEventError(`missing header ${name}`);
+    return value;
+  };
+  if (required('ce_specversion') !== CE_SPEC_VERSION) throw new MalformedEventError('unsupported ce_specversion');
+  const subject = headers.ce_subject;
+  return {
+    id: required('ce_id'),
+    type: required('ce_type'),
+    source: required('ce_source'),
+    time: required('ce_time'),
+    ...(subject === undefined ? {} : { subject }),
+    tenantId: required('ce_tenantid'),
+  };
+}
+
+/** Kafka key: tenant id + aggregate id, so one aggregate's events share a partition and stay ordered. */
+export const eventKey = (tenantId: string, aggregateId: string): string => `${tenantId}:${aggregateId}`;
+
+export function newEventId(): string {
+  return randomUUID();
+}
+
+export type { BusMessage };

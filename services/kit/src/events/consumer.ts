@@ -1,0 +1,80 @@
+import { fromJson, type DescMessage, type JsonValue, type MessageShape } from '@bufbuild/protobuf';
+import type { EventDefinition } from '@workspace/proto';
+import type { Knex } from 'knex';
+import type { Logger } from '../logger.js';
+import type { DeliveredMessage, EventBus, Subscription } from './bus.js';
+import { MalformedEventError, parseCloudEventHeaders, type CloudEventAttributes } from './cloudevents.js';
+
+export interface ReceivedEvent extends CloudEventAttributes {
+  topic: string;
+  partition: number;
+  offset: string;
+  key: string;
+  /** The proto3 JSON payload; `decodeEvent` turns it into the typed message. */
+  data: JsonValue;
+}
+
+export function decodeEvent<Schema extends DescMessage>(
+  definition: EventDefinition<Schema>,
+  event: ReceivedEvent,
+): MessageShape<Schema> {
+  if (event.type !== definition.type) throw new Error(`Expected ${definition.type}, got ${event.type}`);
+  return fromJson(definition.schema, event.data, { ignoreUnknownFields: true });
+}
+
+export type EventHandler = (event: ReceivedEvent, trx: Knex.Transaction) => Promise<void>;
+
+export interface ConsumerOptions {
+  db: Knex;
+  bus: EventBus;
+  logger: Logger;
+  groupId: string;
+  topics: string[];
+  /** Handlers by CloudEvents type; other types on the topics are recorded as seen and skipped. */
+  handlers: Record<string, EventHandler>;
+}
+
+/**
+ * Subscribes a consumer group whose handlers run exactly once per event: the event id goes into the inbox in
+ * the same transaction as the handler's writes (with the event's tenant set for row-level security), so a
+ * repeated delivery finds its id and changes nothing.
+ */
+export async function startConsumer(options: ConsumerOptions): Promise<Subscription> {
+  const { db, bus, logger, groupId, handlers } = options;
+  return bus.subscribe({
+    groupId,
+    topics: options.topics,
+    handle: async (message: DeliveredMessage) => {
+      let event: ReceivedEvent;
+      try {
+        const attributes = parseCloudEventHeaders(message.headers);
+        event = {
+          ...attributes,
+          topic: message.topic,
+          partition: message.partition,
+          offset: message.offset,
+          key: message.key,
+          data: JSON.parse(message.value) as JsonValue,
+        };
+      } catch (error) {
+        // A record that is not a CloudEvent can never be applied; retrying it would stall the partition.
+        if (error instanceof MalformedEventError || error instanceof SyntaxError) {
+          logger.error({ err: error, topic: message.topic, offset: message.offset, groupId }, 'skipping malformed event');
+          return;
+        }
+        throw error;
+      }
+      const handler = handlers[event.type];
+      await db.transaction(async (trx) => {
+        const inserted = await trx('inbox')
+          .insert({ consumer_group: groupId, event_id: event.id, type: event.type })
+          .onConflict(['consumer_group', 'event_id'])
+          .ignore()
+          .returning('event_id');
+        if (inserted.length === 0 || !handler) return;
+        await trx.raw("SELECT set_config('app.tenant_id', ?, true)", [event.tenantId]);
+        await handler(event, trx);
+      });
+    },
+  });
+}

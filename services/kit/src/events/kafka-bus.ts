@@ -1,0 +1,220 @@
+import { Kafka, logLevel, Partitioners, type Admin, type Consumer, type LogEntry, type Producer } from 'kafkajs';
+import type { Logger } from '../logger.js';
+import { backoffDelay, sleep, type BusMessage, type EventBus, type SubscribeOptions } from './bus.js';
+import type { Gauge } from 'prom-client';
+
+export interface KafkaBusOptions {
+  clientId: string;
+  brokers: string[];
+  logger: Logger;
+  partitions?: number;
+  replicationFactor?: number;
+  /** `kafka_consumer_lag` by group, topic and partition, when the service exports metrics. */
+  consumerLag?: Gauge<'group' | 'topic' | 'partition'>;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`${what} timed out after ${ms} ms`));
+    }, ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => {
+    clearTimeout(timer);
+  });
+}
+
+const toHeaders = (headers: Record<string, string>) => headers;
+
+function fromHeaders(headers: Record<string, Buffer | string | (Buffer | string)[] | undefined> | undefined) {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (value === undefined) continue;
+    const single = Array.isArray(value) ? value[0] : value;
+    if (single !== undefined) result[name] = single.toString();
+  }
+  return result;
+}
+
+/**
+ * Kafka through kafkajs. The producer is idempotent with one request in flight, so messages for one key arrive
+ * in the order they were published, once per successful send. Transient broker errors are retried by kafkajs
+ * briefly and then surface, so callers (the outbox relay) keep their rows and back off.
+ */
+export class KafkaBus implements EventBus {
+  readonly kind = 'kafka';
+  private readonly kafka: Kafka;
+  private producer: Producer | undefined;
+  private producerConnecting: Promise<Producer> | undefined;
+  private admin: Admin | undefined;
+  private readonly consumers = new Set<Consumer>();
+
+  constructor(private readonly options: KafkaBusOptions) {
+    const log = options.logger.child({ component: 'kafkajs' });
+    this.kafka = new Kafka({
+      clientId: options.clientId,
+      brokers: options.brokers,
+      connectionTimeout: 3_000,
+      requestTimeout: 10_000,
+      retry: { initialRetryTime: 200, retries: 3, maxRetryTime: 2_000 },
+      logLevel: logLevel.WARN,
+      logCreator:
+        () =>
+        ({ namespace, level, log: entry }: LogEntry) => {
+          const { message, ...extra } = entry;
+          const fields = { namespace, ...extra };
+          if (level <= logLevel.ERROR) log.warn(fields, message);
+          else log.debug(fields, message);
+        },
+    });
+  }
+
+  private async getProducer(): Promise<Producer> {
+    if (this.producer) return this.producer;
+    this.producerConnecting ??= (async () => {
+      const producer = this.kafka.producer({
+        idempotent: true,
+        maxInFlightRequests: 1,
+        createPartitioner: Partitioners.DefaultPartitioner,
+        retry: { initialRetryTime: 200, retries: 3, maxRetryTime: 2_000 },
+      });
+      try {
+        await producer.connect();
+      } catch (error) {
+        this.producerConnecting = undefined;
+        throw error;
+      }
+      producer.on(producer.events.DISCONNECT, () => {
+        if (this.producer === producer) this.producer = undefined;
+        this.producerConnecting = undefined;
+      });
+      this.producer = producer;
+      return producer;
+    })();
+    return this.producerConnecting;
+  }
+
+  private async getAdmin(): Promise<Admin> {
+    if (!this.admin) {
+      const admin = this.kafka.admin();
+      await admin.connect();
+      this.admin = admin;
+    }
+    return this.admin;
+  }
+
+  async ensureTopics(topics: string[]): Promise<void> {
+    const admin = await this.getAdmin();
+    const existing = new Set(await admin.listTopics());
+    const missing = topics.filter((topic) => !existing.has(topic));
+    if (missing.length === 0) return;
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: missing.map((topic) => ({
+        topic,
+        numPartitions: this.options.partitions ?? 6,
+        replicationFactor: this.options.replicationFactor ?? 1,
+      })),
+    });
+  }
+
+  async publish(messages: BusMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    const producer = await this.getProducer();
+    const byTopic = new Map<string, BusMessage[]>();
+    for (const message of messages) {
+      const list = byTopic.get(message.topic) ?? [];
+      list.push(message);
+      byTopic.set(message.topic, list);
+    }
+    await producer.sendBatch({
+      acks: -1,
+      topicMessages: [...byTopic].map(([topic, list]) => ({
+        topic,
+        messages: list.map((message) => ({
+          key: message.key,
+          value: message.value,
+          headers: toHeaders(message.headers),
+        })),
+      })),
+    });
+  }
+
+  async subscribe({ groupId, topics, handle }: SubscribeOptions) {
+    const consumer = this.kafka.consumer({
+      groupId,
+      sessionTimeout: 15_000,
+      heartbeatInterval: 1_000,
+      retry: { initialRetryTime: 300, retries: 8, maxRetryTime: 5_000, restartOnFailure: () => Promise.resolve(true) },
+    });
+    this.consumers.add(consumer);
+    await consumer.connect();
+    await consumer.subscribe({ topics, fromBeginning: true });
+    let stopping = false;
+    await consumer.run({
+      autoCommit: true,
+      autoCommitThreshold: 1,
+      eachBatchAutoResolve: false,
+      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale, commitOffsetsIfNecessary }) => {
+        for (const record of batch.messages) {
+          if (!isRunning() || isStale() || stopping) break;
+          const message = {
+            topic: batch.topic,
+            partition: batch.partition,
+            offset: record.offset,
+            key: record.key?.toString() ?? '',
+            value: record.value?.toString() ?? '',
+            headers: fromHeaders(record.headers),
+          };
+          for (let attempt = 0; ; attempt++) {
+            try {
+              await handle(message);
+              break;
+            } catch (error) {
+              this.options.logger.warn(
+                { err: error, groupId, topic: batch.topic, offset: record.offset, attempt },
+                'event handler failed; retrying',
+              );
+              if (stopping || !isRunning()) throw error;
+              await sleep(backoffDelay(attempt, 200, 10_000));
+              await heartbeat();
+            }
+          }
+          resolveOffset(record.offset);
+          await commitOffsetsIfNecessary();
+          this.options.consumerLag
+            ?.labels({ group: groupId, topic: batch.topic, partition: String(batch.partition) })
+            .set(Math.max(0, Number(batch.highWatermark) - Number(record.offset) - 1));
+          await heartbeat();
+        }
+      },
+    });
+    return {
+      stop: async () => {
+        stopping = true;
+        await consumer.disconnect();
+        this.consumers.delete(consumer);
+      },
+    };
+  }
+
+  async isReady(): Promise<boolean> {
+    try {
+      const admin = await withTimeout(this.getAdmin(), 2_000, 'Kafka admin connect');
+      await withTimeout(admin.describeCluster(), 2_000, 'Kafka describeCluster');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.consumers].map((consumer) => consumer.disconnect()));
+    this.consumers.clear();
+    await Promise.allSettled([this.producer?.disconnect(), this.admin?.disconnect()]);
+    this.producer = undefined;
+    this.producerConnecting = undefined;
+    this.admin = undefined;
+  }
+}

@@ -1,0 +1,268 @@
+import { create, toJson, type DescMessage, type JsonValue, type MessageInitShape } from '@bufbuild/protobuf';
+import type { EventDefinition } from '@workspace/proto';
+import type { Knex } from 'knex';
+import pg from 'pg';
+import type { Registry } from 'prom-client';
+import { Gauge } from 'prom-client';
+import { assertIdentifier } from '../db/database.js';
+import type { Logger } from '../logger.js';
+import { backoffDelay, sleep, type BusMessage, type EventBus } from './bus.js';
+import { cloudEventHeaders, eventKey, newEventId } from './cloudevents.js';
+
+export interface NewEvent<Schema extends DescMessage> {
+  tenantId: string;
+  /** The aggregate the event is about; with the tenant it forms the Kafka key. */
+  aggregateId: string;
+  subject?: string;
+  data: MessageInitShape<Schema>;
+  occurredAt?: Date;
+}
+
+/**
+ * Writes an event to the outbox inside the caller's transaction, so the domain change and its event commit
+ * together or not at all. Returns the event id.
+ */
+export async function recordEvent<Schema extends DescMessage>(
+  trx: Knex.Transaction,
+  source: string,
+  definition: EventDefinition<Schema>,
+  event: NewEvent<Schema>,
+): Promise<string> {
+  const eventId = newEventId();
+  const payload: JsonValue = toJson(definition.schema, create(definition.schema, event.data));
+  await trx('outbox').insert({
+    event_id: eventId,
+    topic: definition.topic,
+    key: eventKey(event.tenantId, event.aggregateId),
+    type: definition.type,
+    source,
+    subject: event.subject ?? event.aggregateId,
+    tenant_id: event.tenantId,
+    occurred_at: event.occurredAt ?? new Date(),
+    payload: JSON.stringify(payload),
+  });
+  return eventId;
+}
+
+interface OutboxRow {
+  id: number;
+  event_id: string;
+  topic: string;
+  key: string;
+  type: string;
+  source: string;
+  subject: string | null;
+  tenant_id: string;
+  occurred_at: Date;
+  payload: unknown;
+}
+
+export function toBusMessage(row: OutboxRow): BusMessage {
+  return {
+    topic: row.topic,
+    key: row.key,
+    value: JSON.stringify(row.payload),
+    headers: cloudEventHeaders({
+      id: row.event_id,
+      type: row.type,
+      source: row.source,
+      time: row.occurred_at.toISOString(),
+      ...(row.subject === null ? {} : { subject: row.subject }),
+      tenantId: row.tenant_id,
+    }),
+  };
+}
+
+export interface OutboxRelayOptions {
+  db: Knex;
+  /** Connection string for LISTEN (wake-ups at commit time); the relay polls as well, so this is an optimisation. */
+  databaseUrl: string;
+  schema: string;
+  bus: EventBus;
+  logger: Logger;
+  metrics?: Registry;
+  batchSize?: number;
+  pollIntervalMs?: number;
+}
+
+/**
+ * Publishes the outbox to the bus in id order and marks rows published. One relay per schema publishes at a
+ * time (a transaction-scoped advisory lock), so per-key order holds even with several replicas. While the bus is
+ * unreachable rows stay unpublished and the relay backs off; a crash between publishing and marking means
+ * the rows go again, and consumers' inboxes drop the repeat.
+ */
+export class OutboxRelay {
+  private readonly batchSize: number;
+  private readonly pollIntervalMs: number;
+  private readonly lockKey: string;
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  /** Set by a notification that arrives while a batch is in progress, so it is not lost. */
+  private signalled = false;
+  private listener: pg.Client | undefined;
+  private failures = 0;
+
+  constructor(private readonly options: OutboxRelayOptions) {
+    this.batchSize = options.batchSize ?? 500;
+    this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.lockKey = `${assertIdentifier(options.schema)}.outbox`;
+    if (options.metrics) this.registerMetrics(options.metrics);
+  }
+
+  private registerMetrics(registry: Registry): void {
+    const { db } = this.options;
+    // Both gauges come from one query per scrape: the backlog gauge runs it, the age gauge waits for it.
+    let latest: Promise<{ count: number; age: number }> = Promise.resolve({ count: 0, age: 0 });
+    const read = async () => {
+      const row = (await db('outbox')
+        .whereNull('published_at')
+        .first(db.raw('count(*) AS count'), db.raw('extract(epoch FROM now() - min(created_at)) AS age'))) as
+        | { count: number; age: string | null }
+        | undefined;
+      return { count: row?.count ?? 0, age: row?.age ? Number(row.age) : 0 };
+    };
+    new Gauge({
+      name: 'outbox_backlog_events',
+      help: 'Outbox events not yet published',
+      registers: [registry],
+      async collect() {
+        latest = read().catch(() => ({ count: 0, age: 0 }));
+        this.set((await latest).count);
+      },
+    });
+    new Gauge({
+      name: 'outbox_oldest_unpublished_age_seconds',
+      help: 'Age in seconds of the oldest unpublished outbox event (0 when none)',
+      registers: [registry],
+      async collect() {
+        this.set((await latest).age);
+      },
+    });
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    void this.listen();
+    this.loop = this.run();
+  }
+
+  /** Stops polling, then publishes what is waiting (bounded by `timeoutMs`) so a graceful shutdown flushes. */
+  async stop(timeoutMs = 5_000): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.signal();
+    await this.loop;
+    const deadline = Date.now() + timeoutMs;
+    try {
+      while (Date.now() < deadline && (await this.publishBatch()) > 0);
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'outbox flush at shutdown incomplete; events stay for the next start');
+    }
+    await this.listener?.end().catch(() => undefined);
+    this.listener = undefined;
+  }
+
+  private async listen(): Promise<void> {
+    while (this.running) {
+      const client = new pg.Client({ connectionString: this.options.databaseUrl });
+      try {
+        await client.connect();
+        client.on('notification', () => {
+          this.signal();
+        });
+        const closed = new Promise<void>((resolve) => {
+          client.on('error', () => {
+            resolve();
+          });
+          client.on('end', () => {
+            resolve();
+          });
+        });
+        await client.query(`LISTEN ${this.options.schema}_outbox`);
+        this.listener = client;
+        this.signal();
+        await closed;
+      } catch {
+        // The poll keeps the relay going while the database is away; try again shortly.
+      }
+      this.listener = undefined;
+      await client.end().catch(() => undefined);
+      if (this.running) await sleep(1_000);
+    }
+  }
+
+  private signal(): void {
+    this.signalled = true;
+    this.wake?.();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      this.signalled = false;
+      let published = 0;
+      try {
+        published = await this.publishBatch();
+        this.failures = 0;
+      } catch (error) {
+        this.failures++;
+        this.options.logger.warn({ err: error, attempt: this.failures }, 'outbox relay could not publish; backing off');
+        await sleep(backoffDelay(this.failures, 200, 30_000));
+        continue;
+      }
+      if (published < this.batchSize && this.running && !this.signalled) await this.idle();
+    }
+  }
+
+  private idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, this.pollIntervalMs);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = undefined;
+        done();
+      };
+    });
+  }
+
+  /** Publishes one batch; returns how many rows were published (0 when none or another relay holds the lock). */
+  async publishBatch(): Promise<number> {
+    const { db, bus } = this.options;
+    let failed: { ids: number[]; error: unknown } | undefined;
+    const count = await db.transaction(async (trx) => {
+      const locked = await trx.raw<{ rows: { locked: boolean }[] }>(
+        'SELECT pg_try_advisory_xact_lock(hashtext(?)) AS locked',
+        [this.lockKey],
+      );
+      if (!locked.rows[0]?.locked) return 0;
+      const rows = await trx<OutboxRow>('outbox')
+        .whereNull('published_at')
+        .orderBy('id')
+        .limit(this.batchSize)
+        .select('id', 'event_id', 'topic', 'key', 'type', 'source', 'subject', 'tenant_id', 'occurred_at', 'payload');
+      if (rows.length === 0) return 0;
+      const ids = rows.map((row) => row.id);
+      try {
+        await bus.publish(rows.map(toBusMessage));
+      } catch (error) {
+        failed = { ids, error };
+        return 0;
+      }
+      await trx('outbox').whereIn('id', ids).update({ published_at: trx.fn.now(), attempts: trx.raw('attempts + 1') });
+      return rows.length;
+    });
+    if (failed) {
+      const message = failed.error instanceof Error ? failed.error.message : String(failed.error);
+      await db('outbox')
+        .whereIn('id', failed.ids)
+        .update({ attempts: db.raw('attempts + 1'), last_error: message.slice(0, 1000) })
+        .catch(() => undefined);
+      throw failed.error;
+    }
+    return count;
+  }
+}

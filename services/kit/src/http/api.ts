@@ -1,0 +1,193 @@
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import { requireContext, requireScopes, type RequestContext } from './auth.js';
+import { problems, type FieldError } from './problem.js';
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+interface RequestSchemas {
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+}
+
+type Parsed<S, K extends keyof RequestSchemas> = S extends Record<K, infer T extends z.ZodType>
+  ? z.infer<T>
+  : undefined;
+
+export interface RouteInput<S extends RequestSchemas> {
+  params: Parsed<S, 'params'>;
+  query: Parsed<S, 'query'>;
+  body: Parsed<S, 'body'>;
+}
+
+export interface RouteDefinition<S extends RequestSchemas> {
+  method: Method;
+  path: string;
+  summary: string;
+  /** Scopes the caller must hold; an empty list still requires a signed-in caller unless `public` is set. */
+  scopes?: string[];
+  public?: boolean;
+  request?: S;
+  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  handler: (
+    input: RouteInput<S> & { ctx: RequestContext; req: Request; res: Response },
+  ) => Promise<unknown>;
+}
+
+interface RegisteredOperation {
+  method: Method;
+  path: string;
+  summary: string;
+  scopes: string[];
+  public: boolean;
+  request: RequestSchemas;
+  responses: Record<number, { description: string; schema?: z.ZodType }>;
+}
+
+function fieldErrors(location: string, error: z.ZodError): FieldError[] {
+  return error.issues.map((issue) => ({
+    field: [location, ...issue.path.map(String)].join('.'),
+    message: issue.message,
+  }));
+}
+
+/**
+ * An express router whose routes are declared with zod schemas. The same schemas validate each request (every
+ * field error is reported) and produce the service's OpenAPI document.
+ */
+export class ApiRouter {
+  readonly router = Router();
+  readonly operations: RegisteredOperation[] = [];
+
+  route<S extends RequestSchemas>(definition: RouteDefinition<S>): this {
+    const request = definition.request ?? ({} as S);
+    const scopes = definition.scopes ?? [];
+    this.operations.push({
+      method: definition.method,
+      path: definition.path,
+      summary: definition.summary,
+      scopes,
+      public: definition.public ?? false,
+      request,
+      responses: definition.responses,
+    });
+    const guards = definition.public ? [] : [requireScopes(...scopes)];
+    this.router[definition.method](definition.path, ...guards, async (req: Request, res: Response) => {
+      const errors: FieldError[] = [];
+      const parse = (location: keyof RequestSchemas, value: unknown): unknown => {
+        const schema = request[location];
+        if (!schema) return undefined;
+        const result = schema.safeParse(value ?? {});
+        if (result.success) return result.data;
+        errors.push(...fieldErrors(location, result.error));
+        return undefined;
+      };
+      const input = {
+        params: parse('params', req.params),
+        query: parse('query', req.query),
+        body: parse('body', req.body),
+      } as RouteInput<S>;
+      if (errors.length > 0) throw problems.validation(errors);
+      const ctx = definition.public ? (req.ctx as RequestContext) : requireContext(req.ctx);
+      const result = await definition.handler({ ...input, ctx, req, res });
+      if (!res.headersSent) {
+        const status = Number(Object.keys(definition.responses)[0] ?? 200);
+        if (result === undefined) res.status(status === 200 ? 204 : status).end();
+        else res.status(status).json(result);
+      }
+    });
+    return this;
+  }
+}
+
+function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): unknown {
+  return z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' });
+}
+
+function parameters(location: 'path' | 'query', schema: z.ZodType | undefined): unknown[] {
+  if (!schema) return [];
+  const json = toJsonSchema(schema, 'input') as { properties?: Record<string, unknown>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: location,
+    required: location === 'path' || (json.required ?? []).includes(name),
+    schema: property,
+  }));
+}
+
+/** OpenAPI 3.1 document for the routers' operations (all mounted under `basePath`). */
+export function buildOpenApiDocument(
+  info: { title: string; version: string; description?: string },
+  mounts: { basePath: string; api: ApiRouter }[],
+): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const { basePath, api } of mounts) {
+    for (const operation of api.operations) {
+      const path = (basePath + operation.path).replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+      const responses: Record<string, unknown> = {};
+      for (const [status, response] of Object.entries(operation.responses)) {
+        responses[status] = {
+          description: response.description,
+          ...(response.schema
+            ? { content: { 'application/json': { schema: toJsonSchema(response.schema, 'output') } } }
+            : {}),
+        };
+      }
+      responses.default = {
+        description: 'Problem details (RFC 9457)',
+        content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+      };
+      paths[path] ??= {};
+      paths[path][operation.method] = {
+        summary: operation.summary,
+        ...(operation.public ? { security: [] } : {}),
+        ...(operation.scopes.length > 0 ? { 'x-required-scopes': operation.scopes } : {}),
+        parameters: [
+          ...parameters('path', operation.request.params),
+          ...parameters('query', operation.request.query),
+        ],
+        ...(operation.request.body
+          ? {
+              requestBody: {
+                required: true,
+                content: { 'application/json': { schema: toJsonSchema(operation.request.body, 'input') } },
+              },
+            }
+          : {}),
+        responses,
+      };
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info,
+    paths,
+    security: [{ bearer: [] }],
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      schemas: {
+        Problem: {
+          type: 'object',
+          required: ['type', 'title', 'status', 'code'],
+          properties: {
+            type: { type: 'string' },
+            title: { type: 'string' },
+            status: { type: 'integer' },
+            detail: { type: 'string' },
+            code: { type: 'string' },
+            instance: { type: 'string' },
+            errors: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['field', 'message'],
+                properties: { field: { type: 'string' }, message: { type: 'string' } },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import type { RequestHandler } from 'express';
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { z } from 'zod';
+import { problems } from './problem.js';
+
+/** Who is calling, taken only from a verified access token (never from the request body or query). */
+export interface RequestContext {
+  tenantId: string;
+  userId: string;
+  role: string;
+  scopes: ReadonlySet<string>;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    ctx?: RequestContext;
+  }
+}
+
+/** The claims identity puts in an access token. */
+export const accessTokenClaimsSchema = z.object({
+  sub: z.string().min(1),
+  tid: z.string().min(1),
+  role: z.string().min(1),
+  scp: z.array(z.string()),
+});
+
+export type AccessTokenClaims = z.infer<typeof accessTokenClaimsSchema>;
+
+export interface AuthOptions {
+  /** Key lookup: `remoteJwks(url)` in services, a local JWKS in tests. */
+  keys: JWTVerifyGetKey;
+  issuer: string;
+  audience: string;
+}
+
+export function remoteJwks(url: string): JWTVerifyGetKey {
+  return createRemoteJWKSet(new URL(url), { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 });
+}
+
+/**
+ * Verifies a bearer token (RS256, issuer, audience, expiry) when one is sent and sets `req.ctx`. A request
+ * without a token passes through without a context; the route guards answer 401 for it.
+ */
+export function authenticate(options: AuthOptions): RequestHandler {
+  return (req, _res, next) => {
+    const header = req.headers.authorization;
+    if (header === undefined) {
+      next();
+      return;
+    }
+    const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : '';
+    if (!token) {
+      next(problems.unauthorized('The Authorization header must carry a bearer token.'));
+      return;
+    }
+    jwtVerify(token, options.keys, {
+      issuer: options.issuer,
+      audience: options.audience,
+      algorithms: ['RS256'],
+    })
+      .then(({ payload }) => {
+        const claims = accessTokenClaimsSchema.safeParse(payload);
+        if (!claims.success) throw problems.unauthorized('The access token is missing required claims.');
+        req.ctx = {
+          tenantId: claims.data.tid,
+          userId: claims.data.sub,
+          role: claims.data.role,
+          scopes: new Set(claims.data.scp),
+        };
+        next();
+      })
+      .catch((error: unknown) => {
+        if (error instanceof joseErrors.JWTExpired) next(problems.unauthorized('The access token has expired.'));
+        else if (error instanceof joseErrors.JOSEError) next(problems.unauthorized('The access token is not valid.'));
+        else next(error);
+      });
+  };
+}
+
+/** `*` grants every scope; otherwise the exact scope must be held (identity expands implications). */
+export function hasScope(ctx: RequestContext, scope: string): boolean {
+  return ctx.scopes.has('*') || ctx.scopes.has(scope);
+}
+
+export function requireContext(ctx: RequestContext | undefined): RequestContext {
+  if (!ctx) throw problems.unauthorized();
+  return ctx;
+}
+
+/** Route guard: the caller must hold every listed scope, else 403 naming the first one missing. */
+export function requireScopes(...scopes: string[]): RequestHandler {
+  return (req, _res, next) => {
+    const ctx = req.ctx;
+    if (!ctx) {
+      next(problems.unauthorized());
+      return;
+    }
+    const missing = scopes.find((scope) => !hasScope(ctx, scope));
+    next(missing === undefined ? undefined : problems.forbidden(`This requires the ${missing} permission.`));
+  };
+}

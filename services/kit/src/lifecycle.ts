@@ -1,0 +1,82 @@
+import type { Server } from 'node:http';
+import type { Express } from 'express';
+import type { LifecycleState } from './http/app.js';
+import type { Logger } from './logger.js';
+
+export interface RunOptions {
+  app: Express;
+  port: number;
+  host?: string;
+  logger: Logger;
+  lifecycle: LifecycleState;
+  /** Run in order after the server has stopped taking requests and drained: relay flush, consumers, pools. */
+  onShutdown: (() => Promise<void>)[];
+  shutdownTimeoutMs?: number;
+  /** Seconds to keep answering (with `/readyz` at 503) before closing, so load balancers move traffic away. */
+  drainDelayMs?: number;
+}
+
+export interface RunningService {
+  server: Server;
+  port: number;
+  shutdown(reason?: string): Promise<void>;
+}
+
+/**
+ * Listens, and on SIGTERM/SIGINT shuts down gracefully: readiness goes to 503, the server stops accepting
+ * connections and lets in-flight requests finish (idle keep-alive sockets are closed), then the shutdown steps
+ * run. A hard timeout ends whatever is left.
+ */
+export async function runService(options: RunOptions): Promise<RunningService> {
+  const server = options.app.listen(options.port, options.host ?? '0.0.0.0');
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  options.logger.info({ port }, 'listening');
+
+  let shuttingDown: Promise<void> | undefined;
+  const shutdown = (reason = 'shutdown') => {
+    shuttingDown ??= (async () => {
+      options.logger.info({ reason }, 'shutting down');
+      options.lifecycle.draining = true;
+      const timeout = setTimeout(() => {
+        options.logger.error('shutdown timed out; closing remaining connections');
+        server.closeAllConnections();
+      }, options.shutdownTimeoutMs ?? 25_000);
+      timeout.unref();
+      if (options.drainDelayMs) await new Promise((resolve) => setTimeout(resolve, options.drainDelayMs));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await closed;
+      for (const step of options.onShutdown) {
+        try {
+          await step();
+        } catch (error) {
+          options.logger.error({ err: error }, 'shutdown step failed');
+        }
+      }
+      clearTimeout(timeout);
+      options.logger.info('stopped');
+    })();
+    return shuttingDown;
+  };
+  return { server, port, shutdown };
+}
+
+/** Wires SIGTERM and SIGINT to a graceful shutdown, then exits. */
+export function exitOnSignals(service: RunningService, logger: Logger): void {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      service.shutdown(signal).then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    });
+  }
+}

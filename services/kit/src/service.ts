@@ -1,0 +1,147 @@
+import type { Express } from 'express';
+import type { Knex } from 'knex';
+import type { Registry } from 'prom-client';
+import { Gauge } from 'prom-client';
+import { domainTopic } from '@workspace/proto';
+import type { BaseConfig } from './config.js';
+import { createDatabase, pingDatabase } from './db/database.js';
+import { migrateLatest, type Migration } from './db/migrations.js';
+import type { EventBus, Subscription } from './events/bus.js';
+import { startConsumer, type EventHandler } from './events/consumer.js';
+import { KafkaBus } from './events/kafka-bus.js';
+import { MemoryBus } from './events/memory-bus.js';
+import { OutboxRelay } from './events/outbox.js';
+import type { ApiRouter } from './http/api.js';
+import { createServiceApp, type LifecycleState } from './http/app.js';
+import { remoteJwks, type AuthOptions } from './http/auth.js';
+import { createMetricsRegistry } from './http/metrics.js';
+import { runService, type RunningService } from './lifecycle.js';
+import { createLogger, type Logger } from './logger.js';
+
+export interface ServiceDeps<C extends BaseConfig = BaseConfig> {
+  config: C;
+  logger: Logger;
+  metrics: Registry;
+  db: Knex;
+  bus: EventBus;
+  /** CloudEvents `source` of this service's events. */
+  source: string;
+}
+
+export interface ConsumerDefinition {
+  groupId: string;
+  topics: string[];
+  handlers: Record<string, EventHandler>;
+}
+
+export interface ServiceDefinition<C extends BaseConfig> {
+  name: string;
+  /** PostgreSQL schema (and role) the service owns. */
+  schema: string;
+  migrations: Migration[];
+  routes(deps: ServiceDeps<C>): { basePath: string; api: ApiRouter }[];
+  consumers?(deps: ServiceDeps<C>): ConsumerDefinition[];
+}
+
+export interface StartOverrides {
+  /** The shared in-process bus when several services run in one process. */
+  bus?: EventBus;
+  /** Token keys (tests use a local JWKS); otherwise JWKS_URL. */
+  keys?: AuthOptions['keys'];
+  logger?: Logger;
+  relayPollIntervalMs?: number;
+}
+
+export interface StartedService<C extends BaseConfig> extends RunningService {
+  app: Express;
+  deps: ServiceDeps<C>;
+  relay: OutboxRelay;
+}
+
+export function createBus(config: BaseConfig, logger: Logger, metrics?: Registry): EventBus {
+  if (config.BUS === 'memory') return new MemoryBus(logger);
+  return new KafkaBus({
+    clientId: config.SERVICE_NAME,
+    brokers: config.KAFKA_BROKERS.split(',').map((broker) => broker.trim()),
+    logger,
+    partitions: config.KAFKA_TOPIC_PARTITIONS,
+    replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+    ...(metrics
+      ? {
+          consumerLag: new Gauge({
+            name: 'kafka_consumer_lag',
+            help: 'Messages behind the partition high watermark',
+            labelNames: ['group', 'topic', 'partition'] as const,
+            registers: [metrics],
+          }),
+        }
+      : {}),
+  });
+}
+
+/**
+ * Assembles and starts a service: logger, metrics, database (migrated), bus (topics ensured), outbox relay,
+ * consumers, the app, and a graceful shutdown that drains requests, flushes the relay and closes everything.
+ */
+export async function startService<C extends BaseConfig>(
+  definition: ServiceDefinition<C>,
+  config: C,
+  overrides: StartOverrides = {},
+): Promise<StartedService<C>> {
+  const logger = overrides.logger ?? createLogger({ name: definition.name, level: config.LOG_LEVEL });
+  const metrics = createMetricsRegistry(definition.name);
+  const db = createDatabase({ url: config.DATABASE_URL, schema: definition.schema, poolMax: config.DATABASE_POOL_MAX });
+  const applied = await migrateLatest(db, definition.schema, definition.migrations);
+  if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+  const ownsBus = !overrides.bus;
+  const bus = overrides.bus ?? createBus(config, logger, metrics);
+  const deps: ServiceDeps<C> = { config, logger, metrics, db, bus, source: `/workspace/${definition.name}` };
+
+  const consumers = definition.consumers?.(deps) ?? [];
+  await bus.ensureTopics([domainTopic(definition.name), ...consumers.flatMap((consumer) => consumer.topics)]);
+  const relay = new OutboxRelay({
+    db,
+    databaseUrl: config.DATABASE_URL,
+    schema: definition.schema,
+    bus,
+    logger: logger.child({ component: 'outbox-relay' }),
+    metrics,
+    ...(overrides.relayPollIntervalMs ? { pollIntervalMs: overrides.relayPollIntervalMs } : {}),
+  });
+  relay.start();
+  const subscriptions: Subscription[] = [];
+  for (const consumer of consumers) {
+    subscriptions.push(await startConsumer({ db, bus, logger, ...consumer }));
+  }
+
+  const keys = overrides.keys ?? (config.JWKS_URL ? remoteJwks(config.JWKS_URL) : undefined);
+  const lifecycle: LifecycleState = { draining: false };
+  const app = createServiceApp({
+    name: definition.name,
+    logger,
+    metrics,
+    lifecycle,
+    trustProxy: config.TRUST_PROXY,
+    ...(keys ? { auth: { keys, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE } } : {}),
+    readiness: { database: () => pingDatabase(db), bus: () => bus.isReady() },
+    apis: definition.routes(deps),
+  });
+  const running = await runService({
+    app,
+    port: config.PORT,
+    logger,
+    lifecycle,
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    onShutdown: [
+      async () => {
+        await Promise.all(subscriptions.map((subscription) => subscription.stop()));
+      },
+      () => relay.stop(),
+      async () => {
+        if (ownsBus) await bus.close();
+      },
+      () => db.destroy(),
+    ],
+  });
+  return { ...running, app, deps, relay };
+}

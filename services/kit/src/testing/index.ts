@@ -1,0 +1,110 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JWTVerifyGetKey } from 'jose';
+import pg from 'pg';
+
+const run = promisify(execFile);
+
+/**
+ * Where the real infrastructure that `make test` started is. Tests run against real PostgreSQL, Kafka and MinIO;
+ * without them they fail with this message instead of silently skipping.
+ */
+export function testInfra() {
+  const required = (name: string): string => {
+    const value = process.env[name];
+    if (!value) {
+      throw new Error(
+        `${name} is not set. Integration tests need the local infrastructure: run 'make test', or ` +
+          `'bash deploy/local/infra.sh up && eval "$(bash deploy/local/infra.sh env)"' before jest.`,
+      );
+    }
+    return value;
+  };
+  return {
+    databaseUrl: required('TEST_DATABASE_URL'),
+    kafkaBrokers: required('TEST_KAFKA_BROKERS'),
+    infraDir: required('WORKSPACE_INFRA_DIR'),
+  };
+}
+
+/** Stops or starts one local infrastructure process (the tests that prove recovery use it). */
+export async function infraCommand(component: 'postgres' | 'kafka' | 'minio', command: 'start' | 'stop'): Promise<void> {
+  await run('bash', [`${testInfra().infraDir}/${component}.sh`, command], { timeout: 180_000 });
+}
+
+export interface TestDatabase {
+  /** Administrative (superuser) URL of the new database. */
+  adminUrl: string;
+  name: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh database per test file, so suites share one PostgreSQL process but no state. */
+export async function createTestDatabase(prefix: string): Promise<TestDatabase> {
+  const base = testInfra().databaseUrl;
+  const name = `t_${prefix.replace(/[^a-z0-9_]/g, '_')}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    adminUrl: url.toString(),
+    name,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: base });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export interface TestIssuer {
+  keys: JWTVerifyGetKey;
+  issuer: string;
+  audience: string;
+  token(claims: { tenantId: string; userId?: string; role?: string; scopes: string[]; expiresIn?: string }): Promise<string>;
+}
+
+/** Signs RS256 access tokens shaped like identity's, verified through a local JWKS. */
+export async function createTestIssuer(issuer = 'workspace-identity', audience = 'workspace'): Promise<TestIssuer> {
+  const { privateKey, publicKey } = await generateKeyPair('RS256');
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'test', alg: 'RS256', use: 'sig' };
+  return {
+    keys: createLocalJWKSet({ keys: [jwk] }),
+    issuer,
+    audience,
+    token: ({ tenantId, userId = 'user-1', role = 'standard', scopes, expiresIn = '5m' }) =>
+      new SignJWT({ tid: tenantId, role, scp: scopes })
+        .setProtectedHeader({ alg: 'RS256', kid: 'test' })
+        .setSubject(userId)
+        .setIssuer(issuer)
+        .setAudience(audience)
+        .setIssuedAt()
+        .setExpirationTime(expiresIn)
+        .sign(privateKey),
+  };
+}
+
+/** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+  what = 'condition',
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value !== undefined && value !== false) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+}
