@@ -1,0 +1,43 @@
+# The verbs. `make up` runs the product on its embedded default; `make test` runs every suite against real
+# PostgreSQL, Kafka and MinIO, installing and starting what is missing.
+SHELL := /bin/bash
+LOCAL := deploy/local
+
+.PHONY: up install infra infra-down test test-unit lint typecheck build bench generate clean
+
+up: install
+	@bash $(LOCAL)/up.sh
+
+install:
+	@bash $(LOCAL)/install.sh
+
+infra: install
+	@bash $(LOCAL)/infra.sh up
+	@bash $(LOCAL)/infra.sh env
+
+infra-down:
+	@bash $(LOCAL)/infra.sh down
+
+test:
+	@bash $(LOCAL)/run-tests.sh
+
+test-unit: install
+	@NODE_OPTIONS="--experimental-vm-modules --no-warnings=ExperimentalWarning" node node_modules/jest/bin/jest.js --selectProjects unit
+
+lint: install
+	@npx eslint . && npx prettier --check .
+
+typecheck: install
+	@npx tsc -p tsconfig.json --noEmit
+
+build: install
+	@node $(LOCAL)/build.mjs
+
+generate: install
+	@cd proto && PATH="$(CURDIR)/node_modules/.bin:$$PATH" buf generate
+
+bench: install
+	@bash $(LOCAL)/bench.sh
+
+clean:
+	rm -rf node_modules services/*/dist proto/dist test-results

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# `make test`: installs what is missing, starts real PostgreSQL, Kafka and MinIO (or uses the ones running),
+# runs every suite, and ends with the totals over all suites alone on the last line.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$REPO_DIR"
+
+started_here=false
+if ! bash "$LOCAL_DIR/infra.sh" status >/dev/null 2>&1; then started_here=true; fi
+cleanup() {
+  if $started_here && [ -z "${KEEP_INFRA:-}" ]; then bash "$LOCAL_DIR/infra.sh" down || true; fi
+  started_here=false
+}
+trap cleanup EXIT
+
+bash "$LOCAL_DIR/install.sh"
+bash "$LOCAL_DIR/infra.sh" up
+eval "$(bash "$LOCAL_DIR/infra.sh" env)"
+
+reports="$REPO_DIR/test-results"
+rm -rf "$reports" && mkdir -p "$reports"
+export NODE_OPTIONS="--experimental-vm-modules --no-warnings=ExperimentalWarning"
+jest=(node node_modules/jest/bin/jest.js --ci)
+
+status=0
+"${jest[@]}" --selectProjects unit --json --outputFile="$reports/unit.json" || status=1
+"${jest[@]}" --selectProjects integration --runInBand --json --outputFile="$reports/integration.json" || status=1
+
+# Stop what this run started before the totals, so they stay the last line.
+cleanup
+node "$LOCAL_DIR/test-totals.mjs" "$reports/unit.json" "$reports/integration.json" || status=1
+exit $status
