@@ -1,5 +1,6 @@
 // One jest run, two projects: fast unit suites, and integration suites against the real PostgreSQL, Kafka and
-// MinIO that `make test` starts (they share one set of infrastructure processes and run in band).
+// MinIO that `make test` starts (they share one set of infrastructure processes and run in band, with
+// --testTimeout=120000: they stop and restart brokers).
 const swc = [
   '@swc/jest',
   {
@@ -28,7 +29,6 @@ export default {
       ...shared,
       displayName: 'integration',
       testMatch: ['<rootDir>/**/test/**/*.int.test.ts'],
-      testTimeout: 120_000,
     },
   ],
 };

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # MinIO, built from source with the machine's Go toolchain (pinned pseudo-version), cached under $CACHE.
-#   minio.sh install | start | stop
+#   minio.sh install | start | stop | status
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 MINIO_HOME="$CACHE/minio/$MINIO_VERSION"
@@ -35,5 +35,6 @@ case "${1:-start}" in
   install) install_minio ;;
   start) start_minio ;;
   stop) stop_pid "$MINIO_PID" MinIO ;;
-  *) die "usage: minio.sh install|start|stop" ;;
+  status) pid_alive "$MINIO_PID" && echo "MINIO_PID=$(cat "$MINIO_PID")" || exit 3 ;;
+  *) die "usage: minio.sh install|start|stop|status" ;;
 esac

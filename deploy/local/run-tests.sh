@@ -23,7 +23,7 @@ jest=(node node_modules/jest/bin/jest.js --ci)
 
 status=0
 "${jest[@]}" --selectProjects unit --json --outputFile="$reports/unit.json" || status=1
-"${jest[@]}" --selectProjects integration --runInBand --json --outputFile="$reports/integration.json" || status=1
+"${jest[@]}" --selectProjects integration --runInBand --testTimeout=120000 --json --outputFile="$reports/integration.json" || status=1
 
 # Stop what this run started before the totals, so they stay the last line.
 cleanup

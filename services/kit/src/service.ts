@@ -90,7 +90,12 @@ export async function startService<C extends BaseConfig>(
 ): Promise<StartedService<C>> {
   const logger = overrides.logger ?? createLogger({ name: definition.name, level: config.LOG_LEVEL });
   const metrics = createMetricsRegistry(definition.name);
-  const db = createDatabase({ url: config.DATABASE_URL, schema: definition.schema, poolMax: config.DATABASE_POOL_MAX });
+  const db = createDatabase({
+    url: config.DATABASE_URL,
+    schema: definition.schema,
+    poolMax: config.DATABASE_POOL_MAX,
+    logger,
+  });
   const applied = await migrateLatest(db, definition.schema, definition.migrations);
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   const ownsBus = !overrides.bus;

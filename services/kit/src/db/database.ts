@@ -1,5 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import type { Logger } from '../logger.js';
 
 export type { Knex } from 'knex';
 
@@ -15,6 +16,8 @@ export interface DatabaseOptions {
   /** The service's own schema: its tables, outbox and inbox live here; `search_path` is set to it. */
   schema: string;
   poolMax?: number;
+  /** Where knex's own warnings go (pool and connection errors); by default they are dropped. */
+  logger?: Logger;
 }
 
 const identifier = /^[a-z_][a-z0-9_]*$/;
@@ -32,6 +35,12 @@ export function createDatabase(options: DatabaseOptions): Knex {
     searchPath: [options.schema],
     pool: { min: 0, max: options.poolMax ?? 10, idleTimeoutMillis: 30_000 },
     acquireConnectionTimeout: 5_000,
+    log: {
+      warn: (message: unknown) => options.logger?.warn({ component: 'knex' }, String(message)),
+      error: (message: unknown) => options.logger?.error({ component: 'knex' }, String(message)),
+      deprecate: (message: unknown) => options.logger?.warn({ component: 'knex' }, String(message)),
+      debug: () => undefined,
+    },
   });
 }
 
