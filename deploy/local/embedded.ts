@@ -29,7 +29,11 @@ const bus = new MemoryBus(logger.child({ component: 'bus' }));
 const started: StartedService<BaseConfig>[] = [];
 for (const { definition, port } of services) {
   const role = `svc_${definition.schema}`;
-  await provisionServiceSchema(adminUrl, { schema: definition.schema, role, password: localPassword(definition.name) });
+  await provisionServiceSchema(adminUrl, {
+    schema: definition.schema,
+    role,
+    password: localPassword(definition.name),
+  });
   const config = baseConfigSchema.parse({
     ...process.env,
     SERVICE_NAME: definition.name,
@@ -37,7 +41,9 @@ for (const { definition, port } of services) {
     BUS: 'memory',
     DATABASE_URL: serviceDatabaseUrl(adminUrl, role, localPassword(definition.name)),
   });
-  started.push(await startService(definition, config, { bus, logger: logger.child({ service: definition.name }) }));
+  started.push(
+    await startService(definition, config, { bus, logger: logger.child({ service: definition.name }) }),
+  );
 }
 
 const lines = [
@@ -46,7 +52,9 @@ const lines = [
   `  MinIO       ${process.env.MINIO_ENDPOINT ?? ''}`,
   ...started.map((service, i) => `  ${services[i]?.definition.name ?? ''}  http://localhost:${service.port}`),
   ...(started.length === 0
-    ? ['  No services exist yet: identity, the bff and the staff app on http://localhost:8080 come with issue 4.']
+    ? [
+        '  No services exist yet: identity, the bff and the staff app on http://localhost:8080 come with issue 4.',
+      ]
     : []),
   'Data is kept under .data/. Press Ctrl-C to stop.',
 ];

@@ -19,7 +19,9 @@ for (const file of process.argv.slice(2)) {
   failed += report.numFailedTests;
   skipped += report.numPendingTests + report.numTodoTests;
   // Suites that failed to run (syntax errors, failing hooks) have no failed tests; count each as a failure.
-  failed += report.testResults.filter((suite) => suite.status === 'failed' && suite.assertionResults.every((t) => t.status !== 'failed')).length;
+  failed += report.testResults.filter(
+    (suite) => suite.status === 'failed' && suite.assertionResults.every((t) => t.status !== 'failed'),
+  ).length;
 }
 console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);

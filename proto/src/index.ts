@@ -4,7 +4,15 @@ import { LedgerEntryRecordedSchema } from '../gen/workspace/testing/v1/ledger_pb
 export * from '../gen/workspace/testing/v1/ledger_pb.js';
 
 /** Services that publish domain events, each to its own `<service>.events.v1` topic. */
-export const eventServices = ['cis', 'drive', 'schedule', 'notes', 'audit', 'identity', 'notification'] as const;
+export const eventServices = [
+  'cis',
+  'drive',
+  'schedule',
+  'notes',
+  'audit',
+  'identity',
+  'notification',
+] as const;
 export type EventService = (typeof eventServices)[number];
 
 export const domainTopic = (service: string): string => `${service}.events.v1`;
@@ -32,5 +40,9 @@ export function defineEvent<Schema extends DescMessage>(
 
 /** Contracts used by the platform's own tests and benchmarks. */
 export const testingEvents = {
-  ledgerEntryRecorded: defineEvent('testing.ledger.entry_recorded', 'testing.events.v1', LedgerEntryRecordedSchema),
+  ledgerEntryRecorded: defineEvent(
+    'testing.ledger.entry_recorded',
+    'testing.events.v1',
+    LedgerEntryRecordedSchema,
+  ),
 };

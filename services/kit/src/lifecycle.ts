@@ -48,7 +48,11 @@ export async function runService(options: RunOptions): Promise<RunningService> {
       }, options.shutdownTimeoutMs ?? 25_000);
       timeout.unref();
       if (options.drainDelayMs) await new Promise((resolve) => setTimeout(resolve, options.drainDelayMs));
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+      });
       server.closeIdleConnections();
       await closed;
       for (const step of options.onShutdown) {

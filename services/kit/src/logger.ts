@@ -10,9 +10,17 @@ export const redactedPaths = [
   'req.headers.authorization',
   'req.headers.cookie',
   'res.headers["set-cookie"]',
-  ...['password', 'token', 'accessToken', 'refreshToken', 'idToken', 'secret', 'apiKey', 'utr', 'nino'].flatMap(
-    (key) => [key, `*.${key}`, `*.*.${key}`],
-  ),
+  ...[
+    'password',
+    'token',
+    'accessToken',
+    'refreshToken',
+    'idToken',
+    'secret',
+    'apiKey',
+    'utr',
+    'nino',
+  ].flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
 ];
 
 export function createLogger(options: { name: string; level?: string } & LoggerOptions): Logger {

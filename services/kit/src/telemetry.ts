@@ -19,19 +19,26 @@ export interface Telemetry {
 export async function startTelemetry(options: TelemetryOptions): Promise<Telemetry> {
   if (!options.otlpEndpoint) return { shutdown: () => Promise.resolve() };
   register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
-  const [{ NodeSDK }, { OTLPTraceExporter }, { HttpInstrumentation }, { ExpressInstrumentation }, { PgInstrumentation }] =
-    await Promise.all([
-      import('@opentelemetry/sdk-node'),
-      import('@opentelemetry/exporter-trace-otlp-http'),
-      import('@opentelemetry/instrumentation-http'),
-      import('@opentelemetry/instrumentation-express'),
-      import('@opentelemetry/instrumentation-pg'),
-    ]);
+  const [
+    { NodeSDK },
+    { OTLPTraceExporter },
+    { HttpInstrumentation },
+    { ExpressInstrumentation },
+    { PgInstrumentation },
+  ] = await Promise.all([
+    import('@opentelemetry/sdk-node'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/instrumentation-http'),
+    import('@opentelemetry/instrumentation-express'),
+    import('@opentelemetry/instrumentation-pg'),
+  ]);
   const sdk: NodeSDK = new NodeSDK({
     serviceName: options.serviceName,
     traceExporter: new OTLPTraceExporter({ url: `${options.otlpEndpoint.replace(/\/$/, '')}/v1/traces` }),
     instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => /^\/(healthz|readyz|metrics)/.test(req.url ?? '') }),
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req) => /^\/(healthz|readyz|metrics)/.test(req.url ?? ''),
+      }),
       new ExpressInstrumentation(),
       new PgInstrumentation(),
     ],

@@ -1,4 +1,11 @@
-import { backoffDelay, cloudEventHeaders, createLogger, MemoryBus, parseCloudEventHeaders, type DeliveredMessage } from '../src/index.js';
+import {
+  backoffDelay,
+  cloudEventHeaders,
+  createLogger,
+  MemoryBus,
+  parseCloudEventHeaders,
+  type DeliveredMessage,
+} from '../src/index.js';
 import { eventually } from '../src/testing/index.js';
 
 const logger = createLogger({ name: 'test', level: 'silent' });
@@ -7,7 +14,13 @@ const message = (key: string, value: string) => ({
   topic: 'cis.events.v1',
   key,
   value,
-  headers: cloudEventHeaders({ id: value, type: 'cis.invoice.approved', source: '/workspace/cis', time: new Date().toISOString(), tenantId: 'acme' }),
+  headers: cloudEventHeaders({
+    id: value,
+    type: 'cis.invoice.approved',
+    source: '/workspace/cis',
+    time: new Date().toISOString(),
+    tenantId: 'acme',
+  }),
 });
 
 describe('CloudEvents headers', () => {
@@ -20,7 +33,13 @@ describe('CloudEvents headers', () => {
       subject: 'inv-1',
       tenantId: 'acme',
     });
-    expect(headers).toMatchObject({ ce_specversion: '1.0', ce_id: 'e1', ce_type: 'cis.invoice.approved', ce_tenantid: 'acme', ce_subject: 'inv-1' });
+    expect(headers).toMatchObject({
+      ce_specversion: '1.0',
+      ce_id: 'e1',
+      ce_type: 'cis.invoice.approved',
+      ce_tenantid: 'acme',
+      ce_subject: 'inv-1',
+    });
     expect(parseCloudEventHeaders(headers)).toEqual({
       id: 'e1',
       type: 'cis.invoice.approved',
@@ -32,7 +51,13 @@ describe('CloudEvents headers', () => {
   });
 
   it('rejects a record without a tenant', () => {
-    const headers: Record<string, string> = cloudEventHeaders({ id: 'e1', type: 'a.b', source: 's', time: 't', tenantId: 'x' });
+    const headers: Record<string, string> = cloudEventHeaders({
+      id: 'e1',
+      type: 'a.b',
+      source: 's',
+      time: 't',
+      tenantId: 'x',
+    });
     delete headers.ce_tenantid;
     expect(() => parseCloudEventHeaders(headers)).toThrow('missing header ce_tenantid');
   });
@@ -45,8 +70,16 @@ describe('in-process bus', () => {
     await bus.publish([message('k', '1'), message('k', '2')]);
     const seenA: string[] = [];
     const seenB: string[] = [];
-    const a = await bus.subscribe({ groupId: 'a', topics: ['cis.events.v1'], handle: (m: DeliveredMessage) => Promise.resolve(void seenA.push(m.value)) });
-    const b = await bus.subscribe({ groupId: 'b', topics: ['cis.events.v1'], handle: (m: DeliveredMessage) => Promise.resolve(void seenB.push(m.value)) });
+    const a = await bus.subscribe({
+      groupId: 'a',
+      topics: ['cis.events.v1'],
+      handle: (m: DeliveredMessage) => Promise.resolve(void seenA.push(m.value)),
+    });
+    const b = await bus.subscribe({
+      groupId: 'b',
+      topics: ['cis.events.v1'],
+      handle: (m: DeliveredMessage) => Promise.resolve(void seenB.push(m.value)),
+    });
     await bus.publish([message('k', '3')]);
     await eventually(() => Promise.resolve(seenA.length === 3 && seenB.length === 3), 2_000);
     expect(seenA).toEqual(['1', '2', '3']);

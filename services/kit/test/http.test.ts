@@ -1,6 +1,12 @@
 import request from 'supertest';
 import { z } from 'zod';
-import { ApiRouter, createLogger, createMetricsRegistry, createServiceApp, HttpProblem } from '../src/index.js';
+import {
+  ApiRouter,
+  createLogger,
+  createMetricsRegistry,
+  createServiceApp,
+  HttpProblem,
+} from '../src/index.js';
 import { createTestIssuer, type TestIssuer } from '../src/testing/index.js';
 
 let issuer: TestIssuer;
@@ -19,7 +25,9 @@ function buildApp(readiness: Record<string, () => Promise<boolean>> = {}) {
         }),
         query: z.object({ dryRun: z.enum(['true', 'false']).optional() }),
       },
-      responses: { 201: { description: 'Created', schema: z.object({ grossP: z.number(), tenantId: z.string() }) } },
+      responses: {
+        201: { description: 'Created', schema: z.object({ grossP: z.number(), tenantId: z.string() }) },
+      },
       handler: ({ body, ctx }) => Promise.resolve({ grossP: body.grossP, tenantId: ctx.tenantId }),
     })
     .route({
@@ -36,7 +44,8 @@ function buildApp(readiness: Record<string, () => Promise<boolean>> = {}) {
       summary: 'Conflicts',
       public: true,
       responses: { 200: { description: 'Never' } },
-      handler: () => Promise.reject(new HttpProblem(409, 'duplicate_statement', 'A statement already exists.')),
+      handler: () =>
+        Promise.reject(new HttpProblem(409, 'duplicate_statement', 'A statement already exists.')),
     });
   return createServiceApp({
     name: 'test',
@@ -62,7 +71,12 @@ describe('problem+json errors', () => {
       .send({ grossP: -1 });
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(res.body).toMatchObject({ type: '/problems/validation_failed', title: 'Bad Request', status: 400, code: 'validation_failed' });
+    expect(res.body).toMatchObject({
+      type: '/problems/validation_failed',
+      title: 'Bad Request',
+      status: 400,
+      code: 'validation_failed',
+    });
     expect(res.body.errors).toEqual(
       expect.arrayContaining([
         { field: 'body.grossP', message: 'Gross must not be negative' },
@@ -91,12 +105,18 @@ describe('problem+json errors', () => {
 
     const stranger = await createTestIssuer();
     const forged = await stranger.token({ tenantId: 'acme', scopes: ['*'] });
-    const bad = await request(app).post('/api/invoices').set('authorization', `Bearer ${forged}`).send({ grossP: 1, reference: 'x' });
+    const bad = await request(app)
+      .post('/api/invoices')
+      .set('authorization', `Bearer ${forged}`)
+      .send({ grossP: 1, reference: 'x' });
     expect(bad.status).toBe(401);
     expect(bad.body.detail).toBe('The access token is not valid.');
 
     const expired = await issuer.token({ tenantId: 'acme', scopes: ['*'], expiresIn: '-1m' });
-    const old = await request(app).post('/api/invoices').set('authorization', `Bearer ${expired}`).send({ grossP: 1, reference: 'x' });
+    const old = await request(app)
+      .post('/api/invoices')
+      .set('authorization', `Bearer ${expired}`)
+      .send({ grossP: 1, reference: 'x' });
     expect(old.status).toBe(401);
     expect(old.body.detail).toBe('The access token has expired.');
   });
@@ -107,7 +127,10 @@ describe('problem+json errors', () => {
       .set('authorization', await bearer(['cis.invoices.view']))
       .send({});
     expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ code: 'forbidden', detail: 'This requires the cis.invoices.create permission.' });
+    expect(res.body).toMatchObject({
+      code: 'forbidden',
+      detail: 'This requires the cis.invoices.create permission.',
+    });
   });
 
   it('takes the tenant from the token, and * grants every scope', async () => {
@@ -122,11 +145,17 @@ describe('problem+json errors', () => {
   it('answers 404 as a problem for unknown routes', async () => {
     const res = await request(buildApp()).get('/api/nothing-here');
     expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ status: 404, code: 'not_found', detail: 'No route for GET /api/nothing-here.' });
+    expect(res.body).toMatchObject({
+      status: 404,
+      code: 'not_found',
+      detail: 'No route for GET /api/nothing-here.',
+    });
   });
 
   it('answers 500 without the cause or a stack trace in the body', async () => {
-    const res = await request(buildApp()).get('/api/boom').set('authorization', await bearer([]));
+    const res = await request(buildApp())
+      .get('/api/boom')
+      .set('authorization', await bearer([]));
     expect(res.status).toBe(500);
     expect(res.body).toEqual({
       type: '/problems/internal_error',
@@ -156,16 +185,23 @@ describe('service endpoints', () => {
   });
 
   it('reports readiness per check', async () => {
-    const res = await request(buildApp({ database: () => Promise.resolve(true), bus: () => Promise.resolve(false) })).get('/readyz');
+    const res = await request(
+      buildApp({ database: () => Promise.resolve(true), bus: () => Promise.resolve(false) }),
+    ).get('/readyz');
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ status: 'not ready', checks: { database: 'up', bus: 'down' } });
   });
 
   it('exports request latency by route template', async () => {
     const app = buildApp();
-    await request(app).post('/api/invoices').set('authorization', await bearer(['*'])).send({ grossP: 1, reference: 'a' });
+    await request(app)
+      .post('/api/invoices')
+      .set('authorization', await bearer(['*']))
+      .send({ grossP: 1, reference: 'a' });
     const metrics = await request(app).get('/metrics');
-    expect(metrics.text).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/api\/invoices"[^}]*status_code="201"/);
+    expect(metrics.text).toMatch(
+      /http_request_duration_seconds_count\{[^}]*route="\/api\/invoices"[^}]*status_code="201"/,
+    );
   });
 
   it('serves an OpenAPI document generated from the route schemas', async () => {

@@ -40,7 +40,11 @@ describe('readiness', () => {
       } finally {
         await infraCommand('postgres', 'start');
       }
-      await eventually(async () => (await request(service.server).get('/readyz')).status === 200, 30_000, 'ready again');
+      await eventually(
+        async () => (await request(service.server).get('/readyz')).status === 200,
+        30_000,
+        'ready again',
+      );
       const token = await issuer.token({ tenantId: 'tenant-r', scopes: ['ledger.write'] });
       const write = await request(service.server)
         .post('/api/ledgers/after-outage/entries')
@@ -59,11 +63,20 @@ describe('graceful shutdown', () => {
     const token = await issuer.token({ tenantId: 'tenant-s', scopes: [] });
     const inFlight = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.get(
-        { port: service.port, host: '127.0.0.1', path: '/api/slow?ms=1500', headers: { authorization: `Bearer ${token}` } },
+        {
+          port: service.port,
+          host: '127.0.0.1',
+          path: '/api/slow?ms=1500',
+          headers: { authorization: `Bearer ${token}` },
+        },
         (res) => {
           let body = '';
-          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          res.on('data', (chunk: Buffer) => {
+            body += chunk.toString();
+          });
+          res.on('end', () => {
+            resolve({ status: res.statusCode ?? 0, body });
+          });
         },
       );
       req.on('error', reject);

@@ -53,7 +53,11 @@ function projected(tenantId: string): Promise<Projected[]> {
 
 /** Reads the topic from outside the product, as another team's consumer would. */
 async function readTopic(tenantId: string, expected: number) {
-  const kafka = new Kafka({ clientId: 'outbox-test-reader', brokers: [testInfra().kafkaBrokers], logLevel: logLevel.NOTHING });
+  const kafka = new Kafka({
+    clientId: 'outbox-test-reader',
+    brokers: [testInfra().kafkaBrokers],
+    logLevel: logLevel.NOTHING,
+  });
   const consumer = kafka.consumer({ groupId: `reader-${randomBytes(4).toString('hex')}` });
   const seen: { id: string; key: string; type: string; sequence: number }[] = [];
   await consumer.connect();
@@ -73,7 +77,11 @@ async function readTopic(tenantId: string, expected: number) {
     },
   });
   try {
-    await eventually(() => Promise.resolve(seen.length >= expected), 60_000, `${expected} messages on the topic`);
+    await eventually(
+      () => Promise.resolve(seen.length >= expected),
+      60_000,
+      `${expected} messages on the topic`,
+    );
     // Give a straggling duplicate the chance to show up before counting.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     return seen;
@@ -88,7 +96,13 @@ describe('transactional outbox', () => {
     const { db, source } = service.deps;
     const write = (fail: boolean) =>
       withTenant(db, tenantId, async (trx) => {
-        await trx('ledger_entries').insert({ tenant_id: tenantId, ledger_id: 'atomic', sequence: 1, amount_p: 5, note: 'x' });
+        await trx('ledger_entries').insert({
+          tenant_id: tenantId,
+          ledger_id: 'atomic',
+          sequence: 1,
+          amount_p: 5,
+          note: 'x',
+        });
         await recordEvent(trx, source, testingEvents.ledgerEntryRecorded, {
           tenantId,
           aggregateId: 'atomic',
@@ -106,7 +120,11 @@ describe('transactional outbox', () => {
 
     await write(false);
     expect(await counts()).toEqual({ entries: 1, events: 1 });
-    await eventually(async () => (await projected(tenantId)).length === 1, 30_000, 'the event to be consumed');
+    await eventually(
+      async () => (await projected(tenantId)).length === 1,
+      30_000,
+      'the event to be consumed',
+    );
   });
 
   it('keeps accepting writes while Kafka is down and delivers every event exactly once, in order per key, after it returns', async () => {
@@ -118,7 +136,12 @@ describe('transactional outbox', () => {
         const responses = await Promise.all(ledgers.map((ledger) => record(tenantId, ledger, i)));
         expect(responses.map((res) => res.status)).toEqual([201, 201, 201]);
       }
-      const waiting = await service.deps.db('outbox').where({ tenant_id: tenantId }).whereNull('published_at').count('* as n').first();
+      const waiting = await service.deps
+        .db('outbox')
+        .where({ tenant_id: tenantId })
+        .whereNull('published_at')
+        .count('* as n')
+        .first();
       expect(waiting?.n).toBe(30);
       const metrics = await request(service.server).get('/metrics');
       expect(metrics.text).toMatch(/outbox_backlog_events\{[^}]*\} ([3-9]\d|\d{3,})/);
@@ -137,18 +160,27 @@ describe('transactional outbox', () => {
     expect(rows).toHaveLength(30);
     expect(new Set(rows.map((row) => row.event_id)).size).toBe(30);
     for (const ledger of ledgers) {
-      expect(rows.filter((row) => row.ledger_id === ledger).map((row) => row.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      expect(rows.filter((row) => row.ledger_id === ledger).map((row) => row.sequence)).toEqual([
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+      ]);
     }
 
     const onTopic = await readTopic(tenantId, 30);
     expect(onTopic).toHaveLength(30);
     expect(new Set(onTopic.map((message) => message.id)).size).toBe(30);
-    expect(new Set(onTopic.map((message) => message.type))).toEqual(new Set(['testing.ledger.entry_recorded']));
+    expect(new Set(onTopic.map((message) => message.type))).toEqual(
+      new Set(['testing.ledger.entry_recorded']),
+    );
     for (const ledger of ledgers) {
       const forKey = onTopic.filter((message) => message.key === `${tenantId}:${ledger}`);
       expect(forKey.map((message) => message.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     }
-    const unpublished = await service.deps.db('outbox').where({ tenant_id: tenantId }).whereNull('published_at').count('* as n').first();
+    const unpublished = await service.deps
+      .db('outbox')
+      .where({ tenant_id: tenantId })
+      .whereNull('published_at')
+      .count('* as n')
+      .first();
     expect(unpublished?.n).toBe(0);
   });
 

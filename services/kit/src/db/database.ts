@@ -88,7 +88,11 @@ export function serviceDatabaseUrl(adminUrl: string, role: string, password: str
  * Runs `work` in a transaction whose row-level-security tenant is `tenantId`: every tenant table's policy
  * compares its `tenant_id` with this setting, so a query cannot see another tenant's rows even without a WHERE.
  */
-export function withTenant<T>(db: Knex, tenantId: string, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+export function withTenant<T>(
+  db: Knex,
+  tenantId: string,
+  work: (trx: Knex.Transaction) => Promise<T>,
+): Promise<T> {
   return db.transaction(async (trx) => {
     await trx.raw("SELECT set_config('app.tenant_id', ?, true)", [tenantId]);
     return work(trx);

@@ -29,7 +29,9 @@ export const kitMigrations: Migration[] = [
         table.text('last_error');
       });
       await knex.raw('CREATE INDEX outbox_unpublished ON outbox (id) WHERE published_at IS NULL');
-      await knex.raw('CREATE INDEX outbox_published_at ON outbox (published_at) WHERE published_at IS NOT NULL');
+      await knex.raw(
+        'CREATE INDEX outbox_published_at ON outbox (published_at) WHERE published_at IS NOT NULL',
+      );
       // Wakes the relay at commit time (NOTIFY is delivered only when the writing transaction commits).
       await knex.raw(`
         CREATE FUNCTION outbox_notify() RETURNS trigger LANGUAGE plpgsql AS $$

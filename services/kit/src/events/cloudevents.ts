@@ -34,7 +34,8 @@ export function parseCloudEventHeaders(headers: Record<string, string>): CloudEv
     if (value === undefined || value === '') throw new MalformedEventError(`missing header ${name}`);
     return value;
   };
-  if (required('ce_specversion') !== CE_SPEC_VERSION) throw new MalformedEventError('unsupported ce_specversion');
+  if (required('ce_specversion') !== CE_SPEC_VERSION)
+    throw new MalformedEventError('unsupported ce_specversion');
   const subject = headers.ce_subject;
   return {
     id: required('ce_id'),

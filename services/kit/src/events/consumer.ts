@@ -59,7 +59,10 @@ export async function startConsumer(options: ConsumerOptions): Promise<Subscript
       } catch (error) {
         // A record that is not a CloudEvent can never be applied; retrying it would stall the partition.
         if (error instanceof MalformedEventError || error instanceof SyntaxError) {
-          logger.error({ err: error, topic: message.topic, offset: message.offset, groupId }, 'skipping malformed event');
+          logger.error(
+            { err: error, topic: message.topic, offset: message.offset, groupId },
+            'skipping malformed event',
+          );
           return;
         }
         throw error;

@@ -1,4 +1,12 @@
-import { Kafka, logLevel, Partitioners, type Admin, type Consumer, type LogEntry, type Producer } from 'kafkajs';
+import {
+  Kafka,
+  logLevel,
+  Partitioners,
+  type Admin,
+  type Consumer,
+  type LogEntry,
+  type Producer,
+} from 'kafkajs';
 import type { Logger } from '../logger.js';
 import { backoffDelay, sleep, type BusMessage, type EventBus, type SubscribeOptions } from './bus.js';
 import type { Gauge } from 'prom-client';
@@ -146,19 +154,27 @@ export class KafkaBus implements EventBus {
       groupId,
       sessionTimeout: 15_000,
       heartbeatInterval: 1_000,
-      retry: { initialRetryTime: 300, retries: 8, maxRetryTime: 5_000, restartOnFailure: () => Promise.resolve(true) },
+      retry: {
+        initialRetryTime: 300,
+        retries: 8,
+        maxRetryTime: 5_000,
+        restartOnFailure: () => Promise.resolve(true),
+      },
     });
     this.consumers.add(consumer);
     await consumer.connect();
     await consumer.subscribe({ topics, fromBeginning: true });
-    let stopping = false;
+    // Read through a function: the batch loop reads it while `stop` changes it.
+    const state = { stopping: false };
+    const stopping = () => state.stopping;
     await consumer.run({
       autoCommit: true,
       autoCommitThreshold: 1,
       eachBatchAutoResolve: false,
-      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale, commitOffsetsIfNecessary }) => {
+      eachBatch: async (payload) => {
+        const { batch } = payload;
         for (const record of batch.messages) {
-          if (!isRunning() || isStale() || stopping) break;
+          if (!payload.isRunning() || payload.isStale() || stopping()) break;
           const message = {
             topic: batch.topic,
             partition: batch.partition,
@@ -176,23 +192,23 @@ export class KafkaBus implements EventBus {
                 { err: error, groupId, topic: batch.topic, offset: record.offset, attempt },
                 'event handler failed; retrying',
               );
-              if (stopping || !isRunning()) throw error;
+              if (stopping() || !payload.isRunning()) throw error;
               await sleep(backoffDelay(attempt, 200, 10_000));
-              await heartbeat();
+              await payload.heartbeat();
             }
           }
-          resolveOffset(record.offset);
-          await commitOffsetsIfNecessary();
+          payload.resolveOffset(record.offset);
+          await payload.commitOffsetsIfNecessary();
           this.options.consumerLag
             ?.labels({ group: groupId, topic: batch.topic, partition: String(batch.partition) })
             .set(Math.max(0, Number(batch.highWatermark) - Number(record.offset) - 1));
-          await heartbeat();
+          await payload.heartbeat();
         }
       },
     });
     return {
       stop: async () => {
-        stopping = true;
+        state.stopping = true;
         await consumer.disconnect();
         this.consumers.delete(consumer);
       },

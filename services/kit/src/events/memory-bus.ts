@@ -50,7 +50,14 @@ export class MemoryBus implements EventBus {
     await this.ensureTopics(topics);
     let group = this.groups.get(groupId);
     if (!group) {
-      group = { offsets: new Map(), handlers: [], topics: new Set(), running: true, wake: undefined, pump: undefined };
+      group = {
+        offsets: new Map(),
+        handlers: [],
+        topics: new Set(),
+        running: true,
+        wake: undefined,
+        pump: undefined,
+      };
       this.groups.set(groupId, group);
     }
     const member = group;
@@ -71,7 +78,9 @@ export class MemoryBus implements EventBus {
   }
 
   private async pump(groupId: string, group: Group): Promise<void> {
-    while (group.running) {
+    // A function, not a property read: `running` changes while this loop awaits.
+    const active = () => group.running;
+    while (active()) {
       let delivered = false;
       for (const topic of group.topics) {
         const log = this.topics.get(topic) ?? [];
@@ -79,19 +88,22 @@ export class MemoryBus implements EventBus {
         const message = log[next];
         const handler = group.handlers[next % Math.max(1, group.handlers.length)];
         if (!message || !handler) continue;
-        for (let attempt = 0; group.running; attempt++) {
+        for (let attempt = 0; active(); attempt++) {
           try {
             await handler(message);
             group.offsets.set(topic, next + 1);
             delivered = true;
             break;
           } catch (error) {
-            this.logger.warn({ err: error, groupId, topic, offset: message.offset, attempt }, 'event handler failed; retrying');
+            this.logger.warn(
+              { err: error, groupId, topic, offset: message.offset, attempt },
+              'event handler failed; retrying',
+            );
             await sleep(backoffDelay(attempt, 100, 10_000));
           }
         }
       }
-      if (!delivered && group.running) {
+      if (!delivered && active()) {
         await new Promise<void>((resolve) => {
           group.wake = resolve;
         });
@@ -109,7 +121,7 @@ export class MemoryBus implements EventBus {
       group.running = false;
       group.wake?.();
     }
-    await Promise.all([...this.groups.values()].map((group) => group.pump));
+    await Promise.all([...this.groups.values()].map((group) => group.pump ?? Promise.resolve()));
     this.groups.clear();
   }
 }

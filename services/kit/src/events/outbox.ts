@@ -115,11 +115,12 @@ export class OutboxRelay {
     // Both gauges come from one query per scrape: the backlog gauge runs it, the age gauge waits for it.
     let latest: Promise<{ count: number; age: number }> = Promise.resolve({ count: 0, age: 0 });
     const read = async () => {
-      const row = (await db('outbox')
+      const row = await db('outbox')
         .whereNull('published_at')
-        .first(db.raw('count(*) AS count'), db.raw('extract(epoch FROM now() - min(created_at)) AS age'))) as
-        | { count: number; age: string | null }
-        | undefined;
+        .first<{ count: number; age: string | null } | undefined>(
+          db.raw('count(*) AS count'),
+          db.raw('extract(epoch FROM now() - min(created_at)) AS age'),
+        );
       return { count: row?.count ?? 0, age: row?.age ? Number(row.age) : 0 };
     };
     new Gauge({
@@ -158,14 +159,17 @@ export class OutboxRelay {
     try {
       while (Date.now() < deadline && (await this.publishBatch()) > 0);
     } catch (error) {
-      this.options.logger.warn({ err: error }, 'outbox flush at shutdown incomplete; events stay for the next start');
+      this.options.logger.warn(
+        { err: error },
+        'outbox flush at shutdown incomplete; events stay for the next start',
+      );
     }
     await this.listener?.end().catch(() => undefined);
     this.listener = undefined;
   }
 
   private async listen(): Promise<void> {
-    while (this.running) {
+    while (this.isRunning()) {
       const client = new pg.Client({ connectionString: this.options.databaseUrl });
       try {
         await client.connect();
@@ -189,8 +193,17 @@ export class OutboxRelay {
       }
       this.listener = undefined;
       await client.end().catch(() => undefined);
-      if (this.running) await sleep(1_000);
+      if (this.isRunning()) await sleep(1_000);
     }
+  }
+
+  /** Methods, not property reads: `running` and `signalled` change while the loops await. */
+  private isRunning(): boolean {
+    return this.running;
+  }
+
+  private hasSignal(): boolean {
+    return this.signalled;
   }
 
   private signal(): void {
@@ -199,19 +212,22 @@ export class OutboxRelay {
   }
 
   private async run(): Promise<void> {
-    while (this.running) {
+    while (this.isRunning()) {
       this.signalled = false;
-      let published = 0;
+      let published: number;
       try {
         published = await this.publishBatch();
         this.failures = 0;
       } catch (error) {
         this.failures++;
-        this.options.logger.warn({ err: error, attempt: this.failures }, 'outbox relay could not publish; backing off');
+        this.options.logger.warn(
+          { err: error, attempt: this.failures },
+          'outbox relay could not publish; backing off',
+        );
         await sleep(backoffDelay(this.failures, 200, 30_000));
         continue;
       }
-      if (published < this.batchSize && this.running && !this.signalled) await this.idle();
+      if (published < this.batchSize && this.isRunning() && !this.hasSignal()) await this.idle();
     }
   }
 
@@ -243,7 +259,18 @@ export class OutboxRelay {
         .whereNull('published_at')
         .orderBy('id')
         .limit(this.batchSize)
-        .select('id', 'event_id', 'topic', 'key', 'type', 'source', 'subject', 'tenant_id', 'occurred_at', 'payload');
+        .select(
+          'id',
+          'event_id',
+          'topic',
+          'key',
+          'type',
+          'source',
+          'subject',
+          'tenant_id',
+          'occurred_at',
+          'payload',
+        );
       if (rows.length === 0) return 0;
       const ids = rows.map((row) => row.id);
       try {
@@ -252,7 +279,9 @@ export class OutboxRelay {
         failed = { ids, error };
         return 0;
       }
-      await trx('outbox').whereIn('id', ids).update({ published_at: trx.fn.now(), attempts: trx.raw('attempts + 1') });
+      await trx('outbox')
+        .whereIn('id', ids)
+        .update({ published_at: trx.fn.now(), attempts: trx.raw('attempts + 1') });
       return rows.length;
     });
     if (failed) {

@@ -11,9 +11,8 @@ interface RequestSchemas {
   body?: z.ZodType;
 }
 
-type Parsed<S, K extends keyof RequestSchemas> = S extends Record<K, infer T extends z.ZodType>
-  ? z.infer<T>
-  : undefined;
+type Parsed<S, K extends keyof RequestSchemas> =
+  S extends Record<K, infer T extends z.ZodType> ? z.infer<T> : undefined;
 
 export interface RouteInput<S extends RequestSchemas> {
   params: Parsed<S, 'params'>;
@@ -30,9 +29,7 @@ export interface RouteDefinition<S extends RequestSchemas> {
   public?: boolean;
   request?: S;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
-  handler: (
-    input: RouteInput<S> & { ctx: RequestContext; req: Request; res: Response },
-  ) => Promise<unknown>;
+  handler: (input: RouteInput<S> & { ctx: RequestContext; req: Request; res: Response }) => Promise<unknown>;
 }
 
 interface RegisteredOperation {

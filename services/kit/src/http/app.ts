@@ -62,10 +62,14 @@ export function createServiceApp(options: ServiceAppOptions): Express {
         res.setHeader('x-request-id', id);
         return id;
       },
-      autoLogging: { ignore: (req) => /^\/(healthz|readyz|metrics)$/.test(req.url ?? '') },
+      autoLogging: { ignore: (req) => /^\/(healthz|readyz|metrics)$/.test(req.url) },
       customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
       serializers: {
-        req: (req: { id: unknown; method: unknown; url: unknown }) => ({ id: req.id, method: req.method, url: req.url }),
+        req: (req: { id: unknown; method: unknown; url: unknown }) => ({
+          id: req.id,
+          method: req.method,
+          url: req.url,
+        }),
         res: (res: { statusCode: unknown }) => ({ statusCode: res.statusCode }),
       },
     }),
@@ -76,17 +80,23 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
-    const names = Object.keys(options.readiness);
-    const results = await Promise.all(names.map((name) => options.readiness[name]?.().catch(() => false)));
-    const checks = Object.fromEntries(names.map((name, i) => [name, results[i] ? 'up' : 'down']));
+    const entries = Object.entries(options.readiness);
+    const results = await Promise.all(entries.map(([, check]) => check().catch(() => false)));
+    const checks = Object.fromEntries(entries.map(([name], i) => [name, results[i] ? 'up' : 'down']));
     const ready = !lifecycle.draining && results.every(Boolean);
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : lifecycle.draining ? 'draining' : 'not ready', checks });
+    res
+      .status(ready ? 200 : 503)
+      .json({ status: ready ? 'ready' : lifecycle.draining ? 'draining' : 'not ready', checks });
   });
   app.get('/metrics', async (_req, res) => {
     res.type(options.metrics.contentType).send(await options.metrics.metrics());
   });
   const openApi = buildOpenApiDocument(
-    { title: options.name, version: options.version ?? '0.1.0', ...(options.description ? { description: options.description } : {}) },
+    {
+      title: options.name,
+      version: options.version ?? '0.1.0',
+      ...(options.description ? { description: options.description } : {}),
+    },
     options.apis,
   );
   app.get('/openapi.json', (_req, res) => {

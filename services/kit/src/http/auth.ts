@@ -71,8 +71,10 @@ export function authenticate(options: AuthOptions): RequestHandler {
         next();
       })
       .catch((error: unknown) => {
-        if (error instanceof joseErrors.JWTExpired) next(problems.unauthorized('The access token has expired.'));
-        else if (error instanceof joseErrors.JOSEError) next(problems.unauthorized('The access token is not valid.'));
+        if (error instanceof joseErrors.JWTExpired)
+          next(problems.unauthorized('The access token has expired.'));
+        else if (error instanceof joseErrors.JOSEError)
+          next(problems.unauthorized('The access token is not valid.'));
         else next(error);
       });
   };

@@ -29,7 +29,10 @@ export function testInfra() {
 }
 
 /** Stops or starts one local infrastructure process (the tests that prove recovery use it). */
-export async function infraCommand(component: 'postgres' | 'kafka' | 'minio', command: 'start' | 'stop'): Promise<void> {
+export async function infraCommand(
+  component: 'postgres' | 'kafka' | 'minio',
+  command: 'start' | 'stop',
+): Promise<void> {
   await run('bash', [`${testInfra().infraDir}/${component}.sh`, command], { timeout: 180_000 });
 }
 
@@ -66,11 +69,20 @@ export interface TestIssuer {
   keys: JWTVerifyGetKey;
   issuer: string;
   audience: string;
-  token(claims: { tenantId: string; userId?: string; role?: string; scopes: string[]; expiresIn?: string }): Promise<string>;
+  token(claims: {
+    tenantId: string;
+    userId?: string;
+    role?: string;
+    scopes: string[];
+    expiresIn?: string;
+  }): Promise<string>;
 }
 
 /** Signs RS256 access tokens shaped like identity's, verified through a local JWKS. */
-export async function createTestIssuer(issuer = 'workspace-identity', audience = 'workspace'): Promise<TestIssuer> {
+export async function createTestIssuer(
+  issuer = 'workspace-identity',
+  audience = 'workspace',
+): Promise<TestIssuer> {
   const { privateKey, publicKey } = await generateKeyPair('RS256');
   const jwk = { ...(await exportJWK(publicKey)), kid: 'test', alg: 'RS256', use: 'sig' };
   return {
@@ -106,5 +118,7 @@ export async function eventually<T>(
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+  throw new Error(
+    `Timed out after ${timeoutMs} ms waiting for ${what}${lastError instanceof Error ? `: ${lastError.message}` : ''}`,
+  );
 }
