@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import type { Knex } from 'knex';
 import type { Registry } from 'prom-client';
 import { Gauge } from 'prom-client';
-import { domainTopic } from '@workspace/proto';
+import type { EventDefinition } from '@workspace/proto';
 import type { BaseConfig } from './config.js';
 import { createDatabase, pingDatabase } from './db/database.js';
 import { migrateLatest, type Migration } from './db/migrations.js';
@@ -39,6 +39,8 @@ export interface ServiceDefinition<C extends BaseConfig> {
   /** PostgreSQL schema (and role) the service owns. */
   schema: string;
   migrations: Migration[];
+  /** The event types it records in its outbox; their topics are created (if missing) at start. */
+  publishes: EventDefinition[];
   routes(deps: ServiceDeps<C>): { basePath: string; api: ApiRouter }[];
   consumers?(deps: ServiceDeps<C>): ConsumerDefinition[];
 }
@@ -103,7 +105,12 @@ export async function startService<C extends BaseConfig>(
   const deps: ServiceDeps<C> = { config, logger, metrics, db, bus, source: `/workspace/${definition.name}` };
 
   const consumers = definition.consumers?.(deps) ?? [];
-  await bus.ensureTopics([domainTopic(definition.name), ...consumers.flatMap((consumer) => consumer.topics)]);
+  await bus.ensureTopics([
+    ...new Set([
+      ...definition.publishes.map((event) => event.topic),
+      ...consumers.flatMap((consumer) => consumer.topics),
+    ]),
+  ]);
   const relay = new OutboxRelay({
     db,
     databaseUrl: config.DATABASE_URL,
