@@ -5,7 +5,6 @@ import {
   createLogger,
   MemoryBus,
   provisionServiceSchema,
-  serviceDatabaseUrl,
   startService,
   type BaseConfig,
   type ServiceDefinition,
@@ -28,18 +27,18 @@ const localPassword = (name: string) => `${name}-local`;
 const bus = new MemoryBus(logger.child({ component: 'bus' }));
 const started: StartedService<BaseConfig>[] = [];
 for (const { definition, port } of services) {
-  const role = `svc_${definition.schema}`;
-  await provisionServiceSchema(adminUrl, {
+  const roles = await provisionServiceSchema(adminUrl, {
     schema: definition.schema,
-    role,
+    role: `svc_${definition.schema}`,
     password: localPassword(definition.name),
+    ownerPassword: localPassword(`${definition.name}-owner`),
   });
   const config = baseConfigSchema.parse({
     ...process.env,
-    SERVICE_NAME: definition.name,
     PORT: String(port),
     BUS: 'memory',
-    DATABASE_URL: serviceDatabaseUrl(adminUrl, role, localPassword(definition.name)),
+    DATABASE_URL: roles.databaseUrl,
+    DATABASE_MIGRATION_URL: roles.migrationUrl,
   });
   started.push(
     await startService(definition, config, { bus, logger: logger.child({ service: definition.name }) }),

@@ -18,7 +18,7 @@ up() {
     log "$component ready in $(( $(now_ms) - start )) ms"
   done
   start=$(now_ms)
-  KAFKA_BROKERS="127.0.0.1:$KAFKA_PORT" node --import tsx "$LOCAL_DIR/topics.ts" || die "could not create the Kafka topics"
+  KAFKA_BROKERS="127.0.0.1:$KAFKA_PORT" node --conditions=development --import tsx "$LOCAL_DIR/topics.ts" || die "could not create the Kafka topics"
   log "topics ensured in $(( $(now_ms) - start )) ms"
   log "all infrastructure up in $(( $(now_ms) - total_start )) ms"
 }

@@ -35,6 +35,13 @@ case "${1:-start}" in
   install) install_minio ;;
   start) start_minio ;;
   stop) stop_pid "$MINIO_PID" MinIO ;;
-  status) pid_alive "$MINIO_PID" && echo "MINIO_PID=$(cat "$MINIO_PID")" || exit 3 ;;
+  status)
+    if pid_alive "$MINIO_PID" && curl -fsS "http://127.0.0.1:$MINIO_PORT/minio/health/live" >/dev/null 2>&1; then
+      printf 'MINIO_STATE=running\nMINIO_PID=%s\nMINIO_URL=http://127.0.0.1:%s\n' "$(cat "$MINIO_PID")" "$MINIO_PORT"
+    else
+      echo "MINIO_STATE=stopped"
+      exit 3
+    fi
+    ;;
   *) die "usage: minio.sh install|start|stop|status" ;;
 esac

@@ -20,4 +20,4 @@ bash "$LOCAL_DIR/minio.sh" start
 
 export DATABASE_ADMIN_URL="postgres://postgres@127.0.0.1:$PG_PORT/postgres"
 export MINIO_ENDPOINT="http://127.0.0.1:$MINIO_PORT"
-node --import tsx "$LOCAL_DIR/embedded.ts"
+node --conditions=development --import tsx "$LOCAL_DIR/embedded.ts"

@@ -14,11 +14,12 @@ const booleanFromEnv = z
 
 /** Settings every service shares. Services extend this schema with their own keys. */
 export const baseConfigSchema = z.object({
-  SERVICE_NAME: z.string().regex(/^[a-z][a-z0-9-]*$/),
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** The service's runtime role (data only). */
   DATABASE_URL: z.url(),
+  /** The schema owner role that runs migrations; the runtime role when not set (single-role deployments). */
+  DATABASE_MIGRATION_URL: z.url().optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   BUS: z.enum(['kafka', 'memory']).default('kafka'),
   KAFKA_BROKERS: z.string().default('127.0.0.1:9092'),

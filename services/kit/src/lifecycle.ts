@@ -12,7 +12,7 @@ export interface RunOptions {
   /** Run in order after the server has stopped taking requests and drained: relay flush, consumers, pools. */
   onShutdown: (() => Promise<void>)[];
   shutdownTimeoutMs?: number;
-  /** Seconds to keep answering (with `/readyz` at 503) before closing, so load balancers move traffic away. */
+  /** Milliseconds to keep answering (with `/readyz` at 503) before closing, so load balancers move traffic away. */
   drainDelayMs?: number;
 }
 
@@ -70,10 +70,17 @@ export async function runService(options: RunOptions): Promise<RunningService> {
   return { server, port, shutdown };
 }
 
-/** Wires SIGTERM and SIGINT to a graceful shutdown, then exits. */
-export function exitOnSignals(service: RunningService, logger: Logger): void {
+/**
+ * Wires SIGTERM and SIGINT to a graceful shutdown, then exits. If the shutdown steps themselves hang past
+ * `hardLimitMs`, the process exits anyway (non-zero) so the orchestrator is not kept waiting.
+ */
+export function exitOnSignals(service: RunningService, logger: Logger, hardLimitMs = 30_000): void {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
+      setTimeout(() => {
+        logger.error({ hardLimitMs }, 'shutdown exceeded its hard limit; exiting');
+        process.exit(1);
+      }, hardLimitMs).unref();
       service.shutdown(signal).then(
         () => process.exit(0),
         (error: unknown) => {

@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import { pino, type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger } from 'pino';
@@ -23,12 +24,21 @@ export const redactedPaths = [
   ].flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
 ];
 
-export function createLogger(options: { name: string; level?: string } & LoggerOptions): Logger {
+/** Adds the trace and span ids of the active OpenTelemetry span (when tracing is on) to each line. */
+function traceContext(): Record<string, string> {
+  const span = trace.getActiveSpan()?.spanContext();
+  return span && span.traceId !== '00000000000000000000000000000000'
+    ? { traceId: span.traceId, spanId: span.spanId }
+    : {};
+}
+
+export function createLogger({ name, ...options }: { name: string; level?: string } & LoggerOptions): Logger {
   return pino({
-    base: { service: options.name },
+    base: { service: name },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
     redact: { paths: redactedPaths, censor: '[redacted]' },
+    mixin: traceContext,
     ...options,
   });
 }

@@ -60,10 +60,15 @@ export interface StartedService<C extends BaseConfig> extends RunningService {
   relay: OutboxRelay;
 }
 
-export function createBus(config: BaseConfig, logger: Logger, metrics?: Registry): EventBus {
+export function createBus(
+  clientId: string,
+  config: BaseConfig,
+  logger: Logger,
+  metrics?: Registry,
+): EventBus {
   if (config.BUS === 'memory') return new MemoryBus(logger);
   return new KafkaBus({
-    clientId: config.SERVICE_NAME,
+    clientId,
     brokers: config.KAFKA_BROKERS.split(',').map((broker) => broker.trim()),
     logger,
     partitions: config.KAFKA_TOPIC_PARTITIONS,
@@ -92,16 +97,26 @@ export async function startService<C extends BaseConfig>(
 ): Promise<StartedService<C>> {
   const logger = overrides.logger ?? createLogger({ name: definition.name, level: config.LOG_LEVEL });
   const metrics = createMetricsRegistry(definition.name);
+  const migrator = createDatabase({
+    url: config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL,
+    schema: definition.schema,
+    poolMax: 1,
+    logger,
+  });
+  try {
+    const applied = await migrateLatest(migrator, definition.schema, definition.migrations);
+    if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+  } finally {
+    await migrator.destroy();
+  }
   const db = createDatabase({
     url: config.DATABASE_URL,
     schema: definition.schema,
     poolMax: config.DATABASE_POOL_MAX,
     logger,
   });
-  const applied = await migrateLatest(db, definition.schema, definition.migrations);
-  if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   const ownsBus = !overrides.bus;
-  const bus = overrides.bus ?? createBus(config, logger, metrics);
+  const bus = overrides.bus ?? createBus(definition.name, config, logger, metrics);
   const deps: ServiceDeps<C> = { config, logger, metrics, db, bus, source: `/workspace/${definition.name}` };
 
   const consumers = definition.consumers?.(deps) ?? [];
@@ -145,10 +160,11 @@ export async function startService<C extends BaseConfig>(
     lifecycle,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     onShutdown: [
+      // Flush the outbox first, while the consumers (and the bus) are still there to take it.
+      () => relay.stop(),
       async () => {
         await Promise.all(subscriptions.map((subscription) => subscription.stop()));
       },
-      () => relay.stop(),
       async () => {
         if (ownsBus) await bus.close();
       },

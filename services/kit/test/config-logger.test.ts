@@ -6,12 +6,10 @@ import { baseConfigSchema, ConfigError, loadConfig, redactedPaths } from '../src
 describe('configuration', () => {
   it('applies defaults and coerces numbers', () => {
     const config = loadConfig(baseConfigSchema, {
-      SERVICE_NAME: 'cis',
       DATABASE_URL: 'postgres://u@h/db',
       PORT: '8081',
     });
     expect(config).toMatchObject({
-      SERVICE_NAME: 'cis',
       PORT: 8081,
       BUS: 'kafka',
       LOG_LEVEL: 'info',
@@ -24,7 +22,7 @@ describe('configuration', () => {
     let error: unknown;
     try {
       loadConfig(schema, {
-        SERVICE_NAME: 'Bad Name',
+        LOG_LEVEL: 'chatty',
         PORT: 'x',
         BUS: 'carrier-pigeon',
         PII_KEY: 'secret-value',
@@ -34,7 +32,7 @@ describe('configuration', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     const issues = (error as ConfigError).issues.map((issue) => issue.split(':')[0]);
-    expect(issues.sort()).toEqual(['BUS', 'DATABASE_URL', 'PII_KEY', 'PORT', 'SERVICE_NAME']);
+    expect(issues.sort()).toEqual(['BUS', 'DATABASE_URL', 'LOG_LEVEL', 'PII_KEY', 'PORT']);
     expect((error as Error).message).not.toContain('secret-value');
   });
 });

@@ -110,6 +110,32 @@ describe('in-process bus', () => {
     await bus.close();
   });
 
+  it('resolves a publish only once every subscribed group has applied it, and fails after the timeout', async () => {
+    const bus = new MemoryBus(logger, { deliveryTimeoutMs: 300 });
+    await bus.ensureTopics(['cis.events.v1']);
+    const applied: string[] = [];
+    let healthy = true;
+    const sub = await bus.subscribe({
+      groupId: 'g',
+      topics: ['cis.events.v1'],
+      handle: async (m: DeliveredMessage) => {
+        if (!healthy) throw new Error('database away');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        applied.push(m.value);
+      },
+    });
+    await bus.publish([message('k', '1')]);
+    expect(applied).toEqual(['1']);
+    healthy = false;
+    await expect(bus.publish([message('k', '2')])).rejects.toThrow(
+      'did not apply the messages within 300 ms',
+    );
+    healthy = true;
+    await eventually(() => Promise.resolve(applied.length === 2), 15_000);
+    await sub.stop();
+    await bus.close();
+  });
+
   it('refuses a topic that was never created', async () => {
     const bus = new MemoryBus(logger);
     await expect(bus.publish([message('k', '1')])).rejects.toThrow('Unknown topic cis.events.v1');

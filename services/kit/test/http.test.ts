@@ -25,6 +25,7 @@ function buildApp(readiness: Record<string, () => Promise<boolean>> = {}) {
         }),
         query: z.object({ dryRun: z.enum(['true', 'false']).optional() }),
       },
+      status: 201,
       responses: {
         201: { description: 'Created', schema: z.object({ grossP: z.number(), tenantId: z.string() }) },
       },

@@ -1,31 +1,19 @@
 import type { Knex } from 'knex';
-import {
-  createDatabase,
-  migrateLatest,
-  provisionServiceSchema,
-  serviceDatabaseUrl,
-  withTenant,
-} from '../src/index.js';
+import { createDatabase, migrateLatest, withTenant } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
-import { LEDGER_ROLE_PASSWORD, LEDGER_SCHEMA, ledgerMigrations } from './fixtures/ledger-service.js';
+import { LEDGER_SCHEMA, ledgerMigrations, provisionLedgerSchema } from './fixtures/ledger-service.js';
 
 let database: TestDatabase;
 let db: Knex;
 
 beforeAll(async () => {
   database = await createTestDatabase('rls');
-  await provisionServiceSchema(database.adminUrl, {
-    schema: LEDGER_SCHEMA,
-    role: 'svc_ledger',
-    password: LEDGER_ROLE_PASSWORD,
-  });
-  // One connection, so the last test reads the very session the tenant was set on.
-  db = createDatabase({
-    url: serviceDatabaseUrl(database.adminUrl, 'svc_ledger', LEDGER_ROLE_PASSWORD),
-    schema: LEDGER_SCHEMA,
-    poolMax: 1,
-  });
-  await migrateLatest(db, LEDGER_SCHEMA, ledgerMigrations);
+  const roles = await provisionLedgerSchema(database.adminUrl);
+  const migrator = createDatabase({ url: roles.migrationUrl, schema: LEDGER_SCHEMA, poolMax: 1 });
+  await migrateLatest(migrator, LEDGER_SCHEMA, ledgerMigrations);
+  await migrator.destroy();
+  // The runtime role, with one connection, so the last test reads the very session the tenant was set on.
+  db = createDatabase({ url: roles.databaseUrl, schema: LEDGER_SCHEMA, poolMax: 1 });
   for (const tenant of ['tenant-a', 'tenant-b']) {
     await withTenant(db, tenant, (trx) =>
       trx('ledger_entries').insert(
@@ -85,6 +73,21 @@ describe('row-level security', () => {
         }),
       ),
     ).rejects.toThrow(/row-level security/);
+  });
+
+  it('does not let the runtime role switch row-level security off or change the table', async () => {
+    await expect(db.raw('ALTER TABLE ledger_entries DISABLE ROW LEVEL SECURITY')).rejects.toThrow(
+      /must be owner/,
+    );
+    await expect(db.raw('DROP POLICY tenant_isolation ON ledger_entries')).rejects.toThrow(/must be owner/);
+  });
+
+  it('refuses a blank tenant id, so an unset tenant setting can never match a row', async () => {
+    await expect(
+      db.raw(
+        "SELECT set_config('app.tenant_id', '', false); INSERT INTO ledger_entries (tenant_id, ledger_id, sequence, amount_p, note) VALUES ('', 'x', 1, 1, 'blank')",
+      ),
+    ).rejects.toThrow(/tenant_id_not_blank|row-level security/);
   });
 
   it('keeps the tenant setting inside its transaction only', async () => {

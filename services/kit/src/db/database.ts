@@ -44,39 +44,59 @@ export function createDatabase(options: DatabaseOptions): Knex {
   });
 }
 
+export interface ServiceDatabaseRoles {
+  /** The runtime role: reads and writes rows, owns nothing, so row-level security always applies to it. */
+  databaseUrl: string;
+  /** The owner role: owns the schema and runs migrations (DDL). */
+  migrationUrl: string;
+}
+
 /**
- * Creates the service's login role and schema when missing (idempotent). Run with an administrative
- * connection: by `make up` and the tests locally, by a Helm pre-install job on Kubernetes. The role owns only its
- * schema and is not a superuser, so PostgreSQL enforces row-level security on it.
+ * Creates (or updates) a service's two login roles and its schema, idempotently: `<role>_owner` owns the
+ * schema and runs the migrations; `<role>` gets only data privileges on what the owner creates, so it cannot
+ * alter tables or switch row-level security off. Neither is a superuser or has BYPASSRLS. Run with an
+ * administrative connection: by `make up` and the tests locally, by a Helm pre-install job on Kubernetes.
  */
 export async function provisionServiceSchema(
   adminUrl: string,
-  options: { schema: string; role: string; password: string },
-): Promise<void> {
+  options: { schema: string; role: string; password: string; ownerPassword: string },
+): Promise<ServiceDatabaseRoles> {
   const schema = assertIdentifier(options.schema);
   const role = assertIdentifier(options.role);
+  const owner = assertIdentifier(`${options.role}_owner`);
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    const quotedPassword = client.escapeLiteral(options.password);
-    await client.query(`
-      DO $$ BEGIN
-        IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${role}') THEN
-          CREATE ROLE ${role} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE PASSWORD ${quotedPassword};
-        ELSE
-          ALTER ROLE ${role} LOGIN NOSUPERUSER NOBYPASSRLS PASSWORD ${quotedPassword};
-        END IF;
-      END $$`);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema} AUTHORIZATION ${role}`);
-    await client.query(`ALTER ROLE ${role} SET search_path = ${schema}`);
+    const ensureRole = async (name: string, password: string) => {
+      const { rowCount } = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [name]);
+      const verb = rowCount ? 'ALTER' : 'CREATE';
+      await client.query(
+        `${verb} ROLE ${name} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE PASSWORD ${client.escapeLiteral(password)}`,
+      );
+    };
+    await ensureRole(owner, options.ownerPassword);
+    await ensureRole(role, options.password);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema} AUTHORIZATION ${owner}`);
+    await client.query(`GRANT USAGE ON SCHEMA ${schema} TO ${role}`);
+    await client.query(
+      `ALTER DEFAULT PRIVILEGES FOR ROLE ${owner} IN SCHEMA ${schema} GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${role}`,
+    );
+    await client.query(
+      `ALTER DEFAULT PRIVILEGES FOR ROLE ${owner} IN SCHEMA ${schema} GRANT USAGE, SELECT ON SEQUENCES TO ${role}`,
+    );
+    for (const name of [owner, role]) await client.query(`ALTER ROLE ${name} SET search_path = ${schema}`);
     const { rows } = await client.query<{ db: string }>('SELECT current_database() AS db');
-    await client.query(`GRANT CONNECT ON DATABASE "${rows[0]?.db ?? ''}" TO ${role}`);
+    await client.query(`GRANT CONNECT ON DATABASE "${rows[0]?.db ?? ''}" TO ${owner}, ${role}`);
   } finally {
     await client.end();
   }
+  return {
+    databaseUrl: serviceDatabaseUrl(adminUrl, role, options.password),
+    migrationUrl: serviceDatabaseUrl(adminUrl, owner, options.ownerPassword),
+  };
 }
 
-/** A connection string for the service role, from the administrative one. */
+/** A connection string for a service role, from the administrative one. */
 export function serviceDatabaseUrl(adminUrl: string, role: string, password: string): string {
   const url = new URL(adminUrl);
   url.username = role;
@@ -99,15 +119,20 @@ export function withTenant<T>(
   });
 }
 
-/** Migration helper: turns on forced row-level security for a table with a `tenant_id` column. */
+/**
+ * Migration helper: forced row-level security for a table with a `tenant_id` column. Outside `withTenant` the
+ * setting is unset or '' (after a transaction-local value ends), which matches no row: tenant ids are never
+ * blank.
+ */
 export async function enableTenantIsolation(knex: Knex, table: string): Promise<void> {
   const name = assertIdentifier(table);
+  await knex.raw(`ALTER TABLE ${name} ADD CONSTRAINT ${name}_tenant_id_not_blank CHECK (tenant_id <> '')`);
   await knex.raw(`ALTER TABLE ${name} ENABLE ROW LEVEL SECURITY`);
   await knex.raw(`ALTER TABLE ${name} FORCE ROW LEVEL SECURITY`);
   await knex.raw(`
     CREATE POLICY tenant_isolation ON ${name}
-      USING (tenant_id = current_setting('app.tenant_id', true))
-      WITH CHECK (tenant_id = current_setting('app.tenant_id', true))`);
+      USING (tenant_id = nullif(current_setting('app.tenant_id', true), ''))
+      WITH CHECK (tenant_id = nullif(current_setting('app.tenant_id', true), ''))`);
 }
 
 export async function pingDatabase(db: Knex, timeoutMs = 2_000): Promise<boolean> {

@@ -85,7 +85,7 @@ export class KafkaBus implements EventBus {
         idempotent: true,
         maxInFlightRequests: 1,
         createPartitioner: Partitioners.DefaultPartitioner,
-        retry: { initialRetryTime: 200, retries: 3, maxRetryTime: 2_000 },
+        retry: { initialRetryTime: 200, retries: 5, maxRetryTime: 5_000 },
       });
       try {
         await producer.connect();
@@ -183,6 +183,10 @@ export class KafkaBus implements EventBus {
             value: record.value?.toString() ?? '',
             headers: fromHeaders(record.headers),
           };
+          // Set before handling, so a handler stuck retrying shows as lag.
+          this.options.consumerLag
+            ?.labels({ group: groupId, topic: batch.topic, partition: String(batch.partition) })
+            .set(Math.max(0, Number(batch.highWatermark) - Number(record.offset)));
           for (let attempt = 0; ; attempt++) {
             try {
               await handle(message);

@@ -9,6 +9,12 @@ import {
   type Subscription,
 } from './bus.js';
 
+interface Waiter {
+  topic: string;
+  offset: number;
+  resolve: () => void;
+}
+
 interface Group {
   offsets: Map<string, number>;
   handlers: ((message: DeliveredMessage) => Promise<void>)[];
@@ -16,34 +22,76 @@ interface Group {
   running: boolean;
   wake: (() => void) | undefined;
   pump: Promise<void> | undefined;
+  waiters: Waiter[];
+}
+
+export interface MemoryBusOptions {
+  /** How long `publish` waits for the consumer groups to apply a message before it reports failure. */
+  deliveryTimeoutMs?: number;
 }
 
 /**
  * The in-process adapter behind the same interface as Kafka, for `make up`'s embedded mode where every service
  * runs in one Node process. One partition per topic (so order per key holds), consumer groups with their own
- * offsets, delivery from the beginning, retry with backoff when a handler fails. Messages live in memory; the
- * outbox tables hold what has not been delivered yet, so nothing is lost by a restart.
+ * offsets, delivery from the beginning, retry with backoff when a handler fails.
+ *
+ * Messages live only in memory, so `publish` resolves only once every group subscribed to the topic has applied
+ * the message: until then the outbox row stays unpublished, and a stop or crash loses nothing (the relay sends it
+ * again on the next start and the inboxes drop what was already applied). A group that cannot apply a message
+ * within the delivery timeout makes `publish` fail, and the relay retries later.
  */
 export class MemoryBus implements EventBus {
   readonly kind = 'memory';
   private readonly topics = new Map<string, DeliveredMessage[]>();
   private readonly groups = new Map<string, Group>();
+  private readonly deliveryTimeoutMs: number;
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    options: MemoryBusOptions = {},
+  ) {
+    this.deliveryTimeoutMs = options.deliveryTimeoutMs ?? 10_000;
+  }
 
   ensureTopics(topics: string[]): Promise<void> {
     for (const topic of topics) if (!this.topics.has(topic)) this.topics.set(topic, []);
     return Promise.resolve();
   }
 
-  publish(messages: BusMessage[]): Promise<void> {
+  async publish(messages: BusMessage[]): Promise<void> {
+    const applied: Promise<void>[] = [];
     for (const message of messages) {
       const log = this.topics.get(message.topic);
-      if (!log) return Promise.reject(new Error(`Unknown topic ${message.topic}`));
-      log.push({ ...message, partition: 0, offset: String(log.length) });
+      if (!log) throw new Error(`Unknown topic ${message.topic}`);
+      const offset = log.length;
+      log.push({ ...message, partition: 0, offset: String(offset) });
+      for (const group of this.groups.values()) {
+        if (!group.running || !group.topics.has(message.topic)) continue;
+        applied.push(
+          new Promise((resolve) => {
+            group.waiters.push({ topic: message.topic, offset, resolve });
+          }),
+        );
+      }
     }
     for (const group of this.groups.values()) group.wake?.();
-    return Promise.resolve();
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        Promise.all(applied),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            reject(
+              new Error(
+                `in-process consumers did not apply the messages within ${this.deliveryTimeoutMs} ms`,
+              ),
+            );
+          }, this.deliveryTimeoutMs);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async subscribe({ groupId, topics, handle }: SubscribeOptions): Promise<Subscription> {
@@ -57,6 +105,7 @@ export class MemoryBus implements EventBus {
         running: true,
         wake: undefined,
         pump: undefined,
+        waiters: [],
       };
       this.groups.set(groupId, group);
     }
@@ -92,6 +141,7 @@ export class MemoryBus implements EventBus {
           try {
             await handler(message);
             group.offsets.set(topic, next + 1);
+            this.settle(group, topic, next);
             delivered = true;
             break;
           } catch (error) {
@@ -110,6 +160,14 @@ export class MemoryBus implements EventBus {
         group.wake = undefined;
       }
     }
+  }
+
+  private settle(group: Group, topic: string, offset: number): void {
+    group.waiters = group.waiters.filter((waiter) => {
+      if (waiter.topic !== topic || waiter.offset > offset) return true;
+      waiter.resolve();
+      return false;
+    });
   }
 
   isReady(): Promise<boolean> {

@@ -83,7 +83,13 @@ export interface OutboxRelayOptions {
   metrics?: Registry;
   batchSize?: number;
   pollIntervalMs?: number;
+  /** Published rows are kept this long (for replays and investigations), then deleted. */
+  publishedRetentionHours?: number;
+  /** Inbox ids are kept this long; keep it above the topics' retention so a redelivery is always recognised. */
+  inboxRetentionHours?: number;
 }
+
+const CLEANUP_INTERVAL_MS = 60 * 60_000;
 
 /**
  * Publishes the outbox to the bus in id order and marks rows published. One relay per schema publishes at a
@@ -112,8 +118,10 @@ export class OutboxRelay {
 
   private registerMetrics(registry: Registry): void {
     const { db } = this.options;
-    // Both gauges come from one query per scrape: the backlog gauge runs it, the age gauge waits for it.
-    let latest: Promise<{ count: number; age: number }> = Promise.resolve({ count: 0, age: 0 });
+    // Both gauges come from one query per scrape: the backlog gauge runs it, the age gauge waits for it. When
+    // the query fails (database away) they keep their last values rather than report an empty outbox.
+    let known = { count: 0, age: 0 };
+    let latest: Promise<{ count: number; age: number }> = Promise.resolve(known);
     const read = async () => {
       const row = await db('outbox')
         .whereNull('published_at')
@@ -128,7 +136,10 @@ export class OutboxRelay {
       help: 'Outbox events not yet published',
       registers: [registry],
       async collect() {
-        latest = read().catch(() => ({ count: 0, age: 0 }));
+        latest = read().then(
+          (value) => (known = value),
+          () => known,
+        );
         this.set((await latest).count);
       },
     });
@@ -224,16 +235,39 @@ export class OutboxRelay {
           { err: error, attempt: this.failures },
           'outbox relay could not publish; backing off',
         );
-        await sleep(backoffDelay(this.failures, 200, 30_000));
+        await this.idle(backoffDelay(this.failures, 200, 30_000));
         continue;
       }
-      if (published < this.batchSize && this.isRunning() && !this.hasSignal()) await this.idle();
+      if (Date.now() >= this.nextCleanup) await this.cleanUp();
+      if (published < this.batchSize && this.isRunning() && !this.hasSignal())
+        await this.idle(this.pollIntervalMs);
     }
   }
 
-  private idle(): Promise<void> {
+  private nextCleanup = Date.now() + CLEANUP_INTERVAL_MS;
+
+  /** Deletes published outbox rows and inbox ids past their retention; at most hourly, never fatal. */
+  async cleanUp(): Promise<void> {
+    const { db } = this.options;
+    this.nextCleanup = Date.now() + CLEANUP_INTERVAL_MS;
+    const hours = (value: number) => db.raw('now() - make_interval(hours => ?)', [value]);
+    try {
+      await db('outbox')
+        .whereNotNull('published_at')
+        .where('published_at', '<', hours(this.options.publishedRetentionHours ?? 24 * 7))
+        .delete();
+      await db('inbox')
+        .where('received_at', '<', hours(this.options.inboxRetentionHours ?? 24 * 30))
+        .delete();
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'outbox and inbox clean-up failed; will try again');
+    }
+  }
+
+  /** Waits `ms`, or less when a notification or stop arrives. */
+  private idle(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, this.pollIntervalMs);
+      const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
         resolve();

@@ -28,6 +28,8 @@ export interface RouteDefinition<S extends RequestSchemas> {
   scopes?: string[];
   public?: boolean;
   request?: S;
+  /** Success status; default 200. A handler that returns nothing answers 204. */
+  status?: number;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
   handler: (input: RouteInput<S> & { ctx: RequestContext; req: Request; res: Response }) => Promise<unknown>;
 }
@@ -89,9 +91,8 @@ export class ApiRouter {
       const ctx = definition.public ? (req.ctx as RequestContext) : requireContext(req.ctx);
       const result = await definition.handler({ ...input, ctx, req, res });
       if (!res.headersSent) {
-        const status = Number(Object.keys(definition.responses)[0] ?? 200);
-        if (result === undefined) res.status(status === 200 ? 204 : status).end();
-        else res.status(status).json(result);
+        if (result === undefined) res.status(204).end();
+        else res.status(definition.status ?? 200).json(result);
       }
     });
     return this;

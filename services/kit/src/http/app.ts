@@ -34,12 +34,12 @@ export interface ServiceAppOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-const withCallerInLogs: RequestHandler = (req, res, next) => {
-  if (req.ctx) {
-    const bindings = { tenantId: req.ctx.tenantId, userId: req.ctx.userId };
-    req.log = req.log.child(bindings);
-    res.log = req.log;
-  }
+const callerBindings = (req: { ctx?: { tenantId: string; userId: string } }) =>
+  req.ctx ? { tenantId: req.ctx.tenantId, userId: req.ctx.userId } : {};
+
+/** Handler logs carry the caller too (the access log gets them through `customProps` when it is written). */
+const withCallerInLogs: RequestHandler = (req, _res, next) => {
+  if (req.ctx) req.log = req.log.child(callerBindings(req));
   next();
 };
 
@@ -62,6 +62,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
         res.setHeader('x-request-id', id);
         return id;
       },
+      customProps: (req) => callerBindings(req as { ctx?: { tenantId: string; userId: string } }),
       autoLogging: { ignore: (req) => /^\/(healthz|readyz|metrics)$/.test(req.url) },
       customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
       serializers: {

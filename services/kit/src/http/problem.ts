@@ -64,10 +64,13 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
 interface BodyParserError {
   type?: string;
   status?: number;
+  expose?: boolean;
 }
 
+/** body-parser marks its client errors (bad JSON, too large, unsupported charset or encoding) with `expose`. */
 function isBodyParserError(error: unknown): error is BodyParserError & Error {
-  return error instanceof Error && typeof (error as BodyParserError).type === 'string';
+  const candidate = error as BodyParserError;
+  return error instanceof Error && typeof candidate.type === 'string' && candidate.expose === true;
 }
 
 /**
@@ -86,6 +89,13 @@ export const problemHandler: ErrorRequestHandler = (error: unknown, req, res, ne
     problem = problems.badRequest('The request body is not valid JSON.');
   } else if (isBodyParserError(error) && error.status === 413) {
     problem = new HttpProblem(413, 'payload_too_large', 'The request body is too large.');
+  } else if (
+    isBodyParserError(error) &&
+    error.status !== undefined &&
+    error.status >= 400 &&
+    error.status < 500
+  ) {
+    problem = new HttpProblem(error.status, 'bad_request', 'The request body could not be read.');
   } else {
     req.log.error({ err: error }, 'unhandled error');
     problem = new HttpProblem(500, 'internal_error', 'An unexpected error occurred.');
