@@ -122,6 +122,22 @@ describe('problem+json errors', () => {
     expect(old.body.detail).toBe('The access token has expired.');
   });
 
+  it('stops accepting a verified (cached) token once it expires', async () => {
+    const app = buildApp();
+    const token = await issuer.token({ tenantId: 'acme', scopes: ['*'], expiresIn: '2s' });
+    const send = () =>
+      request(app)
+        .post('/api/invoices')
+        .set('authorization', `Bearer ${token}`)
+        .send({ grossP: 1, reference: 'x' });
+    expect((await send()).status).toBe(201);
+    expect((await send()).status).toBe(201);
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const late = await send();
+    expect(late.status).toBe(401);
+    expect(late.body.detail).toBe('The access token has expired.');
+  });
+
   it('answers 403 naming the missing scope, before validating the body', async () => {
     const res = await request(buildApp())
       .post('/api/invoices')

@@ -168,8 +168,11 @@ export class KafkaBus implements EventBus {
     const state = { stopping: false };
     const stopping = () => state.stopping;
     await consumer.run({
+      // Offsets are committed every 100 messages or second, not per message: a redelivery after a crash is
+      // harmless because the inbox recognises what was applied, and per-message commits cost a round trip each.
       autoCommit: true,
-      autoCommitThreshold: 1,
+      autoCommitThreshold: 100,
+      autoCommitInterval: 1_000,
       eachBatchAutoResolve: false,
       eachBatch: async (payload) => {
         const { batch } = payload;

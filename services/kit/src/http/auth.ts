@@ -39,10 +39,39 @@ export function remoteJwks(url: string): JWTVerifyGetKey {
 }
 
 /**
+ * Verified tokens, kept until they expire so a token is verified once rather than on every request (an RSA
+ * verification costs far more than the rest of a typical request). Bounded; the oldest entry goes first.
+ */
+class VerifiedTokenCache {
+  private readonly entries = new Map<string, { ctx: RequestContext; expiresAt: number }>();
+
+  constructor(private readonly maxEntries: number) {}
+
+  get(token: string): RequestContext | undefined {
+    const entry = this.entries.get(token);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= Date.now()) {
+      this.entries.delete(token);
+      return undefined;
+    }
+    return entry.ctx;
+  }
+
+  set(token: string, ctx: RequestContext, expiresAt: number): void {
+    if (this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(token, { ctx, expiresAt });
+  }
+}
+
+/**
  * Verifies a bearer token (RS256, issuer, audience, expiry) when one is sent and sets `req.ctx`. A request
  * without a token passes through without a context; the route guards answer 401 for it.
  */
-export function authenticate(options: AuthOptions): RequestHandler {
+export function authenticate(options: AuthOptions & { cacheSize?: number }): RequestHandler {
+  const cache = new VerifiedTokenCache(options.cacheSize ?? 10_000);
   return (req, _res, next) => {
     const header = req.headers.authorization;
     if (header === undefined) {
@@ -54,10 +83,17 @@ export function authenticate(options: AuthOptions): RequestHandler {
       next(problems.unauthorized('The Authorization header must carry a bearer token.'));
       return;
     }
+    const cached = cache.get(token);
+    if (cached) {
+      req.ctx = cached;
+      next();
+      return;
+    }
     jwtVerify(token, options.keys, {
       issuer: options.issuer,
       audience: options.audience,
       algorithms: ['RS256'],
+      requiredClaims: ['exp'],
     })
       .then(({ payload }) => {
         const claims = accessTokenClaimsSchema.safeParse(payload);
@@ -68,6 +104,7 @@ export function authenticate(options: AuthOptions): RequestHandler {
           role: claims.data.role,
           scopes: new Set(claims.data.scp),
         };
+        if (typeof payload.exp === 'number') cache.set(token, req.ctx, payload.exp * 1000);
         next();
       })
       .catch((error: unknown) => {

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# `make bench`: the platform benchmarks, printed and never asserted. Installs what is missing, starts real
+# PostgreSQL, Kafka and MinIO (or uses the ones running, and then leaves them running), and runs
+#   services/kit/bench/outbox.bench.ts  events through the outbox against bare kafkajs
+#   services/kit/bench/http.bench.ts    the kit's request overhead against bare express
+# A missed target is reported as "not met" without failing; a benchmark that cannot run exits non-zero.
+# Sizes: BENCH_EVENTS, BENCH_WRITERS, BENCH_WARMUP, BENCH_KIT_EVENTS, BENCH_HTTP_DURATION_S, BENCH_HTTP_WARMUP_S,
+# BENCH_HTTP_CONNECTIONS (see the top of each benchmark).
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$REPO_DIR"
+
+started_here=false
+if ! bash "$LOCAL_DIR/infra.sh" status >/dev/null 2>&1; then started_here=true; fi
+cleanup() {
+  if $started_here && [ -z "${KEEP_INFRA:-}" ]; then bash "$LOCAL_DIR/infra.sh" down || true; fi
+  started_here=false
+}
+trap cleanup EXIT
+
+bash "$LOCAL_DIR/install.sh"
+bash "$LOCAL_DIR/infra.sh" up
+eval "$(bash "$LOCAL_DIR/infra.sh" env)"
+
+status=0
+run_bench() {
+  # run_bench <title> <file>: TypeScript through tsx, with the workspace packages' sources (the `development`
+  # export condition), as infra.sh and up.sh run theirs.
+  local title=$1 file=$2 start=$SECONDS
+  printf '\n== %s ==\n' "$title"
+  node --conditions=development --import tsx "$file" || { status=1; printf '(%s failed)\n' "$title"; }
+  printf '(%s: %d s)\n' "$title" "$((SECONDS - start))"
+}
+
+run_bench "Outbox: transactional outbox vs bare kafkajs" services/kit/bench/outbox.bench.ts
+run_bench "HTTP: kit request overhead vs bare express" services/kit/bench/http.bench.ts
+
+cleanup
+exit $status
