@@ -1,5 +1,5 @@
 // HTTP benchmark (`make bench`): the kit's request overhead. The same POST route, served (a) by the kit
-// (createServiceApp + ApiRouter: helmet, request id, pino-http access log, metrics, RS256 bearer token, zod body
+// (createServiceApp + ApiRouter: helmet, request id, the access log, metrics, RS256 bearer token, zod body
 // validation) and (b) by a bare express 5 app with express.json(), is loaded with autocannon. Figures are printed,
 // never asserted: a missed target is "not met" and the process exits 0; a broken run (errors, non-2xx) exits 1.
 // Run alone (needs no infrastructure): node --conditions=development --import tsx services/kit/bench/http.bench.ts
@@ -336,7 +336,7 @@ async function main(): Promise<void> {
     "loop (they do share the CPUs). req/s = 2xx responses / autocannon's measured duration; p50/p95/p99 are",
     "from autocannon's per-response times. CPU = the server process's CPU time / wall time (100% = one core);",
     'CPU ms/req = its CPU time / requests answered. The kit rows use a real RS256 token (createTestIssuer),',
-    'helmet, request ids, pino-http access logs (info: written to /dev/null), metrics, zod body validation.',
+    'helmet, request ids, access logs (info: written to /dev/null), metrics, zod body validation.',
     '[info] rows show where the difference goes: without access logs, then also without token verification.',
   ])
     console.log(`  ${line}`);

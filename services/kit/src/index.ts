@@ -3,6 +3,7 @@ export * from './logger.js';
 export * from './lifecycle.js';
 export * from './service.js';
 export * from './telemetry.js';
+export * from './http/access-log.js';
 export * from './http/api.js';
 export * from './http/app.js';
 export * from './http/auth.js';

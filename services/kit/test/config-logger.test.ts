@@ -1,7 +1,17 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { z } from 'zod';
-import { baseConfigSchema, ConfigError, loadConfig, redactedPaths } from '../src/index.js';
+import express from 'express';
+import request from 'supertest';
+import {
+  accessLog,
+  authenticate,
+  baseConfigSchema,
+  ConfigError,
+  loadConfig,
+  redactedPaths,
+} from '../src/index.js';
+import { createTestIssuer } from '../src/testing/index.js';
 
 describe('configuration', () => {
   it('applies defaults and coerces numbers', () => {
@@ -65,5 +75,47 @@ describe('logger redaction', () => {
       expect(output).not.toContain(secret);
     }
     expect(output).toContain('Ada');
+  });
+});
+
+describe('access log', () => {
+  it('writes one line per request with the caller, the path without its query string, and no token', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+        done();
+      },
+    });
+    const logger = pino({ redact: { paths: redactedPaths, censor: '[redacted]' } }, sink);
+    const issuer = await createTestIssuer();
+    const app = express();
+    app.use(
+      accessLog(logger),
+      authenticate({ keys: issuer.keys, issuer: issuer.issuer, audience: issuer.audience }),
+    );
+    app.get('/portal/redeem', (req, res) => {
+      req.log.info('handler ran');
+      res.json({ ok: true });
+    });
+    const token = await issuer.token({ tenantId: 'acme', userId: 'u-7', scopes: [] });
+    const res = await request(app)
+      .get('/portal/redeem?token=magic-secret')
+      .set('authorization', `Bearer ${token}`)
+      .set('x-request-id', 'req-42');
+    expect(res.headers['x-request-id']).toBe('req-42');
+    expect(lines).toEqual([
+      expect.objectContaining({ msg: 'handler ran', reqId: 'req-42', tenantId: 'acme', userId: 'u-7' }),
+      expect.objectContaining({
+        msg: 'request completed',
+        reqId: 'req-42',
+        method: 'GET',
+        path: '/portal/redeem',
+        status: 200,
+        tenantId: 'acme',
+        userId: 'u-7',
+      }),
+    ]);
+    expect(JSON.stringify(lines)).not.toMatch(/magic-secret|eyJ/);
   });
 });

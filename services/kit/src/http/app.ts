@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../logger.js';
+import { accessLog } from './access-log.js';
 import { buildOpenApiDocument, type ApiRouter } from './api.js';
 import { authenticate, type AuthOptions } from './auth.js';
 import { httpMetrics } from './metrics.js';
@@ -32,17 +31,6 @@ export interface ServiceAppOptions {
   bodyLimit?: string;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
-
-const callerBindings = (req: { ctx?: { tenantId: string; userId: string } }) =>
-  req.ctx ? { tenantId: req.ctx.tenantId, userId: req.ctx.userId } : {};
-
-/** Handler logs carry the caller too (the access log gets them through `customProps` when it is written). */
-const withCallerInLogs: RequestHandler = (req, _res, next) => {
-  if (req.ctx) req.log = req.log.child(callerBindings(req));
-  next();
-};
-
 /**
  * The express app every service and the bff start from: helmet, request ids, JSON logs, metrics, health,
  * readiness, the OpenAPI document, token verification, the service's routers, then 404 and problem+json errors.
@@ -53,28 +41,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy ?? false);
   app.use(helmet());
-  app.use(
-    pinoHttp({
-      logger: options.logger,
-      genReqId: (req, res) => {
-        const incoming = req.headers['x-request-id'];
-        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-        res.setHeader('x-request-id', id);
-        return id;
-      },
-      customProps: (req) => callerBindings(req as { ctx?: { tenantId: string; userId: string } }),
-      autoLogging: { ignore: (req) => /^\/(healthz|readyz|metrics)$/.test(req.url) },
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
-      serializers: {
-        req: (req: { id: unknown; method: unknown; url: unknown }) => ({
-          id: req.id,
-          method: req.method,
-          url: req.url,
-        }),
-        res: (res: { statusCode: unknown }) => ({ statusCode: res.statusCode }),
-      },
-    }),
-  );
+  app.use(accessLog(options.logger));
   app.use(httpMetrics(options.metrics));
 
   app.get('/healthz', (_req, res) => {
@@ -105,7 +72,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   });
 
   app.use(express.json({ limit: options.bodyLimit ?? '1mb' }));
-  if (options.auth) app.use(authenticate(options.auth), withCallerInLogs);
+  if (options.auth) app.use(authenticate(options.auth));
   for (const { basePath, api } of options.apis) app.use(basePath, api.router);
 
   app.use(notFoundHandler);

@@ -100,8 +100,5 @@ export const problemHandler: ErrorRequestHandler = (error: unknown, req, res, ne
     req.log.error({ err: error }, 'unhandled error');
     problem = new HttpProblem(500, 'internal_error', 'An unexpected error occurred.');
   }
-  res
-    .status(problem.status)
-    .type(PROBLEM_CONTENT_TYPE)
-    .json(problem.toDocument(typeof req.id === 'object' ? undefined : String(req.id)));
+  res.status(problem.status).type(PROBLEM_CONTENT_TYPE).json(problem.toDocument(req.id));
 };
