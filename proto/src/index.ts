@@ -1,6 +1,14 @@
 import type { DescMessage } from '@bufbuild/protobuf';
+import {
+  PortalLinkChangedSchema,
+  RoleBundleChangedSchema,
+  TenantChangedSchema,
+  UserChangedSchema,
+  WhitelistChangedSchema,
+} from '../gen/workspace/identity/v1/events_pb.js';
 import { LedgerEntryRecordedSchema } from '../gen/workspace/testing/v1/ledger_pb.js';
 
+export * from '../gen/workspace/identity/v1/events_pb.js';
 export * from '../gen/workspace/testing/v1/ledger_pb.js';
 
 /** Services that publish domain events, each to its own `<service>.events.v1` topic. */
@@ -45,4 +53,17 @@ export const testingEvents = {
     'testing.events.v1',
     LedgerEntryRecordedSchema,
   ),
+};
+
+const IDENTITY_TOPIC = domainTopic('identity');
+
+export const identityEvents = {
+  tenantCreated: defineEvent('identity.tenant.created', IDENTITY_TOPIC, TenantChangedSchema),
+  tenantUpdated: defineEvent('identity.tenant.updated', IDENTITY_TOPIC, TenantChangedSchema),
+  userCreated: defineEvent('identity.user.created', IDENTITY_TOPIC, UserChangedSchema),
+  userUpdated: defineEvent('identity.user.updated', IDENTITY_TOPIC, UserChangedSchema),
+  roleBundleChanged: defineEvent('identity.role_bundle.changed', IDENTITY_TOPIC, RoleBundleChangedSchema),
+  whitelistChanged: defineEvent('identity.whitelist.changed', IDENTITY_TOPIC, WhitelistChangedSchema),
+  portalLinkCreated: defineEvent('identity.portal_link.created', IDENTITY_TOPIC, PortalLinkChangedSchema),
+  portalLinkRedeemed: defineEvent('identity.portal_link.redeemed', IDENTITY_TOPIC, PortalLinkChangedSchema),
 };

@@ -1,4 +1,5 @@
 export * from './config.js';
+export * from './crypto.js';
 export * from './logger.js';
 export * from './lifecycle.js';
 export * from './service.js';

@@ -41,6 +41,8 @@ export interface ServiceDefinition<C extends BaseConfig> {
   migrations: Migration[];
   /** The event types it records in its outbox; their topics are created (if missing) at start. */
   publishes: EventDefinition[];
+  /** Runs once the database is migrated and the bus exists, before routes and consumers are built. */
+  setup?(deps: ServiceDeps<C>): Promise<void>;
   routes(deps: ServiceDeps<C>): { basePath: string; api: ApiRouter }[];
   consumers?(deps: ServiceDeps<C>): ConsumerDefinition[];
 }
@@ -119,6 +121,7 @@ export async function startService<C extends BaseConfig>(
   const bus = overrides.bus ?? createBus(definition.name, config, logger, metrics);
   const deps: ServiceDeps<C> = { config, logger, metrics, db, bus, source: `/workspace/${definition.name}` };
 
+  await definition.setup?.(deps);
   const consumers = definition.consumers?.(deps) ?? [];
   await bus.ensureTopics([
     ...new Set([

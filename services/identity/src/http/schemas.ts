@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { REGIONS, ROLES, STORAGE_TIERS, USER_STATUSES } from '../db/store.js';
+
+/** The spec's tenant id pattern: lowercase letters, digits, underscore, hyphen, starting with a letter or digit. */
+export const tenantId = z
+  .string()
+  .regex(
+    /^[a-z0-9][a-z0-9_-]{0,62}$/,
+    'Tenant id must be lowercase letters, digits, _ or -, starting with a letter or digit',
+  );
+
+export const tenantModule = z.object({
+  id: z.string().min(1).max(40),
+  enabled: z.boolean(),
+  config: z.record(z.string(), z.unknown()).default({}),
+});
+
+export const branding = z.object({
+  accentColor: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, 'Accent colour must be a hex colour such as #1677FF')
+    .optional(),
+  accentHsl: z.string().max(40).optional(),
+});
+
+export const tenantView = z.object({
+  id: z.string(),
+  name: z.string(),
+  region: z.enum(REGIONS),
+  branding,
+  modules: z.array(tenantModule),
+  storageTier: z.enum(STORAGE_TIERS),
+  entitlements: z.array(z.string()),
+});
+
+export const themePreference = z.object({
+  mode: z.enum(['light', 'dark', 'system']).optional(),
+  layout: z.enum(['topbar', 'sidebar', 'topbar-nav']).optional(),
+  radius: z.enum(['none', 'small', 'medium', 'large', 'full']).optional(),
+  scale: z.union([z.literal(75), z.literal(90), z.literal(100), z.literal(110), z.literal(125)]).optional(),
+  font: z
+    .enum([
+      'Inter',
+      'Outfit',
+      'Plus Jakarta Sans',
+      'DM Sans',
+      'Space Grotesk',
+      'Roboto',
+      'Open Sans',
+      'Lato',
+      'System',
+    ])
+    .optional(),
+  accent: z.string().max(40).optional(),
+  accentVariation: z.enum(['lighter', 'darker', 'muted', 'default']).optional(),
+});
+
+export const userView = z.object({
+  uid: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  displayName: z.string(),
+  username: z.string().nullable(),
+  role: z.enum(ROLES),
+  status: z.enum(USER_STATUSES),
+  themePreference: themePreference,
+  profilePhotoUrl: z.string().nullable(),
+  teamIds: z.array(z.string()),
+  siteIds: z.array(z.string()),
+  bundleIds: z.array(z.string()),
+});
+
+export const tokenResponse = z.object({
+  accessToken: z.string(),
+  expiresIn: z.number().int(),
+  refreshToken: z.string(),
+  refreshExpiresIn: z.number().int(),
+});

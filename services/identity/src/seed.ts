@@ -1,0 +1,84 @@
+import { identityEvents } from '@workspace/proto';
+import { z } from 'zod';
+import { templateBundles, type IdentityContext } from './context.js';
+import { REGIONS, STORAGE_TIERS } from './db/store.js';
+import { tenantId, tenantModule } from './http/schemas.js';
+
+/** A tenant and its users as `make up` and the tests seed them (the demo tenant's file: deploy/local/seed). */
+export const tenantSeedSchema = z.object({
+  tenant: z.object({
+    id: tenantId,
+    name: z.string().min(1),
+    region: z.enum(REGIONS).default('uk'),
+    branding: z.object({ accentColor: z.string().optional() }).default({}),
+    storageTier: z.enum(STORAGE_TIERS).default('free'),
+    entitlements: z.array(z.string()).default([]),
+    modules: z.array(tenantModule).default([]),
+  }),
+  users: z.array(
+    z.object({
+      uid: z.uuid(),
+      email: z.email(),
+      firstName: z.string(),
+      lastName: z.string(),
+      role: z.enum(['admin', 'standard']).default('standard'),
+      bundleIds: z.array(z.string()).default([]),
+    }),
+  ),
+});
+
+export type TenantSeed = z.infer<typeof tenantSeedSchema>;
+
+/** The IdP subject of a seeded user: the dev IdP's account id for the same person. */
+export const seededSubject = (tenant: string, email: string): string => `${tenant}:${email.toLowerCase()}`;
+
+/**
+ * Creates the tenant (with a role bundle per template) and its users when they do not exist yet; running it again
+ * changes nothing. Each creation is recorded as an event, like any other change.
+ */
+export async function seedTenant(context: IdentityContext, input: unknown): Promise<{ created: boolean }> {
+  const seed = tenantSeedSchema.parse(input);
+  const { tenant } = seed;
+  return context.inTenant(tenant.id, async (store, trx) => {
+    if (await store.tenant(tenant.id)) return { created: false };
+    await store.createTenant({ ...tenant, availableScopes: null });
+    for (const bundle of templateBundles) await store.upsertBundle(tenant.id, bundle);
+    await context.record(trx, identityEvents.tenantCreated, {
+      tenantId: tenant.id,
+      aggregateId: tenant.id,
+      data: {
+        tenantId: tenant.id,
+        name: tenant.name,
+        region: tenant.region,
+        enabledModules: tenant.modules.filter((module) => module.enabled).map((module) => module.id),
+        storageTier: tenant.storageTier,
+        entitlements: tenant.entitlements,
+      },
+    });
+    for (const user of seed.users) {
+      await store.createUser({
+        ...user,
+        tenantId: tenant.id,
+        displayName: `${user.firstName} ${user.lastName}`.trim(),
+        username: user.email.split('@')[0] ?? null,
+        status: 'active',
+        themePreference: {},
+        teamIds: [],
+        siteIds: [],
+        idpSubject: seededSubject(tenant.id, user.email),
+      });
+      await context.record(trx, identityEvents.userCreated, {
+        tenantId: tenant.id,
+        aggregateId: user.uid,
+        data: {
+          uid: user.uid,
+          role: user.role,
+          status: 'active',
+          bundleIds: user.bundleIds,
+          changedBy: 'seed',
+        },
+      });
+    }
+    return { created: true };
+  });
+}

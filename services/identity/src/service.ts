@@ -1,0 +1,56 @@
+import { hostname } from 'node:os';
+import { FieldCipher, type ServiceDefinition } from '@workspace/kit';
+import { identityEvents } from '@workspace/proto';
+import { identityMigrations } from '../migrations/001_identity.js';
+import type { IdentityConfig } from './config.js';
+import { IdentityContext } from './context.js';
+import { identityRoutes } from './http/routes.js';
+import { TokenSigner } from './tokens.js';
+
+export const IDENTITY_SCHEMA = 'identity';
+
+export interface IdentityService extends ServiceDefinition<IdentityConfig> {
+  /** The running service's context (after start): the store, signer and scope cache. */
+  context(): IdentityContext;
+}
+
+export function identityService(config: IdentityConfig): IdentityService {
+  const cipher = FieldCipher.fromConfig(config.IDENTITY_ENCRYPTION_KEYS);
+  let context: IdentityContext | undefined;
+  const current = () => {
+    if (!context) throw new Error('identity has not started');
+    return context;
+  };
+  return {
+    name: 'identity',
+    schema: IDENTITY_SCHEMA,
+    migrations: identityMigrations,
+    publishes: Object.values(identityEvents),
+    context: current,
+    async setup(deps) {
+      const signer = await TokenSigner.load(deps.db, cipher, config.TOKEN_ISSUER, config.JWT_AUDIENCE);
+      context = new IdentityContext(deps.db, config, cipher, signer, deps.logger, deps.source);
+    },
+    routes: () => identityRoutes(current()),
+    consumers: () => [
+      {
+        // Every replica drops its cached scopes when any replica changes their inputs (role bundles, the whitelist,
+        // a user's role or bundles), so a change applies at once everywhere. One group per replica: each must see
+        // every event.
+        groupId: `identity-scope-cache-${hostname()}-${process.pid}`,
+        topics: [identityEvents.roleBundleChanged.topic],
+        handlers: Object.fromEntries(
+          [identityEvents.roleBundleChanged, identityEvents.whitelistChanged, identityEvents.userUpdated].map(
+            (definition) => [
+              definition.type,
+              (event: { tenantId: string }) => {
+                current().scopeCache.invalidateTenant(event.tenantId);
+                return Promise.resolve();
+              },
+            ],
+          ),
+        ),
+      },
+    ],
+  };
+}

@@ -1,0 +1,199 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { startService, type StartedService } from '@workspace/kit';
+import { createTestDatabase, testInfra, type TestDatabase } from '@workspace/kit/testing';
+import { provisionServiceSchema } from '@workspace/kit';
+import { startDevIdp, type RunningDevIdp } from '../../../deploy/local/dev-idp.js';
+import { identityConfigSchema, type IdentityConfig } from '../src/config.js';
+import { seededSubject, seedTenant, type TenantSeed } from '../src/seed.js';
+import { identityService, type IdentityService } from '../src/service.js';
+
+export const INTERNAL_TOKEN = randomBytes(24).toString('hex');
+export const CLIENT = { clientId: 'workspace', clientSecret: randomBytes(16).toString('hex') };
+export const REDIRECT_URI = 'http://localhost:8080/api/auth/callback';
+
+export const demoSeed = JSON.parse(
+  readFileSync(new URL('../../../deploy/local/seed/demo.json', import.meta.url), 'utf8'),
+) as TenantSeed & { password: string };
+
+export const acmeSeed: TenantSeed & { password: string } = {
+  password: 'acme-password',
+  tenant: {
+    id: 'acme',
+    name: 'Acme Builders',
+    region: 'eu',
+    branding: {},
+    storageTier: 'free',
+    entitlements: [],
+    modules: [{ id: 'cis', enabled: true, config: {} }],
+  },
+  users: [
+    {
+      uid: '10000000-0000-4000-8000-000000000001',
+      email: 'admin@acme.test',
+      firstName: 'Acme',
+      lastName: 'Admin',
+      role: 'admin',
+      bundleIds: ['admin'],
+    },
+  ],
+};
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => {
+        resolve(port);
+      });
+    });
+  });
+}
+
+export interface IdentityHarness {
+  database: TestDatabase;
+  idp: RunningDevIdp;
+  service: StartedService<IdentityConfig>;
+  definition: IdentityService;
+  config: IdentityConfig;
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+/** Real PostgreSQL and Kafka, the dev IdP, identity seeded with the demo and acme tenants. */
+export async function startIdentityHarness(): Promise<IdentityHarness> {
+  const database = await createTestDatabase('identity');
+  const roles = await provisionServiceSchema(database.adminUrl, {
+    schema: 'identity',
+    role: 'svc_identity',
+    password: 'identity-test',
+    ownerPassword: 'identity-owner-test',
+  });
+  const accounts = [demoSeed, acmeSeed].flatMap((seed) =>
+    seed.users.map((user) => ({
+      subject: seededSubject(seed.tenant.id, user.email),
+      email: user.email,
+      name: `${user.firstName} ${user.lastName}`,
+      password: seed.password,
+    })),
+  );
+  const idpPort = await freePort();
+  const idp = await startDevIdp({
+    port: idpPort,
+    clients: [{ ...CLIENT, redirectUris: [REDIRECT_URI] }],
+    accounts,
+  });
+  const config = identityConfigSchema.parse({
+    PORT: '0',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATABASE_URL: roles.databaseUrl,
+    DATABASE_MIGRATION_URL: roles.migrationUrl,
+    KAFKA_BROKERS: testInfra().kafkaBrokers,
+    IDENTITY_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+    INTERNAL_API_TOKEN: INTERNAL_TOKEN,
+    OIDC_ISSUER_URL: idp.issuer,
+    OIDC_CLIENT_ID: CLIENT.clientId,
+    OIDC_CLIENT_SECRET: CLIENT.clientSecret,
+    OIDC_ALLOW_HTTP: 'true',
+  });
+  const definition = identityService(config);
+  const service = await startService(definition, config);
+  await seedTenant(definition.context(), demoSeed);
+  await seedTenant(definition.context(), acmeSeed);
+  return {
+    database,
+    idp,
+    service,
+    definition,
+    config,
+    baseUrl: `http://127.0.0.1:${service.port}`,
+    stop: async () => {
+      await service.shutdown();
+      await idp.close();
+      await database.drop();
+    },
+  };
+}
+
+/** Cookies of one browser, enough for the IdP's interaction cookies. */
+class CookieJar {
+  private readonly cookies = new Map<string, string>();
+
+  store(response: Response): void {
+    for (const header of response.headers.getSetCookie()) {
+      const [pair] = header.split(';');
+      const [name, ...value] = (pair ?? '').split('=');
+      if (name) this.cookies.set(name.trim(), value.join('='));
+    }
+  }
+
+  header(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+}
+
+export async function internalPost(harness: IdentityHarness, path: string, body: unknown) {
+  return fetch(`${harness.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-internal-token': INTERNAL_TOKEN },
+    body: JSON.stringify(body),
+  });
+}
+
+/**
+ * Signs in through the real flow, as the bff and a browser would: authorize at identity, the IdP's login page and
+ * form, its redirects (consent included), then the callback at identity. Returns identity's answer.
+ */
+export async function signIn(
+  harness: IdentityHarness,
+  tenantId: string,
+  email: string,
+  password: string,
+): Promise<{ status: number; body: Record<string, unknown>; loginPage: string }> {
+  const started = (await (
+    await internalPost(harness, '/v1/auth/authorize', { tenantId, redirectUri: REDIRECT_URI })
+  ).json()) as {
+    authorizationUrl: string;
+    state: string;
+    nonce: string;
+    codeVerifier: string;
+  };
+  const jar = new CookieJar();
+  let url = started.authorizationUrl;
+  let loginPage = '';
+  for (let hop = 0; hop < 12; hop++) {
+    if (url.startsWith(REDIRECT_URI)) {
+      const callback = await internalPost(harness, '/v1/auth/callback', {
+        tenantId,
+        callbackUrl: url,
+        state: started.state,
+        nonce: started.nonce,
+        codeVerifier: started.codeVerifier,
+      });
+      return { status: callback.status, body: (await callback.json()) as Record<string, unknown>, loginPage };
+    }
+    let response = await fetch(url, { redirect: 'manual', headers: { cookie: jar.header() } });
+    jar.store(response);
+    if (response.status === 200 && /\/interaction\//.test(url)) {
+      loginPage = await response.text();
+      const action = /action="([^"]+)"/.exec(loginPage)?.[1] ?? '';
+      response = await fetch(new URL(action, url), {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ email, password }).toString(),
+      });
+      jar.store(response);
+      if (response.status === 401) return { status: 401, body: {}, loginPage: await response.text() };
+    }
+    const location = response.headers.get('location');
+    if (!location)
+      throw new Error(`sign-in stopped at ${url} with ${response.status}: ${await response.text()}`);
+    url = new URL(location, url).toString();
+  }
+  throw new Error('too many redirects during sign-in');
+}
