@@ -2,8 +2,6 @@ import { baseConfigSchema } from '@workspace/kit';
 import { z } from 'zod';
 
 export const identityConfigSchema = baseConfigSchema.extend({
-  /** `iss` of the access tokens identity signs; services verify it (their JWT_ISSUER). */
-  TOKEN_ISSUER: z.string().default('workspace-identity'),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(300),
   REFRESH_TOKEN_TTL_SECONDS: z.coerce
     .number()

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { FieldCipher, type ServiceDefinition } from '@workspace/kit';
+import { createLocalJWKSet } from 'jose';
 import { identityEvents } from '@workspace/proto';
 import { identityMigrations } from '../migrations/001_identity.js';
 import type { IdentityConfig } from './config.js';
@@ -28,9 +29,11 @@ export function identityService(config: IdentityConfig): IdentityService {
     publishes: Object.values(identityEvents),
     context: current,
     async setup(deps) {
-      const signer = await TokenSigner.load(deps.db, cipher, config.TOKEN_ISSUER, config.JWT_AUDIENCE);
+      const signer = await TokenSigner.load(deps.db, cipher, config.JWT_ISSUER, config.JWT_AUDIENCE);
       context = new IdentityContext(deps.db, config, cipher, signer, deps.logger, deps.source);
     },
+    // Identity verifies the tokens it signs with its own public keys.
+    authKeys: () => createLocalJWKSet(current().signer.jwks()),
     routes: () => identityRoutes(current()),
     consumers: () => [
       {

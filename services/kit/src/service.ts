@@ -43,6 +43,8 @@ export interface ServiceDefinition<C extends BaseConfig> {
   publishes: EventDefinition[];
   /** Runs once the database is migrated and the bus exists, before routes and consumers are built. */
   setup?(deps: ServiceDeps<C>): Promise<void>;
+  /** Keys to verify access tokens with, when the service has its own (identity); otherwise JWKS_URL. */
+  authKeys?(): AuthOptions['keys'];
   routes(deps: ServiceDeps<C>): { basePath: string; api: ApiRouter }[];
   consumers?(deps: ServiceDeps<C>): ConsumerDefinition[];
 }
@@ -144,7 +146,8 @@ export async function startService<C extends BaseConfig>(
     subscriptions.push(await startConsumer({ db, bus, logger, ...consumer }));
   }
 
-  const keys = overrides.keys ?? (config.JWKS_URL ? remoteJwks(config.JWKS_URL) : undefined);
+  const keys =
+    overrides.keys ?? definition.authKeys?.() ?? (config.JWKS_URL ? remoteJwks(config.JWKS_URL) : undefined);
   const lifecycle: LifecycleState = { draining: false };
   const app = createServiceApp({
     name: definition.name,
