@@ -1,60 +1,104 @@
-// The embedded default: every service that exists, in this one process, on one in-process event bus, against the
-// PostgreSQL and MinIO that up.sh started. Each service gets its own schema and role, as in full mode.
-import {
-  baseConfigSchema,
-  createLogger,
-  MemoryBus,
-  provisionServiceSchema,
-  startService,
-  type BaseConfig,
-  type ServiceDefinition,
-  type StartedService,
-} from '@workspace/kit';
+// The embedded default (`make up`): the dev OIDC provider and every service that exists, in this one process, on one
+// in-process event bus, against the PostgreSQL and MinIO that up.sh started. Each service gets its own schema and
+// roles, as in full mode. The demo tenant is seeded on first start; data lives under .data/ and survives restarts.
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { identityConfigSchema, identityService, seededSubject, seedTenant, type TenantSeed } from '@workspace/identity';
+import { createLogger, MemoryBus, provisionServiceSchema, startService } from '@workspace/kit';
+import { startDevIdp } from './dev-idp.js';
 
-interface EmbeddedService {
-  definition: ServiceDefinition<BaseConfig>;
-  port: number;
-}
-
-/** The services `make up` runs. Each issue that adds a service adds it here (identity and the bff come next). */
-const services: EmbeddedService[] = [];
+const PORTS = { bff: 8080, identity: 8081, idp: 8090 };
+const PUBLIC_URL = `http://localhost:${PORTS.bff}`;
+const stateDir = process.env.WORKSPACE_STATE ?? '.data';
 
 const logger = createLogger({ name: 'embedded', level: process.env.LOG_LEVEL ?? 'info' });
 const adminUrl = process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:15432/postgres';
-// Local-only credentials for the per-service roles of the embedded database (loopback, trust auth).
-const localPassword = (name: string) => `${name}-local`;
+
+/** Secrets of this local installation: made once, kept under .data/ (never in the repo), reused on restart. */
+interface LocalSecrets {
+  encryptionKeys: string;
+  internalToken: string;
+  oidcClientSecret: string;
+  sessionSecret: string;
+  dbPassword: string;
+}
+
+function localSecrets(): LocalSecrets {
+  const file = join(stateDir, 'local-secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as LocalSecrets;
+  const secrets: LocalSecrets = {
+    encryptionKeys: `local1:${randomBytes(32).toString('base64')}`,
+    internalToken: randomBytes(32).toString('hex'),
+    oidcClientSecret: randomBytes(24).toString('hex'),
+    sessionSecret: randomBytes(32).toString('hex'),
+    dbPassword: randomBytes(16).toString('hex'),
+  };
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}
+
+const secrets = localSecrets();
+const seed = JSON.parse(readFileSync(new URL('./seed/demo.json', import.meta.url), 'utf8')) as TenantSeed & {
+  password: string;
+};
+
+const idp = await startDevIdp({
+  port: PORTS.idp,
+  clients: [
+    {
+      clientId: 'workspace',
+      clientSecret: secrets.oidcClientSecret,
+      redirectUris: [`${PUBLIC_URL}/api/auth/callback`],
+    },
+  ],
+  accounts: seed.users.map((user) => ({
+    subject: seededSubject(seed.tenant.id, user.email),
+    email: user.email,
+    name: `${user.firstName} ${user.lastName}`,
+    password: seed.password,
+  })),
+});
 
 const bus = new MemoryBus(logger.child({ component: 'bus' }));
-const started: StartedService<BaseConfig>[] = [];
-for (const { definition, port } of services) {
-  const roles = await provisionServiceSchema(adminUrl, {
-    schema: definition.schema,
-    role: `svc_${definition.schema}`,
-    password: localPassword(definition.name),
-    ownerPassword: localPassword(`${definition.name}-owner`),
-  });
-  const config = baseConfigSchema.parse({
-    ...process.env,
-    PORT: String(port),
-    BUS: 'memory',
-    DATABASE_URL: roles.databaseUrl,
-    DATABASE_MIGRATION_URL: roles.migrationUrl,
-  });
-  started.push(
-    await startService(definition, config, { bus, logger: logger.child({ service: definition.name }) }),
-  );
-}
+const started: { name: string; shutdown: (reason: string) => Promise<void> }[] = [];
+
+const identityRoles = await provisionServiceSchema(adminUrl, {
+  schema: 'identity',
+  role: 'svc_identity',
+  password: secrets.dbPassword,
+  ownerPassword: secrets.dbPassword,
+});
+const identityConfig = identityConfigSchema.parse({
+  ...process.env,
+  PORT: String(PORTS.identity),
+  BUS: 'memory',
+  DATABASE_URL: identityRoles.databaseUrl,
+  DATABASE_MIGRATION_URL: identityRoles.migrationUrl,
+  IDENTITY_ENCRYPTION_KEYS: secrets.encryptionKeys,
+  INTERNAL_API_TOKEN: secrets.internalToken,
+  OIDC_ISSUER_URL: idp.issuer,
+  OIDC_CLIENT_ID: 'workspace',
+  OIDC_CLIENT_SECRET: secrets.oidcClientSecret,
+  OIDC_ALLOW_HTTP: 'true',
+  PORTAL_LOGIN_URL: `${PUBLIC_URL}/portal-login`,
+});
+const identity = identityService(identityConfig);
+started.push({
+  name: 'identity',
+  ...(await startService(identity, identityConfig, { bus, logger: logger.child({ service: 'identity' }) })),
+});
+const seeded = await seedTenant(identity.context(), seed);
+if (seeded.created) logger.info({ tenant: seed.tenant.id }, 'seeded the demo tenant');
 
 const lines = [
   'Workspace is running on its embedded default.',
-  `  PostgreSQL  ${adminUrl}`,
-  `  MinIO       ${process.env.MINIO_ENDPOINT ?? ''}`,
-  ...started.map((service, i) => `  ${services[i]?.definition.name ?? ''}  http://localhost:${service.port}`),
-  ...(started.length === 0
-    ? [
-        '  No services exist yet: identity, the bff and the staff app on http://localhost:8080 come with issue 4.',
-      ]
-    : []),
+  `  identity          http://localhost:${PORTS.identity}   (internal; OpenAPI at /openapi.json)`,
+  `  dev OIDC provider ${idp.issuer}`,
+  `  PostgreSQL        ${adminUrl}`,
+  `  MinIO             ${process.env.MINIO_ENDPOINT ?? ''}`,
+  `  Demo tenant '${seed.tenant.id}': sign in as ${seed.users.map((user) => user.email).join(', ')}`,
+  `  with the password '${seed.password}'.`,
   'Data is kept under .data/. Press Ctrl-C to stop.',
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
@@ -66,9 +110,8 @@ async function stop(signal: string) {
   logger.info({ signal }, 'stopping');
   for (const service of started.reverse()) await service.shutdown(signal);
   await bus.close();
+  await idp.close();
   process.exit(0);
 }
 process.on('SIGINT', () => void stop('SIGINT'));
 process.on('SIGTERM', () => void stop('SIGTERM'));
-// Keep the process alive (and the infrastructure with it) until a signal arrives.
-setInterval(() => undefined, 1 << 30);
