@@ -4,7 +4,13 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { identityConfigSchema, identityService, seededSubject, seedTenant, type TenantSeed } from '@workspace/identity';
+import {
+  identityConfigSchema,
+  identityService,
+  seededSubject,
+  seedTenant,
+  type TenantSeed,
+} from '@workspace/identity';
 import { createLogger, MemoryBus, provisionServiceSchema, startService } from '@workspace/kit';
 import { startDevIdp } from './dev-idp.js';
 

@@ -16,6 +16,7 @@ export interface AuthorizationRequest {
 
 export interface VerifiedIdentity {
   subject: string;
+  /** Only an email the IdP says it verified (used to link a first sign-in to an invited user). */
   email: string | undefined;
   name: string | undefined;
 }
@@ -80,7 +81,7 @@ export class OidcClients {
     if (!claims) throw new Error('The IdP returned no ID token');
     return {
       subject: claims.sub,
-      email: typeof claims.email === 'string' ? claims.email : undefined,
+      email: typeof claims.email === 'string' && claims.email_verified === true ? claims.email : undefined,
       name: typeof claims.name === 'string' ? claims.name : undefined,
     };
   }

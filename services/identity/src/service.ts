@@ -38,10 +38,11 @@ export function identityService(config: IdentityConfig): IdentityService {
     consumers: () => [
       {
         // Every replica drops its cached scopes when any replica changes their inputs (role bundles, the whitelist,
-        // a user's role or bundles), so a change applies at once everywhere. One group per replica: each must see
-        // every event.
-        groupId: `identity-scope-cache-${hostname()}-${process.pid}`,
+        // a user's role or bundles), so a change applies at once everywhere. One group per replica (each must see
+        // every event), reading only new events: a starting replica's cache is empty anyway.
+        groupId: `identity-scope-cache-${hostname()}`,
         topics: [identityEvents.roleBundleChanged.topic],
+        fromBeginning: false,
         handlers: Object.fromEntries(
           [identityEvents.roleBundleChanged, identityEvents.whitelistChanged, identityEvents.userUpdated].map(
             (definition) => [

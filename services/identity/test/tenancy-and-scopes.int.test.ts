@@ -65,7 +65,7 @@ describe('effective scopes of the role templates', () => {
     ['viewer@demo.test', 'viewer'],
     ['editor@demo.test', 'editor'],
     ['manager@demo.test', 'manager'],
-  ] as const)('%s holds exactly the %s template, expanded', async (email, template) => {
+  ] as const)('%s holds every scope of the %s template', async (email, template) => {
     const granted = await scopesOf(await token('demo', email));
     for (const scope of roleTemplates[template]) expect(granted).toContain(scope);
     expect(granted).not.toContain('system.superadmin');

@@ -31,6 +31,8 @@ export interface ServiceDeps<C extends BaseConfig = BaseConfig> {
 export interface ConsumerDefinition {
   groupId: string;
   topics: string[];
+  /** Default true: a new group reads what the topics retain. */
+  fromBeginning?: boolean;
   handlers: Record<string, EventHandler>;
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiRouter, HttpProblem, problems, randomToken, sha256Hex } from '@workspace/kit';
 import { identityEvents } from '@workspace/proto';
+import type { Request } from 'express';
 import { z } from 'zod';
 import type { IdentityContext } from '../context.js';
 import type { IdentityStore, Tenant, User } from '../db/store.js';
@@ -67,6 +68,9 @@ const scopeList = z
 
 /** Sign-in, refresh, logout and link redemption: called by the bff only (internal token). */
 function authRoutes(context: IdentityContext): ApiRouter {
+  const internal = (req: Request) => {
+    context.requireInternal(req);
+  };
   const issueSession = async (store: IdentityStore, tenant: Tenant, user: User) => {
     const scopes = await context.effectiveScopes(store, tenant, user);
     const accessToken = await context.signer.sign({
@@ -107,6 +111,7 @@ function authRoutes(context: IdentityContext): ApiRouter {
       path: '/auth/authorize',
       summary: 'Start sign-in: the IdP authorization URL with PKCE, state and nonce (bff only)',
       public: true,
+      guard: internal,
       request: {
         body: z.object({ tenantId, redirectUri: z.url(), loginHint: z.string().max(200).optional() }),
       },
@@ -121,8 +126,7 @@ function authRoutes(context: IdentityContext): ApiRouter {
           }),
         },
       },
-      handler: async ({ req, body }) => {
-        context.requireInternal(req);
+      handler: async ({ body }) => {
         const tenant = await context.inTenant(body.tenantId, (store) => requireTenant(store, body.tenantId));
         try {
           return await context.oidc.authorize(context.idpFor(tenant), body.redirectUri, body.loginHint);
@@ -137,6 +141,7 @@ function authRoutes(context: IdentityContext): ApiRouter {
       path: '/auth/callback',
       summary: 'Finish sign-in: exchange the code, map the IdP subject to a user, issue tokens (bff only)',
       public: true,
+      guard: internal,
       request: {
         body: z.object({
           tenantId,
@@ -152,8 +157,7 @@ function authRoutes(context: IdentityContext): ApiRouter {
           schema: tokenResponse.extend({ user: userView, scopes: z.array(z.string()), tenant: tenantView }),
         },
       },
-      handler: async ({ req, body }) => {
-        context.requireInternal(req);
+      handler: async ({ body }) => {
         const tenant = await context.inTenant(body.tenantId, (store) => requireTenant(store, body.tenantId));
         let identity;
         try {
@@ -176,12 +180,12 @@ function authRoutes(context: IdentityContext): ApiRouter {
       path: '/auth/refresh',
       summary: 'Rotate a refresh token and issue a new access token with current scopes (bff only)',
       public: true,
+      guard: internal,
       request: { body: z.object({ refreshToken: z.string().min(20).max(200) }) },
       responses: {
         200: { description: 'Refreshed', schema: tokenResponse.extend({ scopes: z.array(z.string()) }) },
       },
-      handler: async ({ req, body }) => {
-        context.requireInternal(req);
+      handler: async ({ body }) => {
         const tenant = tenantOfRefreshToken(body.refreshToken);
         const hash = sha256Hex(body.refreshToken);
         const outcome = await context.inTenant(tenant, async (store, trx) => {
@@ -215,10 +219,10 @@ function authRoutes(context: IdentityContext): ApiRouter {
       path: '/auth/logout',
       summary: 'End a session: revoke its refresh token (bff only)',
       public: true,
+      guard: internal,
       request: { body: z.object({ refreshToken: z.string().min(20).max(200) }) },
       responses: { 204: { description: 'Signed out' } },
-      handler: async ({ req, body }) => {
-        context.requireInternal(req);
+      handler: async ({ body }) => {
         const tenant = tenantOfRefreshToken(body.refreshToken);
         await context.inTenant(tenant, (_store, trx) =>
           trx('refresh_sessions')
@@ -234,6 +238,7 @@ function authRoutes(context: IdentityContext): ApiRouter {
       path: '/portal/links/redeem',
       summary: 'Redeem a portal magic link (single use, 15 minutes) into a portal session (bff only)',
       public: true,
+      guard: internal,
       request: { body: z.object({ tenantId, token: z.string().min(20).max(100) }) },
       responses: {
         200: {
@@ -246,8 +251,7 @@ function authRoutes(context: IdentityContext): ApiRouter {
           }),
         },
       },
-      handler: async ({ req, body }) => {
-        context.requireInternal(req);
+      handler: async ({ body }) => {
         const hash = sha256Hex(body.token);
         return context.inTenant(body.tenantId, async (store, trx) => {
           const link = (await trx('portal_links').where({ token_hash: hash }).forUpdate().first()) as
@@ -467,7 +471,11 @@ function adminRoutes(context: IdentityContext): ApiRouter {
           await context.record(trx, identityEvents.whitelistChanged, {
             tenantId: ctx.tenantId,
             aggregateId: ctx.tenantId,
-            data: { availableScopes: body.scopes ?? [], changedBy: ctx.userId },
+            data: {
+              availableScopes: body.scopes ?? [],
+              changedBy: ctx.userId,
+              restricted: body.scopes !== null,
+            },
           });
         });
         context.scopeCache.invalidateTenant(ctx.tenantId);

@@ -53,6 +53,16 @@ export const kitMigrations: Migration[] = [
       await knex.raw('DROP FUNCTION outbox_notify()');
     },
   },
+  {
+    name: '001_kit_inbox_received_at',
+    async up(knex) {
+      // The retention clean-up deletes inbox ids by age.
+      await knex.raw('CREATE INDEX inbox_received_at ON inbox (received_at)');
+    },
+    async down(knex) {
+      await knex.raw('DROP INDEX inbox_received_at');
+    },
+  },
 ];
 
 /** Applies the kit's migrations, then the service's, in order, inside the service's schema. */

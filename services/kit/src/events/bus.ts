@@ -14,6 +14,8 @@ export interface DeliveredMessage extends BusMessage {
 export interface SubscribeOptions {
   groupId: string;
   topics: string[];
+  /** A new group starts from the oldest retained message (default), or only from new ones. */
+  fromBeginning?: boolean;
   /**
    * Called once per message, in order per partition. The message is acknowledged only when this resolves; a
    * rejection is retried with backoff, so a handler must be idempotent (the inbox makes it so).

@@ -30,6 +30,7 @@ export interface ConsumerOptions {
   logger: Logger;
   groupId: string;
   topics: string[];
+  fromBeginning?: boolean;
   /** Handlers by CloudEvents type; other types on the topics are recorded as seen and skipped. */
   handlers: Record<string, EventHandler>;
 }
@@ -44,6 +45,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Subscript
   return bus.subscribe({
     groupId,
     topics: options.topics,
+    ...(options.fromBeginning === undefined ? {} : { fromBeginning: options.fromBeginning }),
     handle: async (message: DeliveredMessage) => {
       let event: ReceivedEvent;
       try {

@@ -149,7 +149,7 @@ export class KafkaBus implements EventBus {
     });
   }
 
-  async subscribe({ groupId, topics, handle }: SubscribeOptions) {
+  async subscribe({ groupId, topics, handle, fromBeginning = true }: SubscribeOptions) {
     const consumer = this.kafka.consumer({
       groupId,
       sessionTimeout: 15_000,
@@ -163,7 +163,7 @@ export class KafkaBus implements EventBus {
     });
     this.consumers.add(consumer);
     await consumer.connect();
-    await consumer.subscribe({ topics, fromBeginning: true });
+    await consumer.subscribe({ topics, fromBeginning });
     // Read through a function: the batch loop reads it while `stop` changes it.
     const state = { stopping: false };
     const stopping = () => state.stopping;

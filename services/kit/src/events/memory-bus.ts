@@ -94,7 +94,12 @@ export class MemoryBus implements EventBus {
     }
   }
 
-  async subscribe({ groupId, topics, handle }: SubscribeOptions): Promise<Subscription> {
+  async subscribe({
+    groupId,
+    topics,
+    handle,
+    fromBeginning = true,
+  }: SubscribeOptions): Promise<Subscription> {
     await this.ensureTopics(topics);
     let group = this.groups.get(groupId);
     if (!group) {
@@ -110,7 +115,11 @@ export class MemoryBus implements EventBus {
       this.groups.set(groupId, group);
     }
     const member = group;
-    for (const topic of topics) member.topics.add(topic);
+    for (const topic of topics) {
+      member.topics.add(topic);
+      if (!fromBeginning && !member.offsets.has(topic))
+        member.offsets.set(topic, this.topics.get(topic)?.length ?? 0);
+    }
     member.handlers.push(handle);
     member.running = true;
     member.pump ??= this.pump(groupId, member);

@@ -235,7 +235,8 @@ export class OutboxRelay {
           { err: error, attempt: this.failures },
           'outbox relay could not publish; backing off',
         );
-        await this.idle(backoffDelay(this.failures, 200, 30_000));
+        // Backing off: new outbox rows must not cut the wait short (only a stop does).
+        await this.idle(backoffDelay(this.failures, 200, 30_000), { wakeOnNotify: false });
         continue;
       }
       if (Date.now() >= this.nextCleanup) await this.cleanUp();
@@ -264,8 +265,8 @@ export class OutboxRelay {
     }
   }
 
-  /** Waits `ms`, or less when a notification or stop arrives. */
-  private idle(ms: number): Promise<void> {
+  /** Waits `ms`, or less when a stop (or, unless told otherwise, a notification) arrives. */
+  private idle(ms: number, options: { wakeOnNotify: boolean } = { wakeOnNotify: true }): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
       function done() {
@@ -273,6 +274,7 @@ export class OutboxRelay {
         resolve();
       }
       this.wake = () => {
+        if (!options.wakeOnNotify && this.isRunning()) return;
         this.wake = undefined;
         done();
       };

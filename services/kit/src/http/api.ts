@@ -27,6 +27,10 @@ export interface RouteDefinition<S extends RequestSchemas> {
   /** Scopes the caller must hold; an empty list still requires a signed-in caller unless `public` is set. */
   scopes?: string[];
   public?: boolean;
+  /** Portal (subcontractor) sessions may call it; by default routes are for staff only. */
+  portal?: boolean;
+  /** Runs before validation (e.g. an internal-caller check), so a refused caller learns nothing of the schema. */
+  guard?: (req: Request) => void;
   request?: S;
   /** Success status; default 200. A handler that returns nothing answers 204. */
   status?: number;
@@ -71,8 +75,11 @@ export class ApiRouter {
       request,
       responses: definition.responses,
     });
-    const guards = definition.public ? [] : [requireScopes(...scopes)];
+    const guards = definition.public
+      ? []
+      : [requireScopes(scopes, { allowPortal: definition.portal ?? false })];
     this.router[definition.method](definition.path, ...guards, async (req: Request, res: Response) => {
+      definition.guard?.(req);
       const errors: FieldError[] = [];
       const parse = (location: keyof RequestSchemas, value: unknown): unknown => {
         const schema = request[location];

@@ -9,6 +9,8 @@ export interface RequestContext {
   userId: string;
   role: string;
   scopes: ReadonlySet<string>;
+  /** Set for a subcontractor's portal session: the one subcontractor it is limited to. */
+  subcontractorId?: string;
 }
 
 declare module 'express-serve-static-core' {
@@ -21,8 +23,11 @@ declare module 'express-serve-static-core' {
 export const accessTokenClaimsSchema = z.object({
   sub: z.string().min(1),
   tid: z.string().min(1),
-  role: z.string().min(1),
+  /** The spec's rule: a token without a role claim is a standard user. */
+  role: z.string().min(1).default('standard'),
   scp: z.array(z.string()),
+  /** Portal sessions carry the subcontractor they are limited to. */
+  sctr: z.string().min(1).optional(),
 });
 
 export type AccessTokenClaims = z.infer<typeof accessTokenClaimsSchema>;
@@ -103,6 +108,7 @@ export function authenticate(options: AuthOptions & { cacheSize?: number }): Req
           userId: claims.data.sub,
           role: claims.data.role,
           scopes: new Set(claims.data.scp),
+          ...(claims.data.sctr === undefined ? {} : { subcontractorId: claims.data.sctr }),
         };
         if (typeof payload.exp === 'number') cache.set(token, req.ctx, payload.exp * 1000);
         next();
@@ -127,12 +133,21 @@ export function requireContext(ctx: RequestContext | undefined): RequestContext 
   return ctx;
 }
 
+export interface ScopeGuardOptions {
+  /** Portal sessions (subcontractors) may call the route; staff routes refuse them whatever their scopes. */
+  allowPortal?: boolean;
+}
+
 /** Route guard: the caller must hold every listed scope, else 403 naming the first one missing. */
-export function requireScopes(...scopes: string[]): RequestHandler {
+export function requireScopes(scopes: string[], options: ScopeGuardOptions = {}): RequestHandler {
   return (req, _res, next) => {
     const ctx = req.ctx;
     if (!ctx) {
       next(problems.unauthorized());
+      return;
+    }
+    if (ctx.subcontractorId !== undefined && !options.allowPortal) {
+      next(problems.forbidden('This is not available to portal sessions.'));
       return;
     }
     const missing = scopes.find((scope) => !hasScope(ctx, scope));

@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file workspace/identity/v1/events.proto.
  */
 export const file_workspace_identity_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiJ3b3Jrc3BhY2UvaWRlbnRpdHkvdjEvZXZlbnRzLnByb3RvEhV3b3Jrc3BhY2UuaWRlbnRpdHkudjEihQEKDVRlbmFudENoYW5nZWQSEQoJdGVuYW50X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDgoGcmVnaW9uGAMgASgJEhcKD2VuYWJsZWRfbW9kdWxlcxgEIAMoCRIUCgxzdG9yYWdlX3RpZXIYBSABKAkSFAoMZW50aXRsZW1lbnRzGAYgAygJImAKC1VzZXJDaGFuZ2VkEgsKA3VpZBgBIAEoCRIMCgRyb2xlGAIgASgJEg4KBnN0YXR1cxgDIAEoCRISCgpidW5kbGVfaWRzGAQgAygJEhIKCmNoYW5nZWRfYnkYBSABKAkiWwoRUm9sZUJ1bmRsZUNoYW5nZWQSEQoJYnVuZGxlX2lkGAEgASgJEg4KBnNjb3BlcxgCIAMoCRIPCgdkZWxldGVkGAMgASgIEhIKCmNoYW5nZWRfYnkYBCABKAkiQAoQV2hpdGVsaXN0Q2hhbmdlZBIYChBhdmFpbGFibGVfc2NvcGVzGAEgAygJEhIKCmNoYW5nZWRfYnkYAiABKAkiYQoRUG9ydGFsTGlua0NoYW5nZWQSDwoHbGlua19pZBgBIAEoCRIYChBzdWJjb250cmFjdG9yX2lkGAIgASgJEhIKCmV4cGlyZXNfYXQYAyABKAkSDQoFYWN0b3IYBCABKAliBnByb3RvMw");
+  fileDesc("CiJ3b3Jrc3BhY2UvaWRlbnRpdHkvdjEvZXZlbnRzLnByb3RvEhV3b3Jrc3BhY2UuaWRlbnRpdHkudjEihQEKDVRlbmFudENoYW5nZWQSEQoJdGVuYW50X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDgoGcmVnaW9uGAMgASgJEhcKD2VuYWJsZWRfbW9kdWxlcxgEIAMoCRIUCgxzdG9yYWdlX3RpZXIYBSABKAkSFAoMZW50aXRsZW1lbnRzGAYgAygJImAKC1VzZXJDaGFuZ2VkEgsKA3VpZBgBIAEoCRIMCgRyb2xlGAIgASgJEg4KBnN0YXR1cxgDIAEoCRISCgpidW5kbGVfaWRzGAQgAygJEhIKCmNoYW5nZWRfYnkYBSABKAkiWwoRUm9sZUJ1bmRsZUNoYW5nZWQSEQoJYnVuZGxlX2lkGAEgASgJEg4KBnNjb3BlcxgCIAMoCRIPCgdkZWxldGVkGAMgASgIEhIKCmNoYW5nZWRfYnkYBCABKAkiVAoQV2hpdGVsaXN0Q2hhbmdlZBIYChBhdmFpbGFibGVfc2NvcGVzGAEgAygJEhIKCmNoYW5nZWRfYnkYAiABKAkSEgoKcmVzdHJpY3RlZBgDIAEoCCJhChFQb3J0YWxMaW5rQ2hhbmdlZBIPCgdsaW5rX2lkGAEgASgJEhgKEHN1YmNvbnRyYWN0b3JfaWQYAiABKAkSEgoKZXhwaXJlc19hdBgDIAEoCRINCgVhY3RvchgEIAEoCWIGcHJvdG8z");
 
 /**
  * ce_type: identity.tenant.created / identity.tenant.updated
@@ -147,6 +147,13 @@ export type WhitelistChanged = Message<"workspace.identity.v1.WhitelistChanged">
    * @generated from field: string changed_by = 2;
    */
   changedBy: string;
+
+  /**
+   * false when the whitelist was lifted (every non-system scope available); available_scopes is then empty.
+   *
+   * @generated from field: bool restricted = 3;
+   */
+  restricted: boolean;
 };
 
 /**

@@ -1,0 +1,151 @@
+import {
+  ApiRouter,
+  createLogger,
+  createMetricsRegistry,
+  createServiceApp,
+  runService,
+  type LifecycleState,
+  type Logger,
+  type RunningService,
+} from '@workspace/kit';
+import type { Express } from 'express';
+import helmet from 'helmet';
+import { isSecureOrigin, type BffConfig } from './config.js';
+import { SignInSealer } from './cookies.js';
+import { authRoutes } from './http/auth-routes.js';
+import { csrfGuard, loadBrowserState, noStore, type BffContext } from './http/context.js';
+import { portalRoutes } from './http/portal-routes.js';
+import { workspaceRoutes } from './http/workspace-routes.js';
+import { IdentityClient } from './identity-client.js';
+import { FixedWindowLimiter } from './rate-limit.js';
+import { contentSecurityPolicyDirectives } from './security.js';
+import { MemorySessionStore } from './session-store.js';
+import {
+  PortalSessions,
+  StaffSessions,
+  sessionKeyer,
+  type PortalSession,
+  type StaffSession,
+} from './sessions.js';
+
+export interface BffDeps {
+  logger?: Logger;
+  /** How the bff reaches identity (tests count calls through it). */
+  fetch?: typeof fetch;
+  /** The clock of sessions, token expiry, the sign-in cookie and rate limits (tests move it). */
+  now?: () => number;
+}
+
+export interface Bff {
+  app: Express;
+  lifecycle: LifecycleState;
+  logger: Logger;
+  context: BffContext;
+  /** Stops the session stores' sweepers and drops their sessions. */
+  close(): void;
+}
+
+const RATE_WINDOW_MS = 60_000;
+
+/**
+ * The backend-for-frontend: the kit's service app (health, readiness, metrics, OpenAPI, problem+json) with the
+ * browser's concerns in front of the /api routes: a strict CSP, sessions from cookies, CSRF and rate limits.
+ */
+export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
+  const logger = deps.logger ?? createLogger({ name: 'bff', level: config.LOG_LEVEL });
+  const now = deps.now ?? Date.now;
+  const secure = isSecureOrigin(config);
+  const identity = new IdentityClient({
+    baseUrl: config.IDENTITY_URL,
+    internalToken: config.INTERNAL_API_TOKEN,
+    timeoutMs: config.IDENTITY_TIMEOUT_MS,
+    logger: logger.child({ component: 'identity-client' }),
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+  });
+  const staffStore = new MemorySessionStore<StaffSession>({ now });
+  const portalStore = new MemorySessionStore<PortalSession>({ now });
+  const limiter = () =>
+    new FixedWindowLimiter({ limit: config.SIGNIN_RATE_LIMIT_PER_MINUTE, windowMs: RATE_WINDOW_MS, now });
+  const context: BffContext = {
+    config,
+    identity,
+    staff: new StaffSessions({
+      store: staffStore,
+      identity,
+      keyOf: sessionKeyer(config.SESSION_SECRET, 'staff'),
+      now,
+      idleTimeoutMs: config.SESSION_IDLE_TIMEOUT_SECONDS * 1000,
+      logger,
+    }),
+    portal: new PortalSessions({
+      store: portalStore,
+      keyOf: sessionKeyer(config.SESSION_SECRET, 'portal'),
+      now,
+    }),
+    signIn: new SignInSealer(config.SESSION_SECRET, now),
+    limits: { login: limiter(), callback: limiter(), redeem: limiter() },
+    secure,
+    logger,
+  };
+
+  // Mounted first at '/': middleware only (no operations), so every answer after the kit's own endpoints gets the
+  // SPA's CSP (it replaces helmet's default from createServiceApp) and /api gets sessions and CSRF.
+  const browser = new ApiRouter();
+  browser.router.use(
+    helmet({
+      contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicyDirectives(secure) },
+      frameguard: { action: 'deny' },
+    }),
+  );
+  browser.router.use('/api', noStore, loadBrowserState(context), csrfGuard);
+
+  const lifecycle: LifecycleState = { draining: false };
+  const app = createServiceApp({
+    name: 'bff',
+    description: 'Workspace backend-for-frontend: the only HTTP surface browsers talk to',
+    logger,
+    metrics: createMetricsRegistry('bff'),
+    lifecycle,
+    trustProxy: config.TRUST_PROXY,
+    readiness: { identity: () => identity.healthy() },
+    apis: [
+      { basePath: '/', api: browser },
+      { basePath: '/api', api: authRoutes(context) },
+      { basePath: '/api', api: workspaceRoutes(context) },
+      { basePath: '/api', api: portalRoutes(context) },
+    ],
+  });
+  return {
+    app,
+    lifecycle,
+    logger,
+    context,
+    close: () => {
+      staffStore.close();
+      portalStore.close();
+    },
+  };
+}
+
+export interface RunningBff extends RunningService {
+  bff: Bff;
+}
+
+/** Listens on config.PORT (0 picks a free port) with the kit's graceful shutdown. */
+export async function startBff(config: BffConfig, deps: BffDeps = {}): Promise<RunningBff> {
+  const bff = createBff(config, deps);
+  const running = await runService({
+    app: bff.app,
+    port: config.PORT,
+    logger: bff.logger,
+    lifecycle: bff.lifecycle,
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    onShutdown: [
+      () => {
+        bff.close();
+        return Promise.resolve();
+      },
+    ],
+  });
+  return { ...running, bff };
+}

@@ -1,0 +1,65 @@
+import { baseConfigSchema } from '@workspace/kit';
+import { z } from 'zod';
+
+/** The spec's tenant id pattern (identity validates the same). */
+export const TENANT_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+
+/** An origin only (scheme, host, port): the callback URL and cookie scope are derived from it. */
+function isBareOrigin(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    url.pathname === '/' &&
+    url.search === '' &&
+    url.hash === ''
+  );
+}
+
+const publicUrl = z
+  .url()
+  .refine(
+    isBareOrigin,
+    'PUBLIC_URL must be an http(s) origin without a path, e.g. https://workspace.example.com',
+  )
+  .transform((value) => new URL(value).origin);
+
+/**
+ * The bff has no database and no event bus, so it takes only the logging, tracing, shutdown and proxy settings
+ * of the kit's base schema.
+ */
+export const bffConfigSchema = baseConfigSchema
+  .pick({ LOG_LEVEL: true, OTEL_EXPORTER_OTLP_ENDPOINT: true, SHUTDOWN_TIMEOUT_MS: true, TRUST_PROXY: true })
+  .extend({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    /** Where identity answers (internal address). */
+    IDENTITY_URL: z.url().transform((value) => value.replace(/\/+$/, '')),
+    /** Shared with identity: sign-in, refresh, logout and link redemption are the bff's alone. */
+    INTERNAL_API_TOKEN: z.string().min(32),
+    /** The browser-facing origin: the OIDC redirect URI is `${PUBLIC_URL}/api/auth/callback`; https means Secure cookies. */
+    PUBLIC_URL: publicUrl,
+    /** Seals the sign-in cookie and keys the session store; at least 32 characters. */
+    SESSION_SECRET: z.string().min(32),
+    /** The built web bundles (served by a later issue). */
+    STATIC_DIR: z.string().min(1).optional(),
+    /** The tenant `/api/auth/login` and `/api/metadata` fall back to when the browser names none (`demo` locally). */
+    DEFAULT_TENANT: z.string().regex(TENANT_ID, 'DEFAULT_TENANT must be a tenant id').optional(),
+    IDENTITY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    /** A staff session ends after this long without a request (and at the latest when its refresh token does). */
+    SESSION_IDLE_TIMEOUT_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .default(2 * 3600),
+    /** Per client IP (and per signed-in user) for sign-in start, sign-in callback and portal link redemption. */
+    SIGNIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  });
+
+export type BffConfig = z.infer<typeof bffConfigSchema>;
+
+/** Cookies are Secure exactly when the public origin is https (plain http only for local runs). */
+export const isSecureOrigin = (config: Pick<BffConfig, 'PUBLIC_URL'>): boolean =>
+  config.PUBLIC_URL.startsWith('https:');
+
+export const callbackUrl = (config: Pick<BffConfig, 'PUBLIC_URL'>): string =>
+  `${config.PUBLIC_URL}/api/auth/callback`;

@@ -1,0 +1,131 @@
+import { HttpProblem, problems, type Logger } from '@workspace/kit';
+import type { Request, RequestHandler, Response } from 'express';
+import type { BffConfig } from '../config.js';
+import { PORTAL_COOKIE, SESSION_COOKIE, cookieOptions, type SignInSealer } from '../cookies.js';
+import type { IdentityClient } from '../identity-client.js';
+import { clientIp, enforceLimit, type FixedWindowLimiter } from '../rate-limit.js';
+import { csrfTokensMatch, parseCookies } from '../security.js';
+import type { PortalSession, PortalSessions, StaffSession, StaffSessions } from '../sessions.js';
+
+/** What the bff's handlers share. */
+export interface BffContext {
+  config: BffConfig;
+  identity: IdentityClient;
+  staff: StaffSessions;
+  portal: PortalSessions;
+  signIn: SignInSealer;
+  limits: { login: FixedWindowLimiter; callback: FixedWindowLimiter; redeem: FixedWindowLimiter };
+  /** Cookies carry Secure (PUBLIC_URL is https). */
+  secure: boolean;
+  logger: Logger;
+}
+
+/** The browser's cookies and the sessions they name, read once per /api request. */
+export interface BrowserState {
+  cookies: Map<string, string>;
+  staff?: StaffSession;
+  portal?: PortalSession;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    browser?: BrowserState;
+  }
+}
+
+export const CSRF_HEADER = 'x-csrf-token';
+export const CSRF_FAILED = 'Invalid or missing CSRF token.';
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Portal link redemption starts a session, so there is no token yet; it is rate limited instead (README). */
+const CSRF_EXEMPT = new Set(['POST /portal/session']);
+
+export function browserState(req: Request): BrowserState {
+  return req.browser ?? { cookies: new Map() };
+}
+
+/** Every /api answer carries session-specific data or none worth caching. */
+export const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};
+
+/**
+ * Loads the staff and portal sessions the cookies name. A staff session becomes the request context (tenant,
+ * user, role, scopes), so ApiRouter's guards answer 401 without one and the access log names the caller.
+ */
+export function loadBrowserState(context: BffContext): RequestHandler {
+  return async (req, _res, next) => {
+    const cookies = parseCookies(req.headers.cookie);
+    const [staff, portal] = await Promise.all([
+      context.staff.load(cookies.get(SESSION_COOKIE)),
+      context.portal.load(cookies.get(PORTAL_COOKIE)),
+    ]);
+    req.browser = { cookies, ...(staff ? { staff } : {}), ...(portal ? { portal } : {}) };
+    if (staff) {
+      req.ctx = {
+        tenantId: staff.tenantId,
+        userId: staff.uid,
+        role: staff.role,
+        scopes: new Set(staff.scopes),
+      };
+    }
+    next();
+  };
+}
+
+/**
+ * Double-submit check for every state-changing /api call: the x-csrf-token header must equal the token of a
+ * session this browser holds (staff or portal). Another origin can neither read that token (it is only in the
+ * session answers, which CORS does not expose) nor set the header on a cross-site form.
+ */
+export const csrfGuard: RequestHandler = (req, _res, next) => {
+  if (!STATE_CHANGING.has(req.method)) {
+    next();
+    return;
+  }
+  const path = req.path.toLowerCase().replace(/\/+$/, '');
+  if (CSRF_EXEMPT.has(`${req.method} ${path}`)) {
+    next();
+    return;
+  }
+  const { staff, portal } = browserState(req);
+  const provided = req.get(CSRF_HEADER);
+  if (csrfTokensMatch(staff?.csrfToken, provided) || csrfTokensMatch(portal?.csrfToken, provided)) {
+    next();
+    return;
+  }
+  next(new HttpProblem(403, 'csrf_failed', CSRF_FAILED));
+};
+
+/** Rate-limit keys: the client IP, and the signed-in user when there is one. */
+export function limitKeys(req: Request): string[] {
+  const staff = browserState(req).staff;
+  return [`ip:${clientIp(req)}`, ...(staff ? [`user:${staff.tenantId}:${staff.uid}`] : [])];
+}
+
+export function limit(limiter: FixedWindowLimiter, req: Request, res: Response): void {
+  enforceLimit(limiter, limitKeys(req), res);
+}
+
+/**
+ * The signed-in staff session with a usable access token (refreshed when it is within 30 s of expiry). When the
+ * session has ended the cookie is cleared and the answer is 401.
+ */
+export async function requireStaff(context: BffContext, req: Request, res: Response): Promise<StaffSession> {
+  const session = browserState(req).staff;
+  if (!session) throw problems.unauthorized();
+  try {
+    return await context.staff.fresh(session);
+  } catch (error) {
+    if (error instanceof HttpProblem && error.status === 401) {
+      res.clearCookie(SESSION_COOKIE, cookieOptions(context.secure));
+    }
+    throw error;
+  }
+}
+
+/** The tenant a browser names must be the session's; anything else answers 404, never the other tenant's data. */
+export function requireSameTenant(session: { tenantId: string }, requested: string | undefined): void {
+  if (requested !== undefined && requested !== session.tenantId) throw problems.notFound('Tenant not found.');
+}

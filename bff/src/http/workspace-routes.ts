@@ -1,0 +1,148 @@
+import { ApiRouter, HttpProblem, problems } from '@workspace/kit';
+import { z } from 'zod';
+import { tenantView, userView } from '../identity-client.js';
+import { browserState, requireSameTenant, requireStaff, type BffContext } from './context.js';
+
+/** The spec's fallbacks when tenant metadata cannot be fetched. */
+export const METADATA_FALLBACK_REGION = 'uk';
+export const METADATA_FETCH_ERROR = 'Fetch error';
+
+const metadataView = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  databaseRegion: z.string(),
+  branding: z.record(z.string(), z.unknown()),
+  /** Why the metadata could not be fetched (then the region is the fallback), else null. */
+  error: z.string().nullable(),
+});
+
+const tenantIdParameter = z.string().max(63).optional();
+
+export function workspaceRoutes(context: BffContext): ApiRouter {
+  const { config, identity } = context;
+  return new ApiRouter()
+    .route({
+      method: 'get',
+      path: '/metadata',
+      summary:
+        'Tenant metadata for the sign-in page, for the tenant in the x-tenant-id header (the session’s when signed in)',
+      public: true,
+      responses: { 200: { description: 'Metadata, or the fallback with error set', schema: metadataView } },
+      handler: async ({ req }) => {
+        const session = browserState(req).staff;
+        const tenantId = req.get('x-tenant-id')?.trim() || session?.tenantId || config.DEFAULT_TENANT;
+        if (!tenantId) {
+          throw problems.badRequest('The x-tenant-id header is required.', [
+            { field: 'header.x-tenant-id', message: 'Required' },
+          ]);
+        }
+        if (session) requireSameTenant(session, tenantId);
+        try {
+          return { ...(await identity.metadata(tenantId)), error: null };
+        } catch (error) {
+          if (!(error instanceof HttpProblem)) throw error;
+          return {
+            id: tenantId,
+            name: null,
+            databaseRegion: METADATA_FALLBACK_REGION,
+            branding: {},
+            error: error.detail ?? METADATA_FETCH_ERROR,
+          };
+        }
+      },
+    })
+    .route({
+      method: 'get',
+      path: '/tenant/available-scopes',
+      summary: 'The tenant’s permission whitelist; tid must be the session’s tenant (else 404)',
+      request: { query: z.object({ tid: tenantIdParameter }) },
+      responses: {
+        200: {
+          description: 'Scopes',
+          schema: z.object({ scopes: z.array(z.string()), restricted: z.boolean() }),
+        },
+      },
+      handler: async ({ query, req, res }) => {
+        const session = await requireStaff(context, req, res);
+        requireSameTenant(session, query.tid);
+        return identity.availableScopes(session.accessToken);
+      },
+    })
+    .route({
+      method: 'get',
+      path: '/v1/auth/effective-scopes',
+      summary: 'The signed-in user’s effective scopes (granted and effective carry the same list)',
+      responses: {
+        200: {
+          description: 'Scopes',
+          schema: z.object({ granted: z.array(z.string()), effective: z.array(z.string()) }),
+        },
+      },
+      handler: async ({ req, res }) => {
+        const session = await requireStaff(context, req, res);
+        const { granted } = await identity.effectiveScopes(session.accessToken);
+        return { granted, effective: granted };
+      },
+    })
+    .route({
+      method: 'get',
+      path: '/entitlements',
+      summary: 'The tenant’s entitlements (never cached); tenantId must be the session’s tenant (else 404)',
+      request: { query: z.object({ tenantId: tenantIdParameter }) },
+      responses: { 200: { description: 'Entitlements', schema: z.object({ enabled: z.array(z.string()) }) } },
+      handler: async ({ query, req, res }) => {
+        const session = await requireStaff(context, req, res);
+        requireSameTenant(session, query.tenantId);
+        res.setHeader('Cache-Control', 'no-store');
+        return identity.entitlements(session.accessToken);
+      },
+    })
+    .route({
+      method: 'get',
+      path: '/me',
+      summary: 'The signed-in user and their tenant',
+      responses: {
+        200: { description: 'Profile', schema: z.object({ user: userView, tenant: tenantView }) },
+      },
+      handler: async ({ req, res }) => identity.me((await requireStaff(context, req, res)).accessToken),
+    })
+    .route({
+      method: 'patch',
+      path: '/me',
+      summary: 'Change the signed-in user’s status or appearance settings (CSRF header)',
+      request: {
+        body: z.object({
+          status: z.enum(['active', 'busy', 'unavailable']).optional(),
+          themePreference: z.record(z.string(), z.unknown()).optional(),
+        }),
+      },
+      responses: { 200: { description: 'Updated', schema: userView } },
+      handler: async ({ body, req, res }) =>
+        identity.updateMe((await requireStaff(context, req, res)).accessToken, body),
+    })
+    .route({
+      method: 'get',
+      path: '/tenant',
+      summary: 'The signed-in user’s tenant',
+      responses: { 200: { description: 'Tenant', schema: tenantView } },
+      handler: async ({ req, res }) => identity.tenant((await requireStaff(context, req, res)).accessToken),
+    })
+    .route({
+      method: 'patch',
+      path: '/tenant',
+      summary: 'Change the tenant’s name, branding or modules (tenant.edit_settings; CSRF header)',
+      request: {
+        body: z.object({
+          name: z.string().max(120).optional(),
+          branding: z.record(z.string(), z.unknown()).optional(),
+          modules: z
+            .array(z.looseObject({ id: z.string(), enabled: z.boolean() }))
+            .max(50)
+            .optional(),
+        }),
+      },
+      responses: { 200: { description: 'Updated', schema: tenantView } },
+      handler: async ({ body, req, res }) =>
+        identity.updateTenant((await requireStaff(context, req, res)).accessToken, body),
+    });
+}

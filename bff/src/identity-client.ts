@@ -1,0 +1,239 @@
+import { STATUS_CODES } from 'node:http';
+import { HttpProblem, type FieldError, type Logger } from '@workspace/kit';
+import { z } from 'zod';
+
+/*
+ * What identity answers, as far as the bff relies on it. Objects are loose: a field identity adds later passes
+ * through to the SPA instead of being dropped here.
+ */
+export const userView = z.looseObject({
+  uid: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  displayName: z.string(),
+  role: z.string(),
+  status: z.string(),
+  themePreference: z.record(z.string(), z.unknown()),
+});
+
+export const tenantView = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  region: z.string(),
+  branding: z.record(z.string(), z.unknown()),
+  modules: z.array(z.looseObject({ id: z.string(), enabled: z.boolean() })),
+  storageTier: z.string(),
+  entitlements: z.array(z.string()),
+});
+
+const authorizeResponse = z.object({
+  authorizationUrl: z.url(),
+  state: z.string(),
+  nonce: z.string(),
+  codeVerifier: z.string(),
+});
+
+const tokens = z.object({
+  accessToken: z.string(),
+  expiresIn: z.number().int().positive(),
+  refreshToken: z.string(),
+  refreshExpiresIn: z.number().int().positive(),
+  scopes: z.array(z.string()),
+});
+
+const signInResponse = tokens.extend({ user: userView, tenant: tenantView });
+
+const portalRedemption = z.object({
+  accessToken: z.string(),
+  expiresIn: z.number().int().positive(),
+  subcontractorId: z.string(),
+  tenant: z.object({ id: z.string(), name: z.string() }),
+});
+
+export const tenantMetadata = z.object({
+  id: z.string(),
+  name: z.string(),
+  databaseRegion: z.string(),
+  branding: z.record(z.string(), z.unknown()),
+});
+
+const profile = z.object({ user: userView, tenant: tenantView });
+const availableScopes = z.object({ scopes: z.array(z.string()), restricted: z.boolean() });
+const effectiveScopes = z.object({ granted: z.array(z.string()) });
+const entitlements = z.object({ enabled: z.array(z.string()) });
+
+export type Tokens = z.infer<typeof tokens>;
+export type SignInResult = z.infer<typeof signInResponse>;
+export type PortalRedemption = z.infer<typeof portalRedemption>;
+export type UserView = z.infer<typeof userView>;
+export type TenantView = z.infer<typeof tenantView>;
+
+export const IDENTITY_UNREACHABLE = 'The identity service is not reachable.';
+
+const problemBody = z.object({
+  code: z.string().optional(),
+  detail: z.string().optional(),
+  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+});
+
+export interface IdentityClientOptions {
+  baseUrl: string;
+  internalToken: string;
+  timeoutMs: number;
+  logger: Logger;
+  fetch?: typeof fetch;
+}
+
+type Caller = { internal: true } | { accessToken: string };
+
+/**
+ * Typed calls to identity. A non-2xx answer becomes an HttpProblem with identity's status, code, detail and field
+ * errors (so the SPA shows identity's message); no answer at all (refused, reset, timed out) is a 503.
+ */
+export class IdentityClient {
+  private readonly fetch: typeof fetch;
+
+  constructor(private readonly options: IdentityClientOptions) {
+    this.fetch = options.fetch ?? globalThis.fetch;
+  }
+
+  authorize(input: { tenantId: string; redirectUri: string; loginHint?: string }) {
+    return this.call(authorizeResponse, 'POST', '/v1/auth/authorize', { internal: true }, input);
+  }
+
+  completeSignIn(input: {
+    tenantId: string;
+    callbackUrl: string;
+    state: string;
+    nonce: string;
+    codeVerifier: string;
+  }) {
+    return this.call(signInResponse, 'POST', '/v1/auth/callback', { internal: true }, input);
+  }
+
+  refresh(refreshToken: string) {
+    return this.call(tokens, 'POST', '/v1/auth/refresh', { internal: true }, { refreshToken });
+  }
+
+  async logout(refreshToken: string): Promise<void> {
+    await this.send('POST', '/v1/auth/logout', { internal: true }, { refreshToken });
+  }
+
+  redeemPortalLink(input: { tenantId: string; token: string }) {
+    return this.call(portalRedemption, 'POST', '/v1/portal/links/redeem', { internal: true }, input);
+  }
+
+  metadata(tenantId: string) {
+    return this.call(tenantMetadata, 'GET', `/v1/tenants/${encodeURIComponent(tenantId)}/metadata`, null);
+  }
+
+  me(accessToken: string) {
+    return this.call(profile, 'GET', '/v1/me', { accessToken });
+  }
+
+  updateMe(accessToken: string, body: unknown) {
+    return this.call(userView, 'PATCH', '/v1/me', { accessToken }, body);
+  }
+
+  effectiveScopes(accessToken: string) {
+    return this.call(effectiveScopes, 'GET', '/v1/me/effective-scopes', { accessToken });
+  }
+
+  tenant(accessToken: string) {
+    return this.call(tenantView, 'GET', '/v1/tenant', { accessToken });
+  }
+
+  updateTenant(accessToken: string, body: unknown) {
+    return this.call(tenantView, 'PATCH', '/v1/tenant', { accessToken }, body);
+  }
+
+  availableScopes(accessToken: string) {
+    return this.call(availableScopes, 'GET', '/v1/tenant/available-scopes', { accessToken });
+  }
+
+  entitlements(accessToken: string) {
+    return this.call(entitlements, 'GET', '/v1/tenant/entitlements', { accessToken });
+  }
+
+  /** Readiness: identity answers its own health check in time. */
+  async healthy(): Promise<boolean> {
+    try {
+      const response = await this.fetch(`${this.options.baseUrl}/healthz`, {
+        signal: AbortSignal.timeout(Math.min(this.options.timeoutMs, 2000)),
+      });
+      await response.body?.cancel();
+      return response.ok;
+    } catch {
+      return false;
+    }
+  }
+
+  private async call<S extends z.ZodType>(
+    schema: S,
+    method: string,
+    path: string,
+    caller: Caller | null,
+    body?: unknown,
+  ): Promise<z.infer<S>> {
+    const { status, text } = await this.send(method, path, caller, body);
+    const parsed = schema.safeParse(parseJson(text));
+    if (!parsed.success) {
+      this.options.logger.error(
+        { method, path, status, issues: parsed.error.issues.slice(0, 5) },
+        'identity answered in an unexpected shape',
+      );
+      throw new HttpProblem(502, 'identity_bad_response', 'The identity service answered unexpectedly.');
+    }
+    return parsed.data;
+  }
+
+  private async send(
+    method: string,
+    path: string,
+    caller: Caller | null,
+    body?: unknown,
+  ): Promise<{ status: number; text: string }> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (caller && 'internal' in caller) headers['x-internal-token'] = this.options.internalToken;
+    if (caller && 'accessToken' in caller) headers.authorization = `Bearer ${caller.accessToken}`;
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.fetch(`${this.options.baseUrl}${path}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+      text = await response.text();
+    } catch (error) {
+      this.options.logger.warn({ err: error, method, path }, 'identity is not reachable');
+      throw new HttpProblem(503, 'identity_unreachable', IDENTITY_UNREACHABLE);
+    }
+    if (!response.ok) throw this.problem(response.status, text, method, path);
+    return { status: response.status, text };
+  }
+
+  private problem(status: number, text: string, method: string, path: string): HttpProblem {
+    const parsed = problemBody.safeParse(parseJson(text));
+    const document = parsed.success ? parsed.data : {};
+    if (status >= 500) this.options.logger.warn({ method, path, status }, 'identity failed');
+    const errors: FieldError[] | undefined = document.errors;
+    return new HttpProblem(
+      status,
+      document.code ?? 'identity_error',
+      document.detail ?? STATUS_CODES[status] ?? 'The identity service refused the request.',
+      errors,
+    );
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

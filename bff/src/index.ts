@@ -1,0 +1,3 @@
+export * from './app.js';
+export * from './config.js';
+export { IdentityClient, IDENTITY_UNREACHABLE } from './identity-client.js';

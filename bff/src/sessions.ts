@@ -1,0 +1,186 @@
+import { createHmac } from 'node:crypto';
+import { HttpProblem, problems, randomToken, type Logger } from '@workspace/kit';
+import type { IdentityClient, PortalRedemption, SignInResult } from './identity-client.js';
+import type { SessionStore } from './session-store.js';
+
+/** A staff member's browser session: identity's tokens stay here, the browser holds only a random id. */
+export interface StaffSession {
+  /** The store key: an HMAC of the cookie's session id, so the store never holds a usable cookie value. */
+  key: string;
+  tenantId: string;
+  uid: string;
+  role: string;
+  accessToken: string;
+  accessTokenExpiresAt: number;
+  refreshToken: string;
+  refreshExpiresAt: number;
+  scopes: string[];
+  csrfToken: string;
+  createdAt: number;
+  lastSeenAt: number;
+}
+
+/** A subcontractor's portal session (from a magic link): one subcontractor of one tenant, no refresh. */
+export interface PortalSession {
+  key: string;
+  tenantId: string;
+  tenantName: string;
+  subcontractorId: string;
+  accessToken: string;
+  expiresAt: number;
+  csrfToken: string;
+}
+
+/** The access token is renewed when it has less than this left, so a call never starts with a dying token. */
+export const REFRESH_MARGIN_MS = 30_000;
+/** A session's last-seen time is written back at most this often (a shared store should not see every request). */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export const SESSION_ENDED = 'Your session has ended. Please sign in again.';
+
+/** Maps a cookie's session id to its store key (HMAC-SHA256 with SESSION_SECRET). */
+export function sessionKeyer(secret: string, purpose: string): (sessionId: string) => string {
+  return (sessionId) => createHmac('sha256', secret).update(`${purpose}:${sessionId}`).digest('base64url');
+}
+
+interface StaffSessionsOptions {
+  store: SessionStore<StaffSession>;
+  identity: Pick<IdentityClient, 'refresh'>;
+  keyOf: (sessionId: string) => string;
+  now: () => number;
+  idleTimeoutMs: number;
+  logger: Logger;
+}
+
+export class StaffSessions {
+  /** In-flight refreshes by session: concurrent requests share one, so a rotated refresh token is never reused. */
+  private readonly refreshing = new Map<string, Promise<StaffSession>>();
+
+  constructor(private readonly options: StaffSessionsOptions) {}
+
+  async create(signIn: SignInResult): Promise<{ sessionId: string; session: StaffSession }> {
+    const now = this.options.now();
+    const sessionId = randomToken(32);
+    const session: StaffSession = {
+      key: this.options.keyOf(sessionId),
+      tenantId: signIn.tenant.id,
+      uid: signIn.user.uid,
+      role: signIn.user.role,
+      accessToken: signIn.accessToken,
+      accessTokenExpiresAt: now + signIn.expiresIn * 1000,
+      refreshToken: signIn.refreshToken,
+      refreshExpiresAt: now + signIn.refreshExpiresIn * 1000,
+      scopes: signIn.scopes,
+      csrfToken: randomToken(32),
+      createdAt: now,
+      lastSeenAt: now,
+    };
+    await this.save(session);
+    return { sessionId, session };
+  }
+
+  /** The session a cookie names, if it exists and has not expired; counts as activity for the idle timeout. */
+  async load(sessionId: string | undefined): Promise<StaffSession | undefined> {
+    if (!sessionId) return undefined;
+    const session = await this.options.store.get(this.options.keyOf(sessionId));
+    if (!session) return undefined;
+    const now = this.options.now();
+    if (now - session.lastSeenAt < TOUCH_INTERVAL_MS) return session;
+    const touched = { ...session, lastSeenAt: now };
+    await this.save(touched);
+    return touched;
+  }
+
+  /**
+   * The session with an access token good for at least REFRESH_MARGIN_MS (renewed through identity when needed,
+   * or always with `force`). When identity refuses the refresh token the session ends: 401.
+   */
+  fresh(session: StaffSession, options: { force?: boolean } = {}): Promise<StaffSession> {
+    const pending = this.refreshing.get(session.key);
+    if (pending) return pending;
+    if (!options.force && session.accessTokenExpiresAt - this.options.now() > REFRESH_MARGIN_MS) {
+      return Promise.resolve(session);
+    }
+    const refresh = this.refresh(session, options.force ?? false).finally(() => {
+      this.refreshing.delete(session.key);
+    });
+    this.refreshing.set(session.key, refresh);
+    return refresh;
+  }
+
+  async destroy(session: StaffSession): Promise<void> {
+    await this.options.store.delete(session.key);
+  }
+
+  private async refresh(stale: StaffSession, force: boolean): Promise<StaffSession> {
+    // A copy read before an earlier refresh finished may be stale; the store has the current tokens.
+    const current = await this.options.store.get(stale.key);
+    if (!current) throw problems.unauthorized(SESSION_ENDED);
+    if (!force && current.accessTokenExpiresAt - this.options.now() > REFRESH_MARGIN_MS) return current;
+    let tokens;
+    try {
+      tokens = await this.options.identity.refresh(current.refreshToken);
+    } catch (error) {
+      if (error instanceof HttpProblem && error.status === 401) {
+        this.options.logger.info(
+          { tenantId: current.tenantId, userId: current.uid },
+          'session ended by identity',
+        );
+        await this.destroy(current);
+        throw problems.unauthorized(SESSION_ENDED);
+      }
+      throw error;
+    }
+    const now = this.options.now();
+    const renewed: StaffSession = {
+      ...current,
+      accessToken: tokens.accessToken,
+      accessTokenExpiresAt: now + tokens.expiresIn * 1000,
+      refreshToken: tokens.refreshToken,
+      refreshExpiresAt: now + tokens.refreshExpiresIn * 1000,
+      scopes: tokens.scopes,
+      lastSeenAt: now,
+    };
+    await this.save(renewed);
+    return renewed;
+  }
+
+  private save(session: StaffSession): Promise<void> {
+    const expiresAt = Math.min(session.refreshExpiresAt, session.lastSeenAt + this.options.idleTimeoutMs);
+    return this.options.store.set(session.key, session, expiresAt);
+  }
+}
+
+interface PortalSessionsOptions {
+  store: SessionStore<PortalSession>;
+  keyOf: (sessionId: string) => string;
+  now: () => number;
+}
+
+export class PortalSessions {
+  constructor(private readonly options: PortalSessionsOptions) {}
+
+  async create(redemption: PortalRedemption): Promise<{ sessionId: string; session: PortalSession }> {
+    const sessionId = randomToken(32);
+    const session: PortalSession = {
+      key: this.options.keyOf(sessionId),
+      tenantId: redemption.tenant.id,
+      tenantName: redemption.tenant.name,
+      subcontractorId: redemption.subcontractorId,
+      accessToken: redemption.accessToken,
+      expiresAt: this.options.now() + redemption.expiresIn * 1000,
+      csrfToken: randomToken(32),
+    };
+    await this.options.store.set(session.key, session, session.expiresAt);
+    return { sessionId, session };
+  }
+
+  async load(sessionId: string | undefined): Promise<PortalSession | undefined> {
+    if (!sessionId) return undefined;
+    return this.options.store.get(this.options.keyOf(sessionId));
+  }
+
+  async destroy(session: PortalSession): Promise<void> {
+    await this.options.store.delete(session.key);
+  }
+}
