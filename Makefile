@@ -28,7 +28,7 @@ lint: install
 	@npx eslint . && npx prettier --check . && (cd proto && ../node_modules/.bin/buf lint)
 
 typecheck: install
-	@npx tsc -p tsconfig.json --noEmit
+	@npx tsc -p tsconfig.json --noEmit && npx tsc -p web/tsconfig.json
 
 build: install
 	@node $(LOCAL)/build.mjs

@@ -15,6 +15,7 @@ import { SignInSealer } from './cookies.js';
 import { authRoutes } from './http/auth-routes.js';
 import { csrfGuard, loadBrowserState, noStore, type BffContext } from './http/context.js';
 import { portalRoutes } from './http/portal-routes.js';
+import { webBundles } from './http/web-bundles.js';
 import { workspaceRoutes } from './http/workspace-routes.js';
 import { IdentityClient } from './identity-client.js';
 import { FixedWindowLimiter } from './rate-limit.js';
@@ -113,6 +114,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
       { basePath: '/api', api: authRoutes(context) },
       { basePath: '/api', api: workspaceRoutes(context) },
       { basePath: '/api', api: portalRoutes(context) },
+      ...(config.STATIC_DIR ? [{ basePath: '/', api: webBundles(context, config.STATIC_DIR) }] : []),
     ],
   });
   return {

@@ -40,7 +40,7 @@ export const bffConfigSchema = baseConfigSchema
     PUBLIC_URL: publicUrl,
     /** Seals the sign-in cookie and keys the session store; at least 32 characters. */
     SESSION_SECRET: z.string().min(32),
-    /** The built web bundles (served by a later issue). */
+    /** The built web bundles (web/dist): served on this origin when set. */
     STATIC_DIR: z.string().min(1).optional(),
     /** The tenant `/api/auth/login` and `/api/metadata` fall back to when the browser names none (`demo` locally). */
     DEFAULT_TENANT: z.string().regex(TENANT_ID, 'DEFAULT_TENANT must be a tenant id').optional(),

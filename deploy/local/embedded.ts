@@ -11,7 +11,9 @@ import {
   seedTenant,
   type TenantSeed,
 } from '@workspace/identity';
+import { bffConfigSchema, startBff } from '@workspace/bff';
 import { createLogger, MemoryBus, provisionServiceSchema, startService } from '@workspace/kit';
+import { fileURLToPath } from 'node:url';
 import { startDevIdp } from './dev-idp.js';
 
 const PORTS = { bff: 8080, identity: 8081, idp: 8090 };
@@ -97,8 +99,20 @@ started.push({
 const seeded = await seedTenant(identity.context(), seed);
 if (seeded.created) logger.info({ tenant: seed.tenant.id }, 'seeded the demo tenant');
 
+const bffConfig = bffConfigSchema.parse({
+  ...process.env,
+  PORT: String(PORTS.bff),
+  IDENTITY_URL: `http://localhost:${PORTS.identity}`,
+  INTERNAL_API_TOKEN: secrets.internalToken,
+  PUBLIC_URL,
+  SESSION_SECRET: secrets.sessionSecret,
+  STATIC_DIR: fileURLToPath(new URL('../../web/dist', import.meta.url)),
+  DEFAULT_TENANT: seed.tenant.id,
+});
+started.push({ name: 'bff', ...(await startBff(bffConfig, { logger: logger.child({ service: 'bff' }) })) });
+
 const lines = [
-  'Workspace is running on its embedded default.',
+  `Workspace is running on its embedded default: open ${PUBLIC_URL}`,
   `  identity          http://localhost:${PORTS.identity}   (internal; OpenAPI at /openapi.json)`,
   `  dev OIDC provider ${idp.issuer}`,
   `  PostgreSQL        ${adminUrl}`,

@@ -10,6 +10,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_DIR"
 
 bash "$LOCAL_DIR/install.sh"
+log "building the web bundles"
+npm run build --silent -w @workspace/web >/dev/null || die "the web build failed (npm run build -w @workspace/web)"
 stop_infra() {
   bash "$LOCAL_DIR/minio.sh" stop || true
   bash "$LOCAL_DIR/postgres.sh" stop || true

@@ -65,7 +65,7 @@ export interface IdentityHarness {
 }
 
 /** Real PostgreSQL and Kafka, the dev IdP, identity seeded with the demo and acme tenants. */
-export async function startIdentityHarness(): Promise<IdentityHarness> {
+export async function startIdentityHarness(options: { publicUrl?: string } = {}): Promise<IdentityHarness> {
   const database = await createTestDatabase('identity');
   const roles = await provisionServiceSchema(database.adminUrl, {
     schema: 'identity',
@@ -82,9 +82,14 @@ export async function startIdentityHarness(): Promise<IdentityHarness> {
     })),
   );
   const idpPort = await freePort();
+  // A test that serves the bff on its own origin adds that origin's callback.
+  const redirectUris = [
+    REDIRECT_URI,
+    ...(options.publicUrl ? [`${options.publicUrl}/api/auth/callback`] : []),
+  ];
   const idp = await startDevIdp({
     port: idpPort,
-    clients: [{ ...CLIENT, redirectUris: [REDIRECT_URI] }],
+    clients: [{ ...CLIENT, redirectUris }],
     accounts,
   });
   const config = identityConfigSchema.parse({

@@ -1,0 +1,41 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ApiRouter } from '@workspace/kit';
+import express from 'express';
+import { SESSION_COOKIE } from '../cookies.js';
+import { parseCookies } from '../security.js';
+import type { BffContext } from './context.js';
+
+/**
+ * Serves the built web bundles on the bff's origin: hashed assets (cached for a year), and for page routes the
+ * entry that owns them: the portal for /portal-login and /portal/*, the public site for /login and for signed-out
+ * visitors at /, the staff app for everything else. /api and the kit's endpoints never reach here.
+ */
+export function webBundles(context: BffContext, staticDir: string): ApiRouter {
+  for (const page of ['index.html', 'portal.html', 'site.html']) {
+    if (!existsSync(join(staticDir, page)))
+      throw new Error(`STATIC_DIR ${staticDir} has no ${page}: build the web bundles first`);
+  }
+  const pages = new ApiRouter();
+  pages.router.use(
+    '/assets',
+    express.static(join(staticDir, 'assets'), { immutable: true, maxAge: '365d', index: false }),
+  );
+  pages.router.get(/^\/(?!api\/|api$).*/, async (req, res) => {
+    const send = (page: string) => {
+      res.setHeader('cache-control', 'no-cache');
+      res.sendFile(join(staticDir, page));
+    };
+    if (req.path === '/portal-login' || req.path.startsWith('/portal/') || req.path === '/portal') {
+      send('portal.html');
+      return;
+    }
+    if (req.path === '/login') {
+      send('site.html');
+      return;
+    }
+    const staff = await context.staff.load(parseCookies(req.headers.cookie).get(SESSION_COOKIE));
+    send(staff || req.path !== '/' ? 'index.html' : 'site.html');
+  });
+  return pages;
+}

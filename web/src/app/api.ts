@@ -1,0 +1,113 @@
+import { createApi, fetchBaseQuery } from '@reduxjs/toolkit/query/react';
+import type { Appearance } from '../ui/appearance';
+import type { UserStatus } from '../ui/UserAvatar';
+
+export interface TenantModule {
+  id: string;
+  enabled: boolean;
+  config: Record<string, unknown>;
+}
+
+export interface Tenant {
+  id: string;
+  name: string;
+  region: 'uk' | 'eu' | 'us';
+  branding: { accentColor?: string };
+  modules: TenantModule[];
+  storageTier: string;
+  entitlements: string[];
+}
+
+export interface User {
+  uid: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  displayName: string;
+  role: 'admin' | 'standard';
+  status: UserStatus;
+  themePreference: Partial<Appearance>;
+  profilePhotoUrl: string | null;
+}
+
+export interface Session {
+  authenticated: true;
+  user: User;
+  tenant: Tenant;
+  scopes: string[];
+  csrfToken: string;
+}
+
+let csrfToken = '';
+
+/** How many requests to the bff are in flight (drives the loading bar); subscribe with useSyncExternalStore. */
+export const inFlight = (() => {
+  let count = 0;
+  const listeners = new Set<() => void>();
+  const notify = () => {
+    for (const listener of listeners) listener();
+  };
+  return {
+    get: () => count,
+    subscribe: (listener: () => void) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    track: async <T>(work: Promise<T>): Promise<T> => {
+      count++;
+      notify();
+      try {
+        return await work;
+      } finally {
+        count--;
+        notify();
+      }
+    },
+  };
+})();
+
+const fetchFromBff = fetchBaseQuery({
+  baseUrl: '/api',
+  credentials: 'same-origin',
+  prepareHeaders: (headers) => {
+    if (csrfToken) headers.set('x-csrf-token', csrfToken);
+    return headers;
+  },
+});
+
+const trackedQuery: typeof fetchFromBff = (args, queryApi, extra) =>
+  inFlight.track(Promise.resolve(fetchFromBff(args, queryApi, extra)));
+
+/** The bff's API. Every state-changing call carries the session's CSRF token. */
+export const api = createApi({
+  reducerPath: 'api',
+  baseQuery: trackedQuery,
+  tagTypes: ['Session'],
+  endpoints: (build) => ({
+    session: build.query<Session, undefined>({
+      query: () => '/auth/session',
+      transformResponse: (session: Session) => {
+        csrfToken = session.csrfToken;
+        return session;
+      },
+      providesTags: ['Session'],
+    }),
+    updateMe: build.mutation<User, { status?: UserStatus; themePreference?: Partial<Appearance> }>({
+      query: (body) => ({ url: '/me', method: 'PATCH', body }),
+      // The session holds the user: patch it in place, so the shell reflects the change without a refetch.
+      async onQueryStarted(_body, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled;
+        dispatch(
+          api.util.updateQueryData('session', undefined, (session) => {
+            session.user = data;
+          }),
+        );
+      },
+    }),
+    logout: build.mutation<null, undefined>({
+      query: () => ({ url: '/auth/logout', method: 'POST' }),
+    }),
+  }),
+});
+
+export const { useSessionQuery, useUpdateMeMutation, useLogoutMutation } = api;

@@ -1,0 +1,267 @@
+import { AppstoreOutlined, LogoutOutlined, MenuOutlined, SettingOutlined } from '@ant-design/icons';
+import {
+  App as AntApp,
+  Button,
+  ConfigProvider,
+  Drawer,
+  Layout,
+  Menu,
+  Space,
+  Spin,
+  theme as antdTheme,
+  Typography,
+} from 'antd';
+import enGB from 'antd/locale/en_GB';
+import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { Link, Navigate, Route, Routes, useLocation } from 'react-router';
+import { inFlight, useLogoutMutation, useSessionQuery, type Session } from '../../app/api';
+import { enabledModules } from '../../app/modules';
+import { buildTheme, defaultAppearance, effectiveLayout, type Appearance } from '../../ui/appearance';
+import { LoadingBar } from '../../ui/LoadingBar';
+import { ModuleErrorBoundary } from '../../ui/ModuleErrorBoundary';
+import { AppearanceSettings } from '../settings/AppearanceSettings';
+import { OrganisationSettings } from '../settings/OrganisationSettings';
+import { ModuleHome } from './ModuleHome';
+import { StatusPicker } from './StatusPicker';
+import { Welcome } from './Welcome';
+
+function useWindowWidth(): number {
+  const [width, setWidth] = useState(window.innerWidth);
+  useEffect(() => {
+    const onResize = () => {
+      setWidth(window.innerWidth);
+    };
+    window.addEventListener('resize', onResize);
+    return () => {
+      window.removeEventListener('resize', onResize);
+    };
+  }, []);
+  return width;
+}
+
+function usePrefersDark(): boolean {
+  const query = useMemo(() => window.matchMedia('(prefers-color-scheme: dark)'), []);
+  const [dark, setDark] = useState(query.matches);
+  useEffect(() => {
+    const onChange = () => {
+      setDark(query.matches);
+    };
+    query.addEventListener('change', onChange);
+    return () => {
+      query.removeEventListener('change', onChange);
+    };
+  }, [query]);
+  return dark;
+}
+
+/** True while any request to the bff is in flight: drives the loading bar. */
+function useAnyRequestPending(): boolean {
+  return useSyncExternalStore(inFlight.subscribe, inFlight.get) > 0;
+}
+
+export function appearanceOf(session: Session | undefined): Appearance {
+  const saved = session?.user.themePreference ?? {};
+  return {
+    ...defaultAppearance,
+    ...(session?.tenant.branding.accentColor ? { accent: session.tenant.branding.accentColor } : {}),
+    ...saved,
+  };
+}
+
+function Navigation({ session, mode }: { session: Session; mode: 'inline' | 'horizontal' }) {
+  const location = useLocation();
+  const modules = enabledModules(session.tenant.modules);
+  const items = [
+    ...(modules.length === 0
+      ? [{ key: '/welcome', label: <Link to="/welcome">Welcome</Link>, icon: <AppstoreOutlined /> }]
+      : []),
+    ...modules.map((module) => ({ key: module.route, label: <Link to={module.route}>{module.label}</Link> })),
+    {
+      key: '/settings/appearance',
+      label: <Link to="/settings/appearance">Settings</Link>,
+      icon: <SettingOutlined />,
+    },
+  ];
+  const selected = items.find((item) => location.pathname.startsWith(item.key))?.key;
+  return (
+    <Menu
+      mode={mode}
+      items={items}
+      selectedKeys={selected ? [selected] : []}
+      aria-label="Modules"
+      style={
+        mode === 'horizontal'
+          ? { flex: 1, minWidth: 0, borderBottom: 0, background: 'transparent' }
+          : { borderInlineEnd: 0 }
+      }
+    />
+  );
+}
+
+function ShellLayout({ session, appearance }: { session: Session; appearance: Appearance }) {
+  const width = useWindowWidth();
+  const layout = effectiveLayout(appearance.layout, width);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [logout] = useLogoutMutation();
+  const location = useLocation();
+  useEffect(() => {
+    setDrawerOpen(false);
+  }, [location.pathname]);
+  const { token } = antdTheme.useToken();
+  const modules = enabledModules(session.tenant.modules);
+  const home = modules[0]?.route ?? '/welcome';
+  const signOut = async () => {
+    await logout(undefined)
+      .unwrap()
+      .catch(() => undefined);
+    window.location.assign('/login');
+  };
+
+  const header = (
+    <Layout.Header
+      style={{
+        display: 'flex',
+        alignItems: 'center',
+        gap: 16,
+        paddingInline: 16,
+        height: '3.5rem',
+        lineHeight: '3.5rem',
+        background: token.colorBgContainer,
+        borderBottom: `1px solid ${token.colorBorderSecondary}`,
+      }}
+      data-layout={layout}
+    >
+      {layout === 'topbar' && (
+        <Button
+          type="text"
+          icon={<MenuOutlined />}
+          aria-label="Open navigation"
+          onClick={() => {
+            setDrawerOpen(true);
+          }}
+        />
+      )}
+      <Typography.Text strong style={{ fontSize: 16, whiteSpace: 'nowrap' }}>
+        {session.tenant.name}
+      </Typography.Text>
+      {layout === 'topbar-nav' ? (
+        <Navigation session={session} mode="horizontal" />
+      ) : (
+        <div style={{ flex: 1 }} />
+      )}
+      <Space>
+        <StatusPicker
+          name={session.user.displayName || session.user.email}
+          status={session.user.status}
+          photoUrl={session.user.profilePhotoUrl}
+        />
+        <Button type="text" icon={<LogoutOutlined />} onClick={() => void signOut()}>
+          Sign out
+        </Button>
+      </Space>
+    </Layout.Header>
+  );
+
+  const content = (
+    <Layout.Content style={{ padding: 24 }}>
+      <Routes>
+        <Route path="/" element={<Navigate to={home} replace />} />
+        <Route path="/welcome" element={<Welcome session={session} />} />
+        {modules.map((module) => (
+          <Route
+            key={module.id}
+            path={`${module.route.split('/').slice(0, 2).join('/')}/*`}
+            element={
+              <ModuleErrorBoundary module={module.label}>
+                <ModuleHome module={module} />
+              </ModuleErrorBoundary>
+            }
+          />
+        ))}
+        <Route
+          path="/settings/appearance"
+          element={
+            <ModuleErrorBoundary module="Settings">
+              <AppearanceSettings current={appearance} />
+            </ModuleErrorBoundary>
+          }
+        />
+        <Route
+          path="/settings/organisation"
+          element={
+            <ModuleErrorBoundary module="Settings">
+              <OrganisationSettings session={session} />
+            </ModuleErrorBoundary>
+          }
+        />
+        <Route path="*" element={<Navigate to={home} replace />} />
+      </Routes>
+    </Layout.Content>
+  );
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      {layout === 'sidebar' ? (
+        <>
+          <Layout.Sider width={220} theme="light" data-testid="sidebar">
+            <div style={{ height: '3.5rem', display: 'flex', alignItems: 'center', paddingInline: 24 }}>
+              <Typography.Text strong>Workspace</Typography.Text>
+            </div>
+            <Navigation session={session} mode="inline" />
+          </Layout.Sider>
+          <Layout>
+            {header}
+            {content}
+          </Layout>
+        </>
+      ) : (
+        <>
+          {header}
+          {content}
+          <Drawer
+            open={drawerOpen}
+            placement="left"
+            title="Workspace"
+            onClose={() => {
+              setDrawerOpen(false);
+            }}
+            styles={{ body: { padding: 0 } }}
+          >
+            <Navigation session={session} mode="inline" />
+          </Drawer>
+        </>
+      )}
+    </Layout>
+  );
+}
+
+/** The staff app shell: session, theme from the user's appearance settings, layout, navigation and routes. */
+export function Shell(): ReactNode {
+  const { data: session, error, isLoading } = useSessionQuery(undefined);
+  const pending = useAnyRequestPending();
+  const prefersDark = usePrefersDark();
+  const appearance = appearanceOf(session);
+  const theme = buildTheme(appearance, prefersDark);
+
+  useEffect(() => {
+    if (error && 'status' in error && error.status === 401) {
+      const returnTo = window.location.pathname + window.location.search;
+      window.location.assign(`/login?returnTo=${encodeURIComponent(returnTo)}`);
+    }
+  }, [error]);
+
+  return (
+    <ConfigProvider theme={theme} locale={enGB}>
+      <AntApp>
+        <LoadingBar loading={pending} />
+        {isLoading || !session ? (
+          <div style={{ display: 'grid', placeItems: 'center', minHeight: '100vh' }}>
+            <Spin size="large" />
+          </div>
+        ) : (
+          <ShellLayout session={session} appearance={appearance} />
+        )}
+      </AntApp>
+    </ConfigProvider>
+  );
+}

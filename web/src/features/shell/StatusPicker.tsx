@@ -1,0 +1,69 @@
+import { Dropdown, Space, Typography } from 'antd';
+import { useState } from 'react';
+import { useUpdateMeMutation } from '../../app/api';
+import { useToast } from '../../ui/feedback';
+import { statusColours, UserAvatar, type UserStatus } from '../../ui/UserAvatar';
+
+const labels: Record<UserStatus, string> = { active: 'Active', busy: 'Busy', unavailable: 'Unavailable' };
+
+/** The user's status: shown at once, saved remotely; a failed save puts the previous value back. */
+export function StatusPicker({
+  name,
+  status,
+  photoUrl,
+}: {
+  name: string;
+  status: UserStatus;
+  photoUrl: string | null;
+}) {
+  const [shown, setShown] = useState<UserStatus>(status);
+  const [updateMe] = useUpdateMeMutation();
+  const toast = useToast();
+  const choose = async (next: UserStatus) => {
+    const previous = shown;
+    setShown(next);
+    try {
+      await updateMe({ status: next }).unwrap();
+    } catch {
+      setShown(previous);
+      toast.error('Your status could not be saved.');
+    }
+  };
+  return (
+    <Dropdown
+      trigger={['click']}
+      menu={{
+        selectedKeys: [shown],
+        items: (Object.keys(labels) as UserStatus[]).map((key) => ({
+          key,
+          label: (
+            <Space>
+              <span
+                style={{
+                  display: 'inline-block',
+                  width: 8,
+                  height: 8,
+                  borderRadius: 4,
+                  background: statusColours[key],
+                }}
+              />
+              {labels[key]}
+            </Space>
+          ),
+        })),
+        onClick: ({ key }) => void choose(key as UserStatus),
+      }}
+    >
+      <button
+        type="button"
+        aria-label={`Status: ${labels[shown]}`}
+        style={{ background: 'none', border: 0, cursor: 'pointer', padding: 0 }}
+      >
+        <Space>
+          <UserAvatar name={name} photoUrl={photoUrl} size="sm" status={shown} />
+          <Typography.Text>{name}</Typography.Text>
+        </Space>
+      </button>
+    </Dropdown>
+  );
+}

@@ -1,0 +1,47 @@
+import { Avatar, Badge } from 'antd';
+
+export type AvatarSize = 'xs' | 'sm' | 'md' | 'lg' | 'xl';
+export type UserStatus = 'active' | 'busy' | 'unavailable';
+
+const pixels: Record<AvatarSize, number> = { xs: 20, sm: 28, md: 36, lg: 48, xl: 72 };
+export const statusColours: Record<UserStatus, string> = {
+  active: '#22C55E',
+  busy: '#F59E0B',
+  unavailable: '#EF4444',
+};
+
+export function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  return (
+    (parts[0]?.[0] ?? '') + (parts.length > 1 ? (parts[parts.length - 1]?.[0] ?? '') : '')
+  ).toUpperCase();
+}
+
+export function UserAvatar({
+  name,
+  photoUrl,
+  size = 'md',
+  status,
+}: {
+  name: string;
+  photoUrl?: string | null;
+  size?: AvatarSize;
+  status?: UserStatus;
+}) {
+  const avatar = (
+    <Avatar size={pixels[size]} src={photoUrl ?? undefined} alt={name}>
+      {initials(name)}
+    </Avatar>
+  );
+  if (!status) return avatar;
+  return (
+    <Badge
+      dot
+      color={statusColours[status]}
+      offset={[-pixels[size] / 8, pixels[size] - pixels[size] / 6]}
+      title={status}
+    >
+      {avatar}
+    </Badge>
+  );
+}

@@ -1,0 +1,140 @@
+// Browser journeys of the staff app shell: Debian's Chromium driven by playwright-core against the real stack
+// (PostgreSQL, Kafka, identity, the dev OIDC provider and the bff serving the built web bundles).
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { bffConfigSchema, startBff, type RunningBff } from '../../bff/src/index.js';
+import {
+  demoSeed,
+  freePort,
+  INTERNAL_TOKEN,
+  startIdentityHarness,
+  type IdentityHarness,
+} from '../../services/identity/test/support.js';
+
+const distDir = fileURLToPath(new URL('../dist', import.meta.url));
+const shots = fileURLToPath(new URL('../../test-results/screenshots', import.meta.url));
+
+let harness: IdentityHarness;
+let bff: RunningBff;
+let browser: Browser;
+let baseUrl: string;
+
+beforeAll(async () => {
+  if (!existsSync(`${distDir}/index.html`)) {
+    throw new Error(
+      'web/dist is missing: build the web bundles first (npm run build -w @workspace/web; make test does it).',
+    );
+  }
+  mkdirSync(shots, { recursive: true });
+  const port = await freePort();
+  baseUrl = `http://localhost:${port}`;
+  harness = await startIdentityHarness({ publicUrl: baseUrl });
+  bff = await startBff(
+    bffConfigSchema.parse({
+      PORT: String(port),
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      IDENTITY_URL: harness.baseUrl,
+      INTERNAL_API_TOKEN: INTERNAL_TOKEN,
+      PUBLIC_URL: baseUrl,
+      SESSION_SECRET: 'browser-test-session-secret-0123456789abcdef',
+      STATIC_DIR: distDir,
+      DEFAULT_TENANT: 'demo',
+    }),
+  );
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+});
+
+afterAll(async () => {
+  await browser.close();
+  await bff.shutdown();
+  await harness.stop();
+});
+
+async function signIn(page: Page, email: string) {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel('Organisation').fill('demo');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  // The dev IdP's own sign-in page.
+  await page.waitForURL(/\/interaction\//);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(demoSeed.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.origin === baseUrl && !url.pathname.startsWith('/login'));
+}
+
+describe('staff app shell in Chromium', () => {
+  it('signs the admin in through the real OIDC pages, shows the modules, and keeps dark mode and the sidebar layout across a reload', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
+    const page = await context.newPage();
+    await page.goto(baseUrl);
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await signIn(page, 'admin@demo.test');
+
+    const nav = page.getByRole('menu', { name: 'Modules' }).first();
+    await page.getByRole('button', { name: 'Open navigation' }).click();
+    for (const label of ['Schedule', 'Notes', 'Drive', 'CIS'])
+      await expectVisible(page, nav.getByText(label, { exact: true }));
+    await page.waitForTimeout(400); // the drawer's opening animation, for the screenshot
+    await page.screenshot({ path: `${shots}/shell-admin-signed-in.png` });
+    await page.keyboard.press('Escape');
+
+    await page.goto(`${baseUrl}/settings/appearance`);
+    await page.locator('label.ant-radio-button-wrapper', { hasText: 'Dark' }).click();
+    await page.locator('label.ant-radio-button-wrapper', { hasText: /^Sidebar$/ }).click();
+    await page.getByRole('button', { name: 'Apply Changes' }).click();
+    await expectVisible(page, page.getByText('Appearance saved'));
+
+    await page.reload();
+    await expectVisible(page, page.getByTestId('sidebar'));
+    // Runs in the page; the test's own TypeScript has no DOM types.
+    const background = await page
+      .locator('.ant-layout')
+      .first()
+      .evaluate(
+        (element) =>
+          (
+            globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }
+          ).getComputedStyle(element).backgroundColor,
+      );
+    expect(isDarkColour(background)).toBe(true);
+    await page.screenshot({ path: `${shots}/shell-admin-dark-sidebar.png` });
+    await context.close();
+  });
+
+  it('shows the viewer the Access Restricted page on the organisation settings route', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
+    const page = await context.newPage();
+    await signIn(page, 'viewer@demo.test');
+    await page.goto(`${baseUrl}/settings/organisation`);
+    await expectVisible(page, page.getByText('Access Restricted'));
+    await expectVisible(page, page.getByText("You don't have permission to manage organisation settings"));
+    await expectVisible(page, page.getByText('tenant.edit_settings'));
+    await expectVisible(page, page.getByText('viewer@demo.test'));
+    await expectVisible(page, page.getByText('Need Access?'));
+    await page.screenshot({ path: `${shots}/shell-viewer-access-restricted.png` });
+    await context.close();
+  });
+});
+
+async function expectVisible(_page: Page, locator: ReturnType<Page['locator']>) {
+  await locator.waitFor({ state: 'visible', timeout: 15_000 });
+}
+
+function isDarkColour(css: string): boolean {
+  const [r = 255, g = 255, b = 255] = (css.match(/\d+/g) ?? []).map(Number);
+  return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255 < 0.3;
+}

@@ -1,0 +1,24 @@
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// Three entries, one build: the staff app (index.html), the subcontractor portal (portal.html) and the public
+// site (site.html). The bff serves dist/ on one origin and picks the entry by path.
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    // The shared vendor chunk (React, antd) is about 500 kB minified, 165 kB gzipped; warn only beyond that.
+    chunkSizeWarningLimit: 600,
+    rollupOptions: {
+      input: {
+        app: resolve(import.meta.dirname, 'index.html'),
+        portal: resolve(import.meta.dirname, 'portal.html'),
+        site: resolve(import.meta.dirname, 'site.html'),
+      },
+    },
+  },
+  server: { proxy: { '/api': 'http://localhost:8080' } },
+});
