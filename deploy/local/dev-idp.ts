@@ -36,6 +36,60 @@ export interface RunningDevIdp {
   close(): Promise<void>;
 }
 
+/**
+ * The provider's storage (sessions, interactions, codes, grants), in memory: a development IdP forgets them on
+ * restart, and users just sign in again. Written out so the lifetimes and storage are deliberate, not defaults.
+ */
+type Stored = Map<string, { payload: Record<string, unknown>; expiresAt: number }>;
+
+class MemoryAdapter {
+  private static readonly stores = new Map<string, Stored>();
+  private readonly store: Stored;
+
+  constructor(name: string) {
+    const existing = MemoryAdapter.stores.get(name);
+    this.store = existing ?? (new Map() as Stored);
+    if (!existing) MemoryAdapter.stores.set(name, this.store);
+  }
+
+  upsert(id: string, payload: Record<string, unknown>, expiresIn: number): Promise<void> {
+    this.store.set(id, { payload, expiresAt: Date.now() + expiresIn * 1000 });
+    return Promise.resolve();
+  }
+
+  find(id: string): Promise<Record<string, unknown> | undefined> {
+    const entry = this.store.get(id);
+    if (!entry || entry.expiresAt <= Date.now()) return Promise.resolve(undefined);
+    return Promise.resolve(entry.payload);
+  }
+
+  findByUid(uid: string): Promise<Record<string, unknown> | undefined> {
+    for (const [id, entry] of this.store) if (entry.payload.uid === uid) return this.find(id);
+    return Promise.resolve(undefined);
+  }
+
+  findByUserCode(userCode: string): Promise<Record<string, unknown> | undefined> {
+    for (const [id, entry] of this.store) if (entry.payload.userCode === userCode) return this.find(id);
+    return Promise.resolve(undefined);
+  }
+
+  consume(id: string): Promise<void> {
+    const entry = this.store.get(id);
+    if (entry) entry.payload.consumed = Math.floor(Date.now() / 1000);
+    return Promise.resolve();
+  }
+
+  destroy(id: string): Promise<void> {
+    this.store.delete(id);
+    return Promise.resolve();
+  }
+
+  revokeByGrantId(grantId: string): Promise<void> {
+    for (const [id, entry] of this.store) if (entry.payload.grantId === grantId) this.store.delete(id);
+    return Promise.resolve();
+  }
+}
+
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 function loginPage(uid: string, loginHint: string, error?: string): string {
@@ -106,6 +160,15 @@ export async function startDevIdp(options: DevIdpOptions): Promise<RunningDevIdp
     },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     features: { devInteractions: { enabled: false } },
+    adapter: MemoryAdapter,
+    ttl: {
+      AccessToken: 600,
+      AuthorizationCode: 120,
+      IdToken: 600,
+      Interaction: 900,
+      Session: 8 * 3600,
+      Grant: 8 * 3600,
+    },
     pkce: { required: () => true },
     interactions: {
       url: (_ctx: KoaContextWithOIDC, interaction: { uid: string }) => `/interaction/${interaction.uid}`,
