@@ -34,6 +34,7 @@ run_bench() {
 
 run_bench "Outbox: transactional outbox vs bare kafkajs" services/kit/bench/outbox.bench.ts
 run_bench "HTTP: kit request overhead vs bare express" services/kit/bench/http.bench.ts
+run_bench "bff: authenticated call vs a bare proxy hop; scope lookup" bff/bench/bff.bench.ts
 
 cleanup
 exit $status
