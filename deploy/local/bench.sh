@@ -10,11 +10,16 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_DIR"
 
-started_here=false
-if ! bash "$LOCAL_DIR/infra.sh" status >/dev/null 2>&1; then started_here=true; fi
+# Stop afterwards only what this run started (KEEP_INFRA=1 keeps everything running).
+started_here=()
+for component in postgres kafka minio; do
+  bash "$LOCAL_DIR/$component.sh" status >/dev/null 2>&1 || started_here+=("$component")
+done
 cleanup() {
-  if $started_here && [ -z "${KEEP_INFRA:-}" ]; then bash "$LOCAL_DIR/infra.sh" down || true; fi
-  started_here=false
+  if [ -z "${KEEP_INFRA:-}" ]; then
+    for component in "${started_here[@]}"; do bash "$LOCAL_DIR/$component.sh" stop || true; done
+  fi
+  started_here=()
 }
 trap cleanup EXIT
 

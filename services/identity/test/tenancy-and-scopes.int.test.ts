@@ -163,6 +163,32 @@ describe('permissions and tenancy', () => {
     expect(res.status).toBe(404);
   });
 
+  it('does not let a role change raise the caller', async () => {
+    const admin = await token('demo', 'admin@demo.test');
+    const self = await call('PATCH', `/v1/users/${demoSeed.users[0]?.uid ?? ''}`, admin, {
+      role: 'standard',
+    });
+    expect(self.status).toBe(403);
+    expect(self.body.detail).toBe('You cannot change your own role.');
+    // A standard user who may manage users (a custom bundle) still cannot make anyone an administrator.
+    const clerkUid = demoSeed.users[6]?.uid ?? '';
+    expect(
+      (await call('PUT', '/v1/role-bundles/people', admin, { name: 'People', scopes: ['users.manage'] }))
+        .status,
+    ).toBe(204);
+    expect(
+      (await call('PATCH', `/v1/users/${clerkUid}`, admin, { bundleIds: ['cis-clerk', 'people'] })).status,
+    ).toBe(200);
+    const clerk = (await signIn(harness, 'demo', 'clerk@demo.test', demoSeed.password)).body
+      .accessToken as string;
+    const raise = await call('PATCH', `/v1/users/${demoSeed.users[2]?.uid ?? ''}`, clerk, { role: 'admin' });
+    expect(raise.status).toBe(403);
+    expect(raise.body.detail).toBe('Only an administrator can make someone an administrator.');
+    expect((await call('PATCH', `/v1/users/${clerkUid}`, admin, { bundleIds: ['cis-clerk'] })).status).toBe(
+      200,
+    );
+  });
+
   it('validates scope lists against the vocabulary', async () => {
     const admin = await token('demo', 'admin@demo.test');
     const res = await call('PUT', '/v1/role-bundles/custom', admin, {

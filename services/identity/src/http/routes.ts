@@ -570,6 +570,14 @@ function adminRoutes(context: IdentityContext): ApiRouter {
       },
       responses: { 200: { description: 'Updated', schema: userView } },
       handler: async ({ ctx, params, body }) => {
+        // Role changes cannot raise the caller: only an administrator grants the admin role, and nobody changes
+        // their own role (another administrator must).
+        if (body.role !== undefined && params.uid === ctx.userId) {
+          throw problems.forbidden('You cannot change your own role.');
+        }
+        if (body.role === 'admin' && ctx.role !== 'admin') {
+          throw problems.forbidden('Only an administrator can make someone an administrator.');
+        }
         const user = await context.inTenant(ctx.tenantId, async (store, trx) => {
           if (body.bundleIds) {
             const known = new Set((await store.bundles()).map((bundle) => bundle.id));
