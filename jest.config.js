@@ -1,18 +1,23 @@
 // One jest run, two projects: fast unit suites, and integration suites against the real PostgreSQL, Kafka and
 // MinIO that `make test` starts (they share one set of infrastructure processes and run in band, with
 // --testTimeout=120000: they stop and restart brokers).
-const swc = [
+const swc = (tsx) => [
   '@swc/jest',
   {
-    jsc: { parser: { syntax: 'typescript' }, target: 'es2023', keepClassNames: true },
+    jsc: {
+      parser: { syntax: 'typescript', tsx },
+      transform: { react: { runtime: 'automatic' } },
+      target: 'es2023',
+      keepClassNames: true,
+    },
     module: { type: 'es6' },
     sourceMaps: 'inline',
   },
 ];
 
 const shared = {
-  extensionsToTreatAsEsm: ['.ts'],
-  transform: { '^.+\\.ts$': swc },
+  extensionsToTreatAsEsm: ['.ts', '.tsx'],
+  transform: { '^.+\\.ts$': swc(false), '^.+\\.tsx$': swc(true) },
   moduleNameMapper: {
     '^@workspace/kit$': '<rootDir>/services/kit/src/index.ts',
     '^@workspace/kit/testing$': '<rootDir>/services/kit/src/testing/index.ts',

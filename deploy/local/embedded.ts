@@ -34,13 +34,14 @@ interface LocalSecrets {
 
 function localSecrets(): LocalSecrets {
   const file = join(stateDir, 'local-secrets.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as LocalSecrets;
+  const kept = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalSecrets>) : {};
+  // Secrets added by a later version are made once and written back; existing ones never change.
   const secrets: LocalSecrets = {
-    encryptionKeys: `local1:${randomBytes(32).toString('base64')}`,
-    internalToken: randomBytes(32).toString('hex'),
-    oidcClientSecret: randomBytes(24).toString('hex'),
-    sessionSecret: randomBytes(32).toString('hex'),
-    dbPassword: randomBytes(16).toString('hex'),
+    encryptionKeys: kept.encryptionKeys ?? `local1:${randomBytes(32).toString('base64')}`,
+    internalToken: kept.internalToken ?? randomBytes(32).toString('hex'),
+    oidcClientSecret: kept.oidcClientSecret ?? randomBytes(24).toString('hex'),
+    sessionSecret: kept.sessionSecret ?? randomBytes(32).toString('hex'),
+    dbPassword: kept.dbPassword ?? randomBytes(16).toString('hex'),
   };
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;

@@ -124,6 +124,7 @@ describe('staff app shell in Chromium', () => {
     await expectVisible(page, page.getByText("You don't have permission to manage organisation settings"));
     await expectVisible(page, page.getByText('tenant.edit_settings'));
     await expectVisible(page, page.getByText('viewer@demo.test'));
+    await expectVisible(page, page.locator('.ant-descriptions').getByText('Demo Construction Ltd'));
     await expectVisible(page, page.getByText('Need Access?'));
     await page.screenshot({ path: `${shots}/shell-viewer-access-restricted.png` });
     await context.close();

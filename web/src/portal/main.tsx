@@ -6,6 +6,8 @@ import { createRoot } from 'react-dom/client';
 interface PortalSession {
   subcontractorId: string;
   tenant: { id: string; name: string };
+  /** Sent back as x-csrf-token on every state-changing call (logout included). */
+  csrfToken: string;
 }
 
 async function readProblem(response: Response): Promise<string> {
@@ -66,7 +68,11 @@ function Portal() {
     );
   }
   const logout = async () => {
-    await fetch('/api/portal/logout', { method: 'POST', credentials: 'same-origin' });
+    await fetch('/api/portal/logout', {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'x-csrf-token': session.csrfToken },
+    });
     window.location.replace('/portal-login');
   };
   return (
