@@ -1,0 +1,29 @@
+{{/*
+The bff's environment (ConfigMap). From global.env it takes only what it reads (LOG_LEVEL,
+OTEL_EXPORTER_OTLP_ENDPOINT, SHUTDOWN_TIMEOUT_MS, TRUST_PROXY); it derives
+  IDENTITY_URL  http://<release>-identity (the Service of identity in the same release, port 80),
+  PUBLIC_URL    global.publicUrl, else the ingress host (https with ingress.tls),
+  TRUST_PROXY   true behind the ingress, false otherwise,
+when they are not set. Secrets (SESSION_SECRET, INTERNAL_API_TOKEN) come from existingSecrets, never from here.
+*/}}
+{{- define "bff.env" -}}
+{{- $env := include "workspace-lib.env.base" (dict "globalKeys" (list "LOG_LEVEL" "OTEL_EXPORTER_OTLP_ENDPOINT" "SHUTDOWN_TIMEOUT_MS" "TRUST_PROXY") "context" .) | fromYaml -}}
+{{- if not (hasKey $env "IDENTITY_URL") -}}
+{{- $_ := set $env "IDENTITY_URL" (printf "http://%s" (include "workspace-lib.siblingFullname" (dict "name" "identity" "context" .))) -}}
+{{- end -}}
+{{- if not (hasKey $env "PUBLIC_URL") -}}
+{{- if (.Values.global).publicUrl -}}
+{{- $_ := set $env "PUBLIC_URL" (.Values.global.publicUrl | trimSuffix "/") -}}
+{{- else if and .Values.ingress.enabled .Values.ingress.hostname -}}
+{{- $_ := set $env "PUBLIC_URL" (printf "%s://%s" (.Values.ingress.tls | ternary "https" "http") .Values.ingress.hostname) -}}
+{{- end -}}
+{{- end -}}
+{{- if not (hasKey $env "TRUST_PROXY") -}}
+{{- $_ := set $env "TRUST_PROXY" (.Values.ingress.enabled | toString) -}}
+{{- end -}}
+{{- include "workspace-lib.require" (dict "value" (get $env "PUBLIC_URL") "name" "env.PUBLIC_URL (or global.publicUrl, or ingress.hostname)" "why" "the browser-facing origin, e.g. https://workspace.example.com" "context" .) -}}
+{{- if not (or .Values.existingSecrets .Values.secretEnvVars) -}}
+{{- fail "bff: existingSecrets (or secretEnvVars) must name the Secret(s) holding SESSION_SECRET and INTERNAL_API_TOKEN" -}}
+{{- end -}}
+{{- toYaml $env -}}
+{{- end -}}
