@@ -11,16 +11,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_DIR"
 
 # Stop afterwards only what this run started (KEEP_INFRA=1 keeps everything running).
-started_here=()
-for component in postgres kafka minio; do
-  bash "$LOCAL_DIR/$component.sh" status >/dev/null 2>&1 || started_here+=("$component")
-done
-cleanup() {
-  if [ -z "${KEEP_INFRA:-}" ]; then
-    for component in "${started_here[@]}"; do bash "$LOCAL_DIR/$component.sh" stop || true; done
-  fi
-  started_here=()
-}
+note_missing_components
+cleanup() { stop_components_started_here; }
 trap cleanup EXIT
 
 bash "$LOCAL_DIR/install.sh"

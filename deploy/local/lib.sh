@@ -57,3 +57,21 @@ stop_pid() {
   fi
   rm -f "$file"
 }
+
+# A run that starts the infrastructure itself (tests, benchmarks) stops afterwards only what it started:
+# note_missing_components before starting, stop_components_started_here at the end (KEEP_INFRA=1 keeps all).
+STARTED_HERE=()
+note_missing_components() {
+  local component
+  STARTED_HERE=()
+  for component in postgres kafka minio; do
+    bash "$LOCAL_DIR/$component.sh" status >/dev/null 2>&1 || STARTED_HERE+=("$component")
+  done
+}
+stop_components_started_here() {
+  local component
+  if [ -z "${KEEP_INFRA:-}" ]; then
+    for component in "${STARTED_HERE[@]}"; do bash "$LOCAL_DIR/$component.sh" stop || true; done
+  fi
+  STARTED_HERE=()
+}

@@ -20,15 +20,7 @@ import express from 'express';
 import { z } from 'zod';
 import { ApiRouter, createLogger, createMetricsRegistry, createServiceApp } from '../src/index.js';
 import { createTestIssuer } from '../src/testing/index.js';
-
-function envInt(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min)
-    throw new Error(`${name} must be an integer >= ${min}, got '${raw}'`);
-  return value;
-}
+import { envInt } from './env.js';
 
 const CONNECTIONS = envInt('BENCH_HTTP_CONNECTIONS', 10, 1);
 const DURATION_S = envInt('BENCH_HTTP_DURATION_S', 10, 1);

@@ -28,15 +28,7 @@ import {
 } from '../src/index.js';
 import { createTestDatabase, testInfra } from '../src/testing/index.js';
 import { ledgerService, startLedgerService } from '../test/fixtures/ledger-service.js';
-
-function envInt(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min)
-    throw new Error(`${name} must be an integer >= ${min}, got '${raw}'`);
-  return value;
-}
+import { envInt } from './env.js';
 
 const EVENTS = envInt('BENCH_EVENTS', 5_000, 1);
 const WRITERS = envInt('BENCH_WRITERS', 10, 1);
