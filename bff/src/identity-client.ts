@@ -62,6 +62,8 @@ const profile = z.object({ user: userView, tenant: tenantView });
 const availableScopes = z.object({ scopes: z.array(z.string()), restricted: z.boolean() });
 const effectiveScopes = z.object({ granted: z.array(z.string()) });
 const entitlements = z.object({ enabled: z.array(z.string()) });
+/** Footer settings as identity answers them (identity validates what is saved). */
+export const footerView = z.looseObject({ showFooter: z.boolean(), displayName: z.string() });
 
 export type Tokens = z.infer<typeof tokens>;
 export type SignInResult = z.infer<typeof signInResponse>;
@@ -154,6 +156,14 @@ export class IdentityClient {
 
   entitlements(accessToken: string) {
     return this.call(entitlements, 'GET', '/v1/tenant/entitlements', { accessToken });
+  }
+
+  footer(accessToken: string) {
+    return this.call(footerView, 'GET', '/v1/tenant/footer', { accessToken });
+  }
+
+  saveFooter(accessToken: string, body: unknown) {
+    return this.call(footerView, 'PUT', '/v1/tenant/footer', { accessToken }, body);
   }
 
   /** Readiness: identity answers its own health check in time. */

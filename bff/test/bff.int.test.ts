@@ -628,6 +628,8 @@ describe('HTTP surface', () => {
         'PATCH /api/me',
         'GET /api/tenant',
         'PATCH /api/tenant',
+        'GET /api/tenant/footer',
+        'PUT /api/tenant/footer',
         'POST /api/portal/session',
         'GET /api/portal/session',
         'POST /api/portal/logout',

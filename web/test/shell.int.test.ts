@@ -112,6 +112,18 @@ describe('staff app shell in Chromium', () => {
       );
     expect(isDarkColour(background)).toBe(true);
     await page.screenshot({ path: `${shots}/shell-admin-dark-sidebar.png` });
+
+    // Footer settings: a custom link saved by the admin appears in the rendered footer.
+    await page.goto(`${baseUrl}/settings/organisation`);
+    await expectVisible(page, page.getByText('No custom links added yet'));
+    await page.getByRole('button', { name: 'Add link' }).click();
+    await page.getByLabel('Link 1 label').fill('Site safety');
+    await page.getByLabel('Link 1 URL').fill('https://example.com/safety');
+    await page.getByRole('button', { name: 'Save Footer' }).click();
+    await expectVisible(page, page.getByText('Footer saved'));
+    await expectVisible(page, page.getByTestId('app-footer').getByRole('link', { name: 'Site safety' }));
+    await expectVisible(page, page.getByTestId('app-footer').getByText('Powered by Workspace'));
+    await page.screenshot({ path: `${shots}/shell-admin-footer-settings.png`, fullPage: true });
     await context.close();
   });
 

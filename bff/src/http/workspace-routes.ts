@@ -1,6 +1,6 @@
 import { ApiRouter, HttpProblem, problems } from '@workspace/kit';
 import { z } from 'zod';
-import { tenantView, userView } from '../identity-client.js';
+import { footerView, tenantView, userView } from '../identity-client.js';
 import { browserState, requireSameTenant, requireStaff, type BffContext } from './context.js';
 
 /** The spec's fallbacks when tenant metadata cannot be fetched. */
@@ -144,5 +144,22 @@ export function workspaceRoutes(context: BffContext): ApiRouter {
       responses: { 200: { description: 'Updated', schema: tenantView } },
       handler: async ({ body, req, res }) =>
         identity.updateTenant((await requireStaff(context, req, res)).accessToken, body),
+    })
+    .route({
+      method: 'get',
+      path: '/tenant/footer',
+      summary:
+        'The tenant’s footer settings, defaults filled in (the rendered footer and its settings panel)',
+      responses: { 200: { description: 'Footer settings', schema: footerView } },
+      handler: async ({ req, res }) => identity.footer((await requireStaff(context, req, res)).accessToken),
+    })
+    .route({
+      method: 'put',
+      path: '/tenant/footer',
+      summary: 'Save the footer settings (tenant.edit_settings; CSRF header); identity validates every field',
+      request: { body: z.record(z.string(), z.unknown()) },
+      responses: { 200: { description: 'Saved', schema: footerView } },
+      handler: async ({ body, req, res }) =>
+        identity.saveFooter((await requireStaff(context, req, res)).accessToken, body),
     });
 }

@@ -1,4 +1,5 @@
 import { enableTenantIsolation, type Migration } from '@workspace/kit';
+import { tenantFooter } from './002_tenant_footer.js';
 
 export const identitySchema: Migration = {
   name: '001_identity',
@@ -108,4 +109,4 @@ export const identitySchema: Migration = {
   },
 };
 
-export const identityMigrations: Migration[] = [identitySchema];
+export const identityMigrations: Migration[] = [identitySchema, tenantFooter];

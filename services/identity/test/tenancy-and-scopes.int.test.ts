@@ -219,6 +219,53 @@ describe('permissions and tenancy', () => {
   });
 });
 
+describe('footer settings', () => {
+  it('are visible by default with the tenant name, and saved by an admin for everyone in the tenant', async () => {
+    const editor = await token('demo', 'editor@demo.test');
+    const defaults = await call('GET', '/v1/tenant/footer', editor);
+    expect(defaults.status).toBe(200);
+    expect(defaults.body).toMatchObject({
+      showFooter: true,
+      displayName: 'Demo Construction Ltd',
+      showPoweredBy: true,
+      links: [],
+    });
+
+    const admin = await token('demo', 'admin@demo.test');
+    const footer = {
+      ...defaults.body,
+      displayName: '',
+      poweredByText: 'Built on Workspace',
+      links: [{ id: 'safety', label: 'Site safety', url: 'https://example.com/safety', enabled: true }],
+    };
+    const saved = await call('PUT', '/v1/tenant/footer', admin, footer);
+    expect(saved.status).toBe(200);
+    const read = await call('GET', '/v1/tenant/footer', editor);
+    expect(read.body).toMatchObject({
+      displayName: 'Demo Construction Ltd',
+      poweredByText: 'Built on Workspace',
+      links: [{ id: 'safety', label: 'Site safety', url: 'https://example.com/safety', enabled: true }],
+    });
+    const acme = await call('GET', '/v1/tenant/footer', await token('acme', 'admin@acme.test'));
+    expect(acme.body).toMatchObject({ displayName: 'Acme Builders', links: [] });
+  });
+
+  it('need tenant.edit_settings to change, and refuse a link without a web address', async () => {
+    const editor = await token('demo', 'editor@demo.test');
+    const current = (await call('GET', '/v1/tenant/footer', editor)).body;
+    expect((await call('PUT', '/v1/tenant/footer', editor, current)).status).toBe(403);
+    const admin = await token('demo', 'admin@demo.test');
+    const bad = await call('PUT', '/v1/tenant/footer', admin, {
+      ...current,
+      links: [{ id: 'x', label: 'Broken', url: 'javascript:alert(1)', enabled: true }],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([
+      { field: 'body.links.0.url', message: 'Enter a web address (https://…) or a path (/…)' },
+    ]);
+  });
+});
+
 describe('portal magic links', () => {
   it('is single use: the first redemption gives a portal session limited to the subcontractor, the second is refused', async () => {
     const cisAdmin = await token('demo', 'cis.admin@demo.test');

@@ -30,6 +30,30 @@ export interface User {
   profilePhotoUrl: string | null;
 }
 
+export interface FooterLink {
+  id: string;
+  label: string;
+  url: string;
+  enabled: boolean;
+}
+
+export interface FooterSettings {
+  showFooter: boolean;
+  displayName: string;
+  showPoweredBy: boolean;
+  poweredByText: string;
+  showAbout: boolean;
+  aboutLabel: string;
+  aboutUrl: string;
+  showPrivacy: boolean;
+  privacyLabel: string;
+  privacyUrl: string;
+  showTerms: boolean;
+  termsLabel: string;
+  termsUrl: string;
+  links: FooterLink[];
+}
+
 export interface Session {
   authenticated: true;
   user: User;
@@ -82,7 +106,7 @@ const trackedQuery: typeof fetchFromBff = (args, queryApi, extra) =>
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: trackedQuery,
-  tagTypes: ['Session'],
+  tagTypes: ['Session', 'Footer'],
   endpoints: (build) => ({
     session: build.query<Session, undefined>({
       query: () => '/auth/session',
@@ -104,10 +128,24 @@ export const api = createApi({
         );
       },
     }),
+    footer: build.query<FooterSettings, undefined>({
+      query: () => '/tenant/footer',
+      providesTags: ['Footer'],
+    }),
+    saveFooter: build.mutation<FooterSettings, FooterSettings>({
+      query: (body) => ({ url: '/tenant/footer', method: 'PUT', body }),
+      invalidatesTags: ['Footer'],
+    }),
     logout: build.mutation<null, undefined>({
       query: () => ({ url: '/auth/logout', method: 'POST' }),
     }),
   }),
 });
 
-export const { useSessionQuery, useUpdateMeMutation, useLogoutMutation } = api;
+export const {
+  useSessionQuery,
+  useUpdateMeMutation,
+  useLogoutMutation,
+  useFooterQuery,
+  useSaveFooterMutation,
+} = api;

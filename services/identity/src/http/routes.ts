@@ -8,6 +8,8 @@ import type { IdentityStore, Tenant, User } from '../db/store.js';
 import { isKnownScope, isSystemScope } from '../domain/index.js';
 import {
   branding,
+  defaultFooter,
+  footerSettings,
   tenantId,
   tenantModule,
   tenantView,
@@ -436,6 +438,49 @@ function adminRoutes(context: IdentityContext): ApiRouter {
             },
           });
           return toTenantView(tenant);
+        }),
+    })
+    .route({
+      method: 'get',
+      path: '/tenant/footer',
+      summary: 'The tenant’s footer settings (defaults filled in)',
+      responses: { 200: { description: 'Footer settings', schema: footerSettings } },
+      handler: ({ ctx }) =>
+        context.inTenant(ctx.tenantId, async (store, trx) => {
+          const tenant = await requireTenant(store, ctx.tenantId);
+          const row: { footer: Record<string, unknown> } | undefined = await trx('tenants')
+            .where({ tenant_id: ctx.tenantId })
+            .first('footer');
+          const footer = { ...defaultFooter(tenant.name), ...row?.footer };
+          return { ...footer, displayName: footer.displayName || tenant.name };
+        }),
+    })
+    .route({
+      method: 'put',
+      path: '/tenant/footer',
+      summary: 'Save the tenant’s footer settings',
+      scopes: ['tenant.edit_settings'],
+      request: { body: footerSettings },
+      responses: { 200: { description: 'Saved', schema: footerSettings } },
+      handler: ({ ctx, body }) =>
+        context.inTenant(ctx.tenantId, async (store, trx) => {
+          const tenant = await requireTenant(store, ctx.tenantId);
+          await trx('tenants')
+            .where({ tenant_id: ctx.tenantId })
+            .update({ footer: JSON.stringify(body), updated_at: trx.fn.now() });
+          await context.record(trx, identityEvents.tenantUpdated, {
+            tenantId: tenant.id,
+            aggregateId: tenant.id,
+            data: {
+              tenantId: tenant.id,
+              name: tenant.name,
+              region: tenant.region,
+              enabledModules: tenant.modules.filter((module) => module.enabled).map((module) => module.id),
+              storageTier: tenant.storageTier,
+              entitlements: tenant.entitlements,
+            },
+          });
+          return { ...body, displayName: body.displayName || tenant.name };
         }),
     })
     .route({

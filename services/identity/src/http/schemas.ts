@@ -71,6 +71,65 @@ export const userView = z.object({
   bundleIds: z.array(z.string()),
 });
 
+const footerUrl = z
+  .string()
+  .trim()
+  .max(500)
+  .refine(
+    (value) => value === '' || value.startsWith('/') || /^https?:\/\//.test(value),
+    'Enter a web address (https://…) or a path (/…)',
+  );
+
+/**
+ * Footer settings: the Display footer switch, display name (the tenant name when empty), Powered by, About /
+ * Privacy / Terms each with a show switch, label and URL, and custom links.
+ */
+export const footerSettings = z.object({
+  showFooter: z.boolean(),
+  displayName: z.string().trim().max(120),
+  showPoweredBy: z.boolean(),
+  poweredByText: z.string().trim().max(120),
+  showAbout: z.boolean(),
+  aboutLabel: z.string().trim().max(60),
+  aboutUrl: footerUrl,
+  showPrivacy: z.boolean(),
+  privacyLabel: z.string().trim().max(60),
+  privacyUrl: footerUrl,
+  showTerms: z.boolean(),
+  termsLabel: z.string().trim().max(60),
+  termsUrl: footerUrl,
+  links: z
+    .array(
+      z.object({
+        id: z.string().min(1).max(40),
+        label: z.string().trim().min(1, 'A link needs a label').max(60),
+        url: footerUrl.refine((value) => value !== '', 'A link needs a web address'),
+        enabled: z.boolean(),
+      }),
+    )
+    .max(20),
+});
+
+export type FooterSettings = z.infer<typeof footerSettings>;
+
+/** The footer is visible by default, with Powered by, Privacy and Terms; About appears once it has an address. */
+export const defaultFooter = (tenantName: string): FooterSettings => ({
+  showFooter: true,
+  displayName: tenantName,
+  showPoweredBy: true,
+  poweredByText: 'Powered by Workspace',
+  showAbout: false,
+  aboutLabel: 'About',
+  aboutUrl: '',
+  showPrivacy: true,
+  privacyLabel: 'Privacy',
+  privacyUrl: '/privacy',
+  showTerms: true,
+  termsLabel: 'Terms',
+  termsUrl: '/terms',
+  links: [],
+});
+
 export const tokenResponse = z.object({
   accessToken: z.string(),
   expiresIn: z.number().int(),

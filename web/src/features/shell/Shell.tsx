@@ -21,6 +21,7 @@ import { LoadingBar } from '../../ui/LoadingBar';
 import { ModuleErrorBoundary } from '../../ui/ModuleErrorBoundary';
 import { AppearanceSettings } from '../settings/AppearanceSettings';
 import { OrganisationSettings } from '../settings/OrganisationSettings';
+import { AppFooter } from './AppFooter';
 import { ModuleHome } from './ModuleHome';
 import { StatusPicker } from './StatusPicker';
 import { Welcome } from './Welcome';
@@ -212,12 +213,14 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
           <Layout>
             {header}
             {content}
+            <AppFooter />
           </Layout>
         </>
       ) : (
         <>
           {header}
           {content}
+          <AppFooter />
           <Drawer
             open={drawerOpen}
             placement="left"
