@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { templateBundles, type IdentityContext } from './context.js';
 import { REGIONS, STORAGE_TIERS } from './db/store.js';
 import { tenantId, tenantModule } from './http/schemas.js';
+import { tenantChangedData } from './events.js';
 
 /** A tenant and its users as `make up` and the tests seed them (the demo tenant's file: deploy/local/seed). */
 export const tenantSeedSchema = z.object({
@@ -46,14 +47,7 @@ export async function seedTenant(context: IdentityContext, input: unknown): Prom
     await context.record(trx, identityEvents.tenantCreated, {
       tenantId: tenant.id,
       aggregateId: tenant.id,
-      data: {
-        tenantId: tenant.id,
-        name: tenant.name,
-        region: tenant.region,
-        enabledModules: tenant.modules.filter((module) => module.enabled).map((module) => module.id),
-        storageTier: tenant.storageTier,
-        entitlements: tenant.entitlements,
-      },
+      data: tenantChangedData(tenant),
     });
     for (const user of seed.users) {
       await store.createUser({

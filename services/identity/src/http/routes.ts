@@ -17,6 +17,7 @@ import {
   tokenResponse,
   userView,
 } from './schemas.js';
+import { tenantChangedData } from '../events.js';
 
 const PORTAL_LINK_TTL_MS = 15 * 60_000;
 
@@ -428,14 +429,7 @@ function adminRoutes(context: IdentityContext): ApiRouter {
           await context.record(trx, identityEvents.tenantUpdated, {
             tenantId: tenant.id,
             aggregateId: tenant.id,
-            data: {
-              tenantId: tenant.id,
-              name: tenant.name,
-              region: tenant.region,
-              enabledModules: tenant.modules.filter((module) => module.enabled).map((module) => module.id),
-              storageTier: tenant.storageTier,
-              entitlements: tenant.entitlements,
-            },
+            data: tenantChangedData(tenant),
           });
           return toTenantView(tenant);
         }),
@@ -471,14 +465,7 @@ function adminRoutes(context: IdentityContext): ApiRouter {
           await context.record(trx, identityEvents.tenantUpdated, {
             tenantId: tenant.id,
             aggregateId: tenant.id,
-            data: {
-              tenantId: tenant.id,
-              name: tenant.name,
-              region: tenant.region,
-              enabledModules: tenant.modules.filter((module) => module.enabled).map((module) => module.id),
-              storageTier: tenant.storageTier,
-              entitlements: tenant.entitlements,
-            },
+            data: tenantChangedData(tenant),
           });
           return { ...body, displayName: body.displayName || tenant.name };
         }),
