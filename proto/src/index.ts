@@ -7,9 +7,11 @@ import {
   WhitelistChangedSchema,
 } from '../gen/workspace/identity/v1/events_pb.js';
 import { LedgerEntryRecordedSchema } from '../gen/workspace/testing/v1/ledger_pb.js';
+import { CisActivitySchema } from '../gen/workspace/cis/v1/events_pb.js';
 
 export * from '../gen/workspace/identity/v1/events_pb.js';
 export * from '../gen/workspace/testing/v1/ledger_pb.js';
+export * from '../gen/workspace/cis/v1/events_pb.js';
 
 /** Services that publish domain events, each to its own `<service>.events.v1` topic. */
 export const eventServices = [
@@ -67,3 +69,48 @@ export const identityEvents = {
   portalLinkCreated: defineEvent('identity.portal_link.created', IDENTITY_TOPIC, PortalLinkChangedSchema),
   portalLinkRedeemed: defineEvent('identity.portal_link.redeemed', IDENTITY_TOPIC, PortalLinkChangedSchema),
 };
+
+const CIS_TOPIC = domainTopic('cis');
+
+/** The audit actions of cis.md section 7, each its own CloudEvents type on cis.events.v1. */
+export const cisAuditActions = [
+  'cis.subcontractor.created',
+  'cis.subcontractor.updated',
+  'cis.subcontractor.verified',
+  'cis.subcontractor.archived',
+  'cis.subcontractor.deleted',
+  'cis.subcontractor.invited',
+  'cis.invoice.created',
+  'cis.invoice.updated',
+  'cis.invoice.approved',
+  'cis.invoice.rejected',
+  'cis.invoice.paid',
+  'cis.invoice.cancelled',
+  'cis.invoice.bulk.approve',
+  'cis.invoice.bulk.pay',
+  'cis.invoice.bulk.delete',
+  'cis.subcontractor.bulk.archive',
+  'cis.subcontractor.bulk.delete',
+  'cis.statement.generated',
+  'cis.statement.bulk.generate',
+  'cis.statement.sent',
+  'cis.return.compiled',
+  'cis.return.submitted',
+  'cis.return.amended',
+  'cis.return.unlocked',
+  'cis.return.exported',
+  'cis.settings.updated',
+  'cis.module.activated',
+  'cis.module.deactivated',
+  'cis.import.invoices',
+  'cis.export.invoices',
+  'cis.export.subcontractors',
+  'cis.export.return',
+  'cis.error',
+  'cis.permission.denied',
+] as const;
+export type CisAuditAction = (typeof cisAuditActions)[number];
+
+export const cisEvents = Object.fromEntries(
+  cisAuditActions.map((action) => [action, defineEvent(action, CIS_TOPIC, CisActivitySchema)]),
+) as Record<CisAuditAction, EventDefinition<typeof CisActivitySchema>>;
