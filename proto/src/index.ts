@@ -114,3 +114,14 @@ export type CisAuditAction = (typeof cisAuditActions)[number];
 export const cisEvents = Object.fromEntries(
   cisAuditActions.map((action) => [action, defineEvent(action, CIS_TOPIC, CisActivitySchema)]),
 ) as Record<CisAuditAction, EventDefinition<typeof CisActivitySchema>>;
+
+export * from '../gen/workspace/notification/v1/events_pb.js';
+import { EmailFailedSchema, EmailSentSchema } from '../gen/workspace/notification/v1/events_pb.js';
+
+const NOTIFICATION_TOPIC = domainTopic('notification');
+
+/** What became of an e-mail the notification service was asked to send (never its content or addresses). */
+export const notificationEvents = {
+  emailSent: defineEvent('notification.email.sent', NOTIFICATION_TOPIC, EmailSentSchema),
+  emailFailed: defineEvent('notification.email.failed', NOTIFICATION_TOPIC, EmailFailedSchema),
+};
