@@ -36,6 +36,14 @@ export interface ConsumerDefinition {
   handlers: Record<string, EventHandler>;
 }
 
+/** Background work of a service (job workers, retry loops): started with it and stopped first on shutdown. */
+export interface BackgroundWorker {
+  name: string;
+  start(): void;
+  /** Finishes or abandons the current item (it stays claimable) and resolves when the worker is idle. */
+  stop(): Promise<void>;
+}
+
 export interface ServiceDefinition<C extends BaseConfig> {
   name: string;
   /** PostgreSQL schema (and role) the service owns. */
@@ -49,6 +57,7 @@ export interface ServiceDefinition<C extends BaseConfig> {
   authKeys?(): AuthOptions['keys'];
   routes(deps: ServiceDeps<C>): { basePath: string; api: ApiRouter }[];
   consumers?(deps: ServiceDeps<C>): ConsumerDefinition[];
+  workers?(deps: ServiceDeps<C>): BackgroundWorker[];
 }
 
 export interface StartOverrides {
@@ -148,6 +157,9 @@ export async function startService<C extends BaseConfig>(
     subscriptions.push(await startConsumer({ db, bus, logger, ...consumer }));
   }
 
+  const workers = definition.workers?.(deps) ?? [];
+  for (const worker of workers) worker.start();
+
   const keys =
     overrides.keys ?? definition.authKeys?.() ?? (config.JWKS_URL ? remoteJwks(config.JWKS_URL) : undefined);
   const lifecycle: LifecycleState = { draining: false };
@@ -168,6 +180,9 @@ export async function startService<C extends BaseConfig>(
     lifecycle,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     onShutdown: [
+      async () => {
+        await Promise.all(workers.map((worker) => worker.stop()));
+      },
       // Flush the outbox first, while the consumers (and the bus) are still there to take it.
       () => relay.stop(),
       async () => {

@@ -10,6 +10,8 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
   if (!Number.isSafeInteger(parsed)) throw new RangeError(`int8 ${value} is beyond Number.MAX_SAFE_INTEGER`);
   return parsed;
 });
+// A calendar date stays the string PostgreSQL sends ('2026-06-05'): a JS Date would shift it by the time zone.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 
 export interface DatabaseOptions {
   url: string;
