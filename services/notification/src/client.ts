@@ -1,0 +1,131 @@
+import type { EmailStatus } from './domain/delivery.js';
+
+export interface SendEmailInput {
+  tenantId: string;
+  to: string | string[];
+  cc?: string | string[];
+  replyTo?: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** Up to 10 MB in all (decoded). */
+  attachments?: { filename: string; contentType: string; contentBase64: string }[];
+  /** A repeat with the same key (per tenant) answers the first e-mail's state instead of sending again. */
+  idempotencyKey?: string;
+  /** e.g. portal-invite, cis-statement */
+  category?: string;
+  /** Default true: the service tries once before answering. */
+  waitForFirstAttempt?: boolean;
+}
+
+export interface SendEmailResult {
+  id: string;
+  status: EmailStatus;
+  /** The SMTP server accepted it. When false the service keeps retrying (status retrying or queued), or gave up (failed). */
+  delivered: boolean;
+  error?: string;
+}
+
+export interface EmailStatusView extends SendEmailResult {
+  tenantId: string;
+  attempts: number;
+  category: string | null;
+  idempotencyKey: string | null;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  messageId: string;
+  sentAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The notification service could not be reached, or failed (5xx): the e-mail may not have been stored. */
+export class NotificationUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'NotificationUnavailableError';
+  }
+}
+
+/** The service refused the request (4xx: a bad address, a wrong token, a reused idempotency key). */
+export class NotificationRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: { code?: string; detail?: string; errors?: { field: string; message: string }[] },
+  ) {
+    super(
+      `The notification service refused the e-mail (${status}${problem.code ? ` ${problem.code}` : ''}): ${
+        problem.detail ?? 'no detail'
+      }${problem.errors?.length ? ` ${problem.errors.map((error) => `${error.field}: ${error.message}`).join('; ')}` : ''}`,
+    );
+    this.name = 'NotificationRequestError';
+  }
+}
+
+export interface NotificationClientOptions {
+  /** e.g. http://notification:3000 */
+  baseUrl: string;
+  /** The notification service's INTERNAL_API_TOKEN. */
+  internalToken: string;
+  /** Per request; default 30 s (the service's first attempt alone may take SMTP_TIMEOUT_MS). */
+  timeoutMs?: number;
+}
+
+/**
+ * For other services. `send` resolves whether or not the SMTP server took the e-mail (see `delivered` and
+ * `status`: the service retries on its own); it rejects only when the notification service is unreachable or
+ * failing (`NotificationUnavailableError`) or refuses the request (`NotificationRequestError`).
+ */
+export class NotificationClient {
+  private readonly baseUrl: string;
+
+  constructor(private readonly options: NotificationClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+  }
+
+  send(input: SendEmailInput): Promise<SendEmailResult> {
+    return this.call<SendEmailResult>('POST', '/v1/emails', input);
+  }
+
+  status(tenantId: string, id: string): Promise<EmailStatusView> {
+    return this.call<EmailStatusView>(
+      'GET',
+      `/v1/emails/${encodeURIComponent(id)}?tenantId=${encodeURIComponent(tenantId)}`,
+    );
+  }
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: {
+          'x-internal-token': this.options.internalToken,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
+      });
+    } catch (error) {
+      throw new NotificationUnavailableError(
+        `The notification service at ${this.baseUrl} is not reachable: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
+    }
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : {};
+    } catch {
+      parsed = {};
+    }
+    if (response.status >= 500) {
+      throw new NotificationUnavailableError(
+        `The notification service at ${this.baseUrl} failed (${response.status}) on ${method} ${path.split('?')[0] ?? ''}`,
+      );
+    }
+    if (!response.ok)
+      throw new NotificationRequestError(response.status, parsed as NotificationRequestError['problem']);
+    return parsed as T;
+  }
+}

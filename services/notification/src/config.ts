@@ -1,0 +1,46 @@
+import { baseConfigSchema } from '@workspace/kit';
+import { z } from 'zod';
+import { parseMailbox } from './domain/addresses.js';
+
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+const millisecondsList = z
+  .string()
+  .regex(/^\d+(,\d+)*$/, 'Must be a comma-separated list of milliseconds, e.g. 30000,120000,600000')
+  .transform((value) => value.split(',').map(Number));
+
+export const notificationConfigSchema = baseConfigSchema
+  .extend({
+    /** Callers are other services (cis, identity, the bff): they send this token in `x-internal-token`. */
+    INTERNAL_API_TOKEN: z.string().min(32),
+    SMTP_HOST: z.string().min(1).default('127.0.0.1'),
+    SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(1025),
+    /** TLS from the first byte (port 465); otherwise STARTTLS is used when the server offers it. */
+    SMTP_SECURE: booleanFromEnv.default(false),
+    SMTP_USER: z.string().min(1).optional(),
+    SMTP_PASSWORD: z.string().min(1).optional(),
+    /** Refuse a server whose certificate does not verify. Off only for a local relay with a self-signed one. */
+    SMTP_TLS_REJECT_UNAUTHORIZED: booleanFromEnv.default(true),
+    /** Connection, greeting and each command's socket timeout, and the limit of one whole attempt. */
+    SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    MAIL_FROM: z
+      .string()
+      .default('Workspace <no-reply@workspace.local>')
+      .refine((value) => parseMailbox(value) !== undefined, 'Must be an address or "Name <address>"'),
+    /** Waits before each retry: the n-th retry waits the n-th value (the last one repeats). */
+    DELIVERY_BACKOFF_MS: millisecondsList.default([30_000, 120_000, 600_000, 3_600_000, 21_600_000]),
+    /** Attempts in all (the first included) before an e-mail is marked failed. */
+    DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
+    /** How often the retry worker looks for due e-mails (it is also woken when one is queued here). */
+    DELIVERY_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(5_000),
+    /** E-mails one replica's worker sends at the same time. */
+    DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(4),
+  })
+  .refine((config) => (config.SMTP_USER === undefined) === (config.SMTP_PASSWORD === undefined), {
+    message: 'SMTP_USER and SMTP_PASSWORD are set together or not at all',
+    path: ['SMTP_PASSWORD'],
+  });
+
+export type NotificationConfig = z.infer<typeof notificationConfigSchema>;

@@ -1,0 +1,88 @@
+import {
+  startService,
+  type ServiceDefinition,
+  type StartedService,
+  type StartOverrides,
+} from '@workspace/kit';
+import { notificationEvents } from '@workspace/proto';
+import { notificationMigrations } from '../migrations/001_notification.js';
+import type { NotificationConfig } from './config.js';
+import { Delivery } from './delivery.js';
+import { notificationRoutes } from './http/routes.js';
+import { smtpMailer, type Mailer } from './mailer.js';
+
+export const NOTIFICATION_SCHEMA = 'notification';
+
+export interface NotificationService extends ServiceDefinition<NotificationConfig> {
+  /** The running service's delivery (after start): attempts and the retry worker. */
+  delivery(): Delivery;
+  /**
+   * Stops the retry worker once its attempts under way are recorded. The kit's shutdown has no step for a
+   * service's own background work, so this must run before the kit closes the database:
+   * `startNotificationService` wires it in.
+   */
+  stop(): Promise<void>;
+}
+
+export interface NotificationServiceOptions {
+  /** The SMTP side; by default nodemailer over SMTP as configured. */
+  mailer?: Mailer;
+}
+
+export function notificationService(
+  config: NotificationConfig,
+  options: NotificationServiceOptions = {},
+): NotificationService {
+  let delivery: Delivery | undefined;
+  const current = () => {
+    if (!delivery) throw new Error('notification has not started');
+    return delivery;
+  };
+  return {
+    name: 'notification',
+    schema: NOTIFICATION_SCHEMA,
+    migrations: notificationMigrations,
+    publishes: Object.values(notificationEvents),
+    delivery: current,
+    setup(deps) {
+      delivery = new Delivery({
+        db: deps.db,
+        mailer: options.mailer ?? smtpMailer(config),
+        logger: deps.logger.child({ component: 'delivery' }),
+        source: deps.source,
+        policy: { backoffMs: config.DELIVERY_BACKOFF_MS, maxAttempts: config.DELIVERY_MAX_ATTEMPTS },
+        attemptTimeoutMs: config.SMTP_TIMEOUT_MS,
+        pollIntervalMs: config.DELIVERY_POLL_INTERVAL_MS,
+        concurrency: config.DELIVERY_CONCURRENCY,
+        secrets: [config.SMTP_PASSWORD, config.SMTP_USER],
+      });
+      delivery.start();
+      return Promise.resolve();
+    },
+    routes: (deps) => notificationRoutes({ db: deps.db, config, delivery: current() }),
+    stop: async () => {
+      await delivery?.stop();
+    },
+  };
+}
+
+/**
+ * `startService` for notification: the same assembly, with the retry worker stopped first at shutdown (before
+ * the kit drains requests, flushes the outbox and closes the pool).
+ */
+export async function startNotificationService(
+  config: NotificationConfig,
+  overrides: StartOverrides & NotificationServiceOptions = {},
+): Promise<StartedService<NotificationConfig> & { definition: NotificationService }> {
+  const { mailer, ...kitOverrides } = overrides;
+  const definition = notificationService(config, mailer ? { mailer } : {});
+  const started = await startService(definition, config, kitOverrides);
+  return {
+    ...started,
+    definition,
+    shutdown: async (reason) => {
+      await definition.stop();
+      await started.shutdown(reason);
+    },
+  };
+}
