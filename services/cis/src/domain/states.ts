@@ -196,7 +196,7 @@ export interface ReturnTransitionOptions {
   /** Number of lines a (re)compile produced: 0 gives 'nil'. */
   lineCount?: number;
   /** Submit: the validation result; issues are listed in the error. */
-  validation?: { valid: boolean; issues: string[] };
+  validation?: { valid: boolean; issues: readonly string[] };
 }
 
 export const RETURN_MESSAGES = {
