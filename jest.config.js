@@ -22,6 +22,8 @@ const shared = {
     '^@workspace/kit$': '<rootDir>/services/kit/src/index.ts',
     '^@workspace/kit/testing$': '<rootDir>/services/kit/src/testing/index.ts',
     '^@workspace/proto$': '<rootDir>/proto/src/index.ts',
+    '^@workspace/(identity|notification|cis)$': '<rootDir>/services/$1/src/index.ts',
+    '^@workspace/cis/domain$': '<rootDir>/services/cis/src/domain/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testEnvironment: 'node',

@@ -12,6 +12,7 @@ export * from './http/metrics.js';
 export * from './http/problem.js';
 export * from './db/database.js';
 export * from './db/migrations.js';
+export * from './db/listener.js';
 export * from './events/bus.js';
 export * from './events/cloudevents.js';
 export * from './events/consumer.js';

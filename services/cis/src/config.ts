@@ -1,0 +1,24 @@
+import { baseConfigSchema } from '@workspace/kit';
+import { z } from 'zod';
+
+const flag = (fallback: 'true' | 'false') =>
+  z
+    .enum(['true', 'false'])
+    .default(fallback)
+    .transform((value) => value === 'true');
+
+export const cisConfigSchema = baseConfigSchema.extend({
+  /** `kid:base64(32 bytes)[,kid:base64...]`: seals UTRs and NINOs at rest (the first key encrypts). */
+  CIS_ENCRYPTION_KEYS: z.string().min(10),
+  /** Identity's base URL (portal magic links are created there with the caller's token). */
+  IDENTITY_URL: z.url(),
+  /** The notification service (email) and the internal token it accepts. */
+  NOTIFICATION_URL: z.url(),
+  NOTIFICATION_TOKEN: z.string().min(32),
+  /** 'Unlock (Testing)' on locked returns: only where the deployment enables testing tools. Never in production. */
+  CIS_TESTING_TOOLS: flag('false'),
+  /** How often the statement job worker looks for due work besides the NOTIFY wake-ups. */
+  CIS_JOB_POLL_MS: z.coerce.number().int().min(50).default(5_000),
+});
+
+export type CisConfig = z.infer<typeof cisConfigSchema>;

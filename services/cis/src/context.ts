@@ -1,0 +1,154 @@
+import { createHash } from 'node:crypto';
+import {
+  HttpProblem,
+  recordEvent,
+  withTenant,
+  type FieldCipher,
+  type Knex,
+  type Logger,
+} from '@workspace/kit';
+import { cisEvents, type CisAuditAction } from '@workspace/proto';
+import type { CisConfig } from './config.js';
+
+/** What the cis service needs of the notification service (its NotificationClient satisfies it). */
+export interface Mailer {
+  send(input: {
+    tenantId: string;
+    to: string | string[];
+    replyTo?: string;
+    subject: string;
+    text: string;
+    html?: string;
+    attachments?: { filename: string; contentType: string; contentBase64: string }[];
+    idempotencyKey?: string;
+    category?: string;
+  }): Promise<{ id: string; status: string; delivered: boolean; error?: string }>;
+}
+
+export interface AuditEntry {
+  targetType: string;
+  targetId?: string;
+  /** One line a person reads in Recent Activity, without personal data (no UTR, NINO, email). */
+  summary: string;
+  targetIds?: string[];
+  succeeded?: number;
+  failed?: number;
+  taxMonth?: string;
+  details?: Record<string, string | number | boolean>;
+}
+
+/** Channel of the invoice change notifications (live list updates); the payload is `tenant:invoiceId:action`. */
+export const INVOICE_CHANNEL = 'cis_invoice_changes';
+/** Channel that wakes the job workers. */
+export const JOB_CHANNEL = 'cis_jobs';
+
+export class CisContext {
+  constructor(
+    readonly db: Knex,
+    readonly config: CisConfig,
+    readonly cipher: FieldCipher,
+    readonly logger: Logger,
+    readonly source: string,
+    readonly mailer: Mailer,
+  ) {}
+
+  inTenant<T>(tenantId: string, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    return withTenant(this.db, tenantId, work);
+  }
+
+  /**
+   * One audit action (cis.md section 7): a row in the tenant's activity log (Recent Activity) and the event on
+   * cis.events.v1, in the caller's transaction. A bulk action is one entry carrying every target.
+   */
+  async audit(
+    trx: Knex.Transaction,
+    tenantId: string,
+    actorId: string,
+    action: CisAuditAction,
+    entry: AuditEntry,
+  ): Promise<void> {
+    const details = Object.fromEntries(
+      Object.entries(entry.details ?? {}).map(([key, value]) => [key, String(value)]),
+    );
+    await trx('activity').insert({
+      tenant_id: tenantId,
+      action,
+      target_type: entry.targetType,
+      target_id: entry.targetId ?? '',
+      summary: entry.summary,
+      details: JSON.stringify({
+        ...details,
+        ...(entry.taxMonth ? { taxMonth: entry.taxMonth } : {}),
+        ...(entry.targetIds ? { count: String(entry.targetIds.length) } : {}),
+      }),
+      performed_by: actorId,
+    });
+    await recordEvent(trx, this.source, cisEvents[action], {
+      tenantId,
+      aggregateId: entry.targetId ?? entry.targetType,
+      data: {
+        actorId,
+        targetType: entry.targetType,
+        targetId: entry.targetId ?? '',
+        targetIds: entry.targetIds ?? [],
+        succeeded: entry.succeeded ?? 0,
+        failed: entry.failed ?? 0,
+        taxMonth: entry.taxMonth ?? '',
+        details,
+      },
+    });
+  }
+
+  /** Tells every replica's live subscribers that an invoice changed (delivered when the transaction commits). */
+  async invoiceChanged(
+    trx: Knex.Transaction,
+    tenantId: string,
+    ids: string[],
+    action: string,
+  ): Promise<void> {
+    if (ids.length === 0) return;
+    const payload = JSON.stringify({ tenantId, action, ids: ids.length > 50 ? [] : ids, count: ids.length });
+    await trx.raw('SELECT pg_notify(?, ?)', [INVOICE_CHANNEL, payload]);
+  }
+
+  /** A portal magic link from identity, asked for with the caller's own token (identity checks the scope). */
+  async createPortalLink(
+    authorization: string,
+    subcontractorId: string,
+  ): Promise<{ magicLink: string; tenantName: string; expiresAt: string }> {
+    let response: globalThis.Response;
+    try {
+      response = await fetch(new URL('/v1/portal/links', this.config.IDENTITY_URL), {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        body: JSON.stringify({ subcontractorId }),
+        signal: AbortSignal.timeout(10_000),
+      });
+    } catch (error) {
+      this.logger.error({ err: error }, 'identity is unreachable for a portal link');
+      throw new HttpProblem(503, 'unavailable', 'Failed to send invitation');
+    }
+    if (!response.ok) {
+      const problem = (await response.json().catch(() => ({}))) as { detail?: string };
+      throw new HttpProblem(
+        response.status === 403 ? 403 : 502,
+        response.status === 403 ? 'forbidden' : 'upstream_failed',
+        problem.detail ?? 'Failed to send invitation',
+      );
+    }
+    return (await response.json()) as { magicLink: string; tenantName: string; expiresAt: string };
+  }
+
+  encrypt(value: string): string {
+    return this.cipher.encrypt(value);
+  }
+
+  decrypt(value: string | null): string {
+    return value ? this.cipher.decrypt(value) : '';
+  }
+}
+
+/** The statement key: the first 16 characters of a hash of the subcontractor and tax month (cis.md section 9). */
+export function statementKey(subcontractorId: string, taxMonth: string): string {
+  return createHash('sha256').update(`${subcontractorId}:${taxMonth}`).digest('hex').slice(0, 16);
+}

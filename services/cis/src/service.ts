@@ -1,0 +1,64 @@
+import { FieldCipher, type ServiceDefinition } from '@workspace/kit';
+import { cisEvents } from '@workspace/proto';
+import { cisMigrations } from '../migrations/001_cis.js';
+import type { CisConfig } from './config.js';
+import { CisContext, type Mailer } from './context.js';
+import { dashboardRoutes } from './http/dashboard.js';
+import { invoiceRoutes } from './http/invoices.js';
+import { returnRoutes } from './http/returns.js';
+import { settingsRoutes } from './http/settings.js';
+import { statementRoutes } from './http/statements.js';
+import { InvoiceChangeHub, streamRoutes } from './http/stream.js';
+import { subcontractorRoutes } from './http/subcontractors.js';
+import { JobWorker, jobRoutes } from './jobs.js';
+
+export const CIS_SCHEMA = 'cis';
+
+export interface CisService extends ServiceDefinition<CisConfig> {
+  context(): CisContext;
+  jobs(): JobWorker;
+}
+
+/** The cis service: settings, subcontractors, invoices, statements, returns, dashboard (cis.md). */
+export function cisService(config: CisConfig, mailer: Mailer): CisService {
+  const cipher = FieldCipher.fromConfig(config.CIS_ENCRYPTION_KEYS);
+  let context: CisContext | undefined;
+  let hub: InvoiceChangeHub | undefined;
+  let worker: JobWorker | undefined;
+  const current = () => {
+    if (!context) throw new Error('cis has not started');
+    return context;
+  };
+  return {
+    name: 'cis',
+    schema: CIS_SCHEMA,
+    migrations: cisMigrations,
+    publishes: Object.values(cisEvents),
+    context: current,
+    jobs: () => {
+      if (!worker) throw new Error('cis has not started');
+      return worker;
+    },
+    setup(deps) {
+      context = new CisContext(deps.db, config, cipher, deps.logger, deps.source, mailer);
+      hub = new InvoiceChangeHub(config.DATABASE_URL, deps.logger);
+      worker = new JobWorker(context);
+      return Promise.resolve();
+    },
+    workers: () => [hub, worker].filter((w) => w !== undefined),
+    routes: () => {
+      const ctx = current();
+      if (!hub) throw new Error('cis has not started');
+      return [
+        { basePath: '/v1', api: settingsRoutes(ctx) },
+        { basePath: '/v1', api: streamRoutes(hub) },
+        { basePath: '/v1', api: subcontractorRoutes(ctx) },
+        { basePath: '/v1', api: invoiceRoutes(ctx) },
+        { basePath: '/v1', api: statementRoutes(ctx) },
+        { basePath: '/v1', api: returnRoutes(ctx) },
+        { basePath: '/v1', api: dashboardRoutes(ctx) },
+        { basePath: '/v1', api: jobRoutes(ctx) },
+      ];
+    },
+  };
+}
