@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { provisionServiceSchema, type StartedService } from '@workspace/kit';
+import { createTestDatabase, testInfra, type TestDatabase } from '@workspace/kit/testing';
+import { notificationConfigSchema, type NotificationConfig } from '../src/config.js';
+import { startNotificationService, type NotificationService } from '../src/service.js';
+import { SmtpSinkClient } from '../src/sink-client.js';
+import { startSmtpSink, type RunningSmtpSink } from '../src/sink.js';
+
+export const INTERNAL_TOKEN = randomBytes(24).toString('hex');
+
+export interface NotificationHarness {
+  database: TestDatabase;
+  sink: RunningSmtpSink;
+  sinkClient: SmtpSinkClient;
+  service: StartedService<NotificationConfig> & { definition: NotificationService };
+  config: NotificationConfig;
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+/** Real PostgreSQL and Kafka, the real SMTP sink in-process, notification with a short retry schedule. */
+export async function startNotificationHarness(
+  env: Record<string, string> = {},
+): Promise<NotificationHarness> {
+  const database = await createTestDatabase('notification');
+  const roles = await provisionServiceSchema(database.adminUrl, {
+    schema: 'notification',
+    role: 'svc_notification',
+    password: 'notification-test',
+    ownerPassword: 'notification-owner-test',
+  });
+  const sink = await startSmtpSink();
+  const config = notificationConfigSchema.parse({
+    PORT: '0',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATABASE_URL: roles.databaseUrl,
+    DATABASE_MIGRATION_URL: roles.migrationUrl,
+    KAFKA_BROKERS: testInfra().kafkaBrokers,
+    INTERNAL_API_TOKEN: INTERNAL_TOKEN,
+    SMTP_HOST: sink.host,
+    SMTP_PORT: String(sink.smtpPort),
+    SMTP_TIMEOUT_MS: '5000',
+    DELIVERY_BACKOFF_MS: '300,600',
+    DELIVERY_MAX_ATTEMPTS: '3',
+    DELIVERY_POLL_INTERVAL_MS: '100',
+    ...env,
+  });
+  const service = await startNotificationService(config, { relayPollIntervalMs: 200 });
+  return {
+    database,
+    sink,
+    sinkClient: new SmtpSinkClient(sink.httpUrl),
+    service,
+    config,
+    baseUrl: `http://127.0.0.1:${service.port}`,
+    stop: async () => {
+      await service.shutdown();
+      await sink.close();
+      await database.drop();
+    },
+  };
+}
+
+/** The fields the tests read from answers (success bodies and problem documents). */
+export interface ResponseBody {
+  id: string;
+  status: string;
+  delivered?: boolean;
+  error?: string;
+  code?: string;
+  detail?: string;
+  errors?: { field: string; message: string }[];
+  [key: string]: unknown;
+}
+
+export async function call(
+  harness: NotificationHarness,
+  method: string,
+  path: string,
+  body?: unknown,
+  /** null: send no token. */
+  token: string | null = INTERNAL_TOKEN,
+): Promise<{ status: number; body: ResponseBody }> {
+  const res = await fetch(`${harness.baseUrl}${path}`, {
+    method,
+    headers: {
+      ...(token === null ? {} : { 'x-internal-token': token }),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as ResponseBody) : ({} as ResponseBody) };
+}
