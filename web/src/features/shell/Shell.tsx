@@ -19,6 +19,7 @@ import { enabledModules } from '../../app/modules';
 import { buildTheme, defaultAppearance, effectiveLayout, type Appearance } from '../../ui/appearance';
 import { LoadingBar } from '../../ui/LoadingBar';
 import { ModuleErrorBoundary } from '../../ui/ModuleErrorBoundary';
+import { CisModule } from '../cis/CisModule';
 import { AppearanceSettings } from '../settings/AppearanceSettings';
 import { OrganisationSettings } from '../settings/OrganisationSettings';
 import { AppFooter } from './AppFooter';
@@ -174,7 +175,7 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
             path={`${module.route.split('/').slice(0, 2).join('/')}/*`}
             element={
               <ModuleErrorBoundary module={module.label}>
-                <ModuleHome module={module} />
+                {module.id === 'cis' ? <CisModule session={session} /> : <ModuleHome module={module} />}
               </ModuleErrorBoundary>
             }
           />

@@ -1,0 +1,142 @@
+import { Card, Col, Empty, Row, Segmented, Skeleton, Space, Table } from 'antd';
+import { useState } from 'react';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import { useCisAnalyticsQuery, type Analytics } from './api';
+import { QueryError } from './components/QueryError';
+import { pounds } from './format';
+
+const colours = { gross: '#1677ff', materials: '#faad14', cis: '#f5222d' };
+
+/** Recharts works in pounds; labels and tooltips show pounds with pence. */
+const toPounds = (pence: number) => pence / 100;
+const poundsTick = (value: number) => `£${value.toLocaleString('en-GB')}`;
+const poundsTooltip = (value: unknown) =>
+  typeof value === 'number' ? pounds(Math.round(value * 100)) : String(value);
+
+function monthRows(data: Analytics) {
+  return [...data.byMonth]
+    .sort((a, b) => a.taxMonth.localeCompare(b.taxMonth))
+    .map((row) => ({
+      month: row.taxMonth,
+      Gross: toPounds(row.grossP),
+      Materials: toPounds(row.materialsP),
+      'CIS Deductions': toPounds(row.cisDeductionP),
+      invoices: row.invoices,
+    }));
+}
+
+/** /cis/analytics: gross, materials and deductions per tax month, and per subcontractor. */
+export function CisAnalytics() {
+  const [months, setMonths] = useState(12);
+  const { data, error, isLoading } = useCisAnalyticsQuery(months);
+
+  if (isLoading) return <Skeleton active paragraph={{ rows: 10 }} />;
+  if (error || !data)
+    return <QueryError error={error} prefix="Error loading analytics: " action="view CIS analytics" />;
+  const rows = monthRows(data);
+  const subs = [...data.bySubcontractor].sort((a, b) => b.grossP - a.grossP);
+  const subRows = subs.slice(0, 10).map((row) => ({
+    name: row.name,
+    Gross: toPounds(row.grossP),
+    Materials: toPounds(row.materialsP),
+    'CIS Deductions': toPounds(row.cisDeductionP),
+  }));
+
+  return (
+    <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+      <Segmented<number>
+        value={months}
+        onChange={setMonths}
+        options={[
+          { value: 3, label: '3 months' },
+          { value: 6, label: '6 months' },
+          { value: 12, label: '12 months' },
+        ]}
+      />
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={14}>
+          <Card title="Gross, Materials and CIS Deductions by Tax Month" size="small">
+            {rows.length === 0 ? (
+              <Empty description="No invoices in this period" />
+            ) : (
+              <ResponsiveContainer width="100%" height={320}>
+                <BarChart data={rows}>
+                  <CartesianGrid strokeDasharray="3 3" />
+                  <XAxis dataKey="month" />
+                  <YAxis tickFormatter={poundsTick} width={90} />
+                  <Tooltip formatter={poundsTooltip} />
+                  <Legend />
+                  <Bar dataKey="Gross" fill={colours.gross} />
+                  <Bar dataKey="Materials" fill={colours.materials} />
+                  <Bar dataKey="CIS Deductions" fill={colours.cis} />
+                </BarChart>
+              </ResponsiveContainer>
+            )}
+          </Card>
+        </Col>
+        <Col xs={24} xl={10}>
+          <Card title="CIS Deductions Trend" size="small">
+            {rows.length === 0 ? (
+              <Empty description="No invoices in this period" />
+            ) : (
+              <ResponsiveContainer width="100%" height={320}>
+                <LineChart data={rows}>
+                  <CartesianGrid strokeDasharray="3 3" />
+                  <XAxis dataKey="month" />
+                  <YAxis tickFormatter={poundsTick} width={90} />
+                  <Tooltip formatter={poundsTooltip} />
+                  <Legend />
+                  <Line type="monotone" dataKey="CIS Deductions" stroke={colours.cis} />
+                  <Line type="monotone" dataKey="Gross" stroke={colours.gross} />
+                </LineChart>
+              </ResponsiveContainer>
+            )}
+          </Card>
+        </Col>
+      </Row>
+      <Card title="By Subcontractor" size="small">
+        {subs.length === 0 ? (
+          <Empty description="No invoices in this period" />
+        ) : (
+          <Space orientation="vertical" style={{ width: '100%' }}>
+            <ResponsiveContainer width="100%" height={Math.max(200, subRows.length * 48)}>
+              <BarChart data={subRows} layout="vertical" margin={{ left: 40 }}>
+                <CartesianGrid strokeDasharray="3 3" />
+                <XAxis type="number" tickFormatter={poundsTick} />
+                <YAxis type="category" dataKey="name" width={160} />
+                <Tooltip formatter={poundsTooltip} />
+                <Legend />
+                <Bar dataKey="Gross" fill={colours.gross} />
+                <Bar dataKey="CIS Deductions" fill={colours.cis} />
+              </BarChart>
+            </ResponsiveContainer>
+            <Table
+              rowKey="subcontractorId"
+              size="small"
+              pagination={false}
+              dataSource={subs}
+              columns={[
+                { title: 'Subcontractor', dataIndex: 'name', key: 'name' },
+                { title: 'Invoices', dataIndex: 'invoices', key: 'invoices' },
+                { title: 'Gross', key: 'gross', render: (_, row) => pounds(row.grossP) },
+                { title: 'Materials', key: 'materials', render: (_, row) => pounds(row.materialsP) },
+                { title: 'CIS Deductions', key: 'cis', render: (_, row) => pounds(row.cisDeductionP) },
+              ]}
+            />
+          </Space>
+        )}
+      </Card>
+    </Space>
+  );
+}

@@ -1,0 +1,333 @@
+import { LockOutlined, SaveOutlined } from '@ant-design/icons';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Checkbox,
+  Col,
+  Form,
+  Input,
+  InputNumber,
+  Result,
+  Row,
+  Select,
+  Skeleton,
+  Space,
+  Switch,
+  Table,
+} from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import {
+  useCisRolePermissionsQuery,
+  useCisSettingsQuery,
+  useSaveCisRolePermissionsMutation,
+  useSaveCisSettingsMutation,
+  type CisSettings as Settings,
+  type RoleBundle,
+  type SettingsInput,
+} from './api';
+import { clearEditedErrors, showFieldErrors } from './components/formErrors';
+import { QueryError } from './components/QueryError';
+import { useCis } from './context';
+import { errorMessage, fieldErrors } from './problem';
+import { validateSettingsInput } from './validation';
+
+type FormValues = Omit<SettingsInput, 'utr'> & { utr: string };
+
+function valuesOf(settings: Settings): FormValues {
+  return {
+    active: settings.active,
+    companyName: settings.companyName,
+    employerRef: settings.employerRef,
+    accountsOfficeRef: settings.accountsOfficeRef,
+    utr: '',
+    vatScheme: settings.vatScheme,
+    emailStatements: settings.emailStatements,
+    warningDays: settings.warningDays,
+    statementDeadlineDays: settings.statementDeadlineDays,
+    emailFrom: settings.emailFrom,
+    emailReplyTo: settings.emailReplyTo,
+    statementFooter: settings.statementFooter,
+  };
+}
+
+/** The role-bundle checklist: each bundle's CIS scopes, with the checker's errors and warnings. */
+function RolePermissions() {
+  const { notification } = App.useApp();
+  const { data, error, isLoading } = useCisRolePermissionsQuery(undefined);
+  const [save, saveState] = useSaveCisRolePermissionsMutation();
+  const [drafts, setDrafts] = useState<Record<string, string[]>>({});
+
+  useEffect(() => {
+    setDrafts({});
+  }, [data]);
+
+  const bundles = useMemo(() => data?.bundles ?? [], [data]);
+  if (isLoading) return <Skeleton active />;
+  if (error || !data)
+    return (
+      <QueryError
+        error={error}
+        prefix="Error loading role permissions: "
+        action="manage CIS role permissions"
+      />
+    );
+
+  const scopesOf = (bundle: RoleBundle) => drafts[bundle.id] ?? bundle.scopes;
+  const changed = bundles.filter((bundle) => drafts[bundle.id] !== undefined);
+  const toggle = (bundle: RoleBundle, scope: string, on: boolean) => {
+    const current = scopesOf(bundle);
+    setDrafts((previous) => ({
+      ...previous,
+      [bundle.id]: on ? [...current, scope] : current.filter((item) => item !== scope),
+    }));
+  };
+
+  const saveAll = async () => {
+    try {
+      for (const bundle of changed) await save({ bundleId: bundle.id, scopes: scopesOf(bundle) }).unwrap();
+      notification.success({
+        title: 'Role Permissions Saved',
+        description: 'The role permissions have been saved.',
+      });
+    } catch (failure) {
+      notification.error({
+        title: 'Save Failed',
+        description: errorMessage(failure, 'Failed to save role permissions'),
+      });
+    }
+  };
+
+  return (
+    <Space orientation="vertical" style={{ width: '100%' }}>
+      {data.errors.length > 0 && (
+        <Alert
+          type="error"
+          showIcon
+          title="Errors"
+          description={
+            <ul style={{ margin: 0, paddingInlineStart: 18 }}>
+              {data.errors.map((message) => (
+                <li key={message}>{message}</li>
+              ))}
+            </ul>
+          }
+        />
+      )}
+      {data.warnings.length > 0 && (
+        <Alert
+          type="warning"
+          showIcon
+          title="Warnings"
+          description={
+            <ul style={{ margin: 0, paddingInlineStart: 18 }}>
+              {data.warnings.map((message) => (
+                <li key={message}>{message}</li>
+              ))}
+            </ul>
+          }
+        />
+      )}
+      <Table
+        rowKey="scope"
+        size="small"
+        pagination={false}
+        scroll={{ x: true }}
+        dataSource={data.scopes.map((scope) => ({ scope }))}
+        columns={[
+          { title: 'Scope', dataIndex: 'scope', key: 'scope', fixed: 'left' },
+          ...bundles.map((bundle) => ({
+            title: bundle.name,
+            key: bundle.id,
+            align: 'center' as const,
+            render: (_: unknown, row: { scope: string }) => (
+              <Checkbox
+                aria-label={`${bundle.name}: ${row.scope}`}
+                checked={scopesOf(bundle).includes(row.scope)}
+                onChange={(event) => {
+                  toggle(bundle, row.scope, event.target.checked);
+                }}
+              />
+            ),
+          })),
+        ]}
+      />
+      <Button disabled={changed.length === 0} loading={saveState.isLoading} onClick={() => void saveAll()}>
+        Save Role Permissions
+      </Button>
+    </Space>
+  );
+}
+
+/** /cis/settings: tax-authority details, processing settings and role permissions (managers only). */
+export function CisSettings() {
+  const { abilities } = useCis();
+  const { notification } = App.useApp();
+  const [form] = Form.useForm<FormValues>();
+  const { data, error, isLoading } = useCisSettingsQuery(undefined, { skip: !abilities.canManage });
+  const [save, saveState] = useSaveCisSettingsMutation();
+  const settings = data?.settings;
+
+  useEffect(() => {
+    if (settings) form.setFieldsValue(valuesOf(settings));
+  }, [settings, form]);
+
+  if (!abilities.canManage)
+    return (
+      <Result
+        status="403"
+        icon={<LockOutlined style={{ fontSize: 48 }} />}
+        title="CIS Settings"
+        subTitle="You don't have permission to manage CIS settings."
+      />
+    );
+  if (isLoading) return <Skeleton active paragraph={{ rows: 10 }} />;
+  if (error || !data)
+    return <QueryError error={error} prefix="Error loading settings: " action="manage CIS settings" />;
+
+  const submit = async (values: FormValues) => {
+    const body: SettingsInput = { ...values, utr: values.utr.trim() || undefined };
+    const clientErrors = validateSettingsInput(body);
+    if (Object.keys(clientErrors).length > 0) {
+      showFieldErrors(form, clientErrors);
+      return;
+    }
+    try {
+      await save(body).unwrap();
+      form.setFieldValue('utr', '');
+      notification.success({
+        title: 'Settings Saved',
+        description: 'Your CIS settings have been saved successfully.',
+      });
+    } catch (failure) {
+      showFieldErrors(form, fieldErrors(failure));
+      notification.error({ title: 'Save Failed', description: 'Failed to save settings' });
+    }
+  };
+
+  return (
+    <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+      {data.readiness.length > 0 && (
+        <Alert
+          type="info"
+          showIcon
+          title="Before a return can be filed"
+          description={
+            <ul style={{ margin: 0, paddingInlineStart: 18 }}>
+              {data.readiness.map((message) => (
+                <li key={message}>{message}</li>
+              ))}
+            </ul>
+          }
+        />
+      )}
+      <Form<FormValues>
+        form={form}
+        layout="vertical"
+        initialValues={valuesOf(data.settings)}
+        onFinish={(values) => void submit(values)}
+        onValuesChange={(changed) => {
+          clearEditedErrors(form, changed);
+        }}
+        data-testid="cis-settings-form"
+      >
+        <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+          <Card title="Tax Authority Details" size="small">
+            <Row gutter={16}>
+              <Col xs={24} md={12}>
+                <Form.Item label="Company name" name="companyName" required>
+                  <Input maxLength={100} />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={12}>
+                <Form.Item label="Employer reference" name="employerRef" extra="e.g., 123/AB12345">
+                  <Input />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={12}>
+                <Form.Item
+                  label="Accounts office reference"
+                  name="accountsOfficeRef"
+                  extra="e.g., 123PA00012345"
+                >
+                  <Input />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={12}>
+                <Form.Item
+                  label="Contractor UTR"
+                  name="utr"
+                  extra={
+                    settings?.hasUtr
+                      ? `Stored: ${settings.utrMasked ?? '••••••'}. Leave blank to keep it.`
+                      : '10 digits'
+                  }
+                >
+                  <Input maxLength={13} autoComplete="off" />
+                </Form.Item>
+              </Col>
+            </Row>
+          </Card>
+          <Card title="Processing Settings" size="small">
+            <Row gutter={16}>
+              <Col xs={24} md={8}>
+                <Form.Item label="VAT scheme" name="vatScheme">
+                  <Select
+                    options={[
+                      { value: 'standard', label: 'Standard' },
+                      { value: 'reduced', label: 'Reduced' },
+                      { value: 'zero', label: 'Zero' },
+                      { value: 'flat', label: 'Flat rate' },
+                    ]}
+                  />
+                </Form.Item>
+              </Col>
+              <Col xs={12} md={8}>
+                <Form.Item label="Warning days" name="warningDays">
+                  <InputNumber min={0} max={30} precision={0} style={{ width: '100%' }} />
+                </Form.Item>
+              </Col>
+              <Col xs={12} md={8}>
+                <Form.Item label="Statement deadline days" name="statementDeadlineDays">
+                  <InputNumber min={1} max={30} precision={0} style={{ width: '100%' }} />
+                </Form.Item>
+              </Col>
+              <Col xs={12} md={8}>
+                <Form.Item label="Email statements" name="emailStatements" valuePropName="checked">
+                  <Switch />
+                </Form.Item>
+              </Col>
+              <Col xs={12} md={8}>
+                <Form.Item label="Module active" name="active" valuePropName="checked">
+                  <Switch />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={12}>
+                <Form.Item label="Statement email from" name="emailFrom">
+                  <Input type="email" />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={12}>
+                <Form.Item label="Statement email reply-to" name="emailReplyTo">
+                  <Input type="email" />
+                </Form.Item>
+              </Col>
+              <Col span={24}>
+                <Form.Item label="Statement footer" name="statementFooter">
+                  <Input.TextArea autoSize={{ minRows: 2, maxRows: 4 }} />
+                </Form.Item>
+              </Col>
+            </Row>
+          </Card>
+          <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={saveState.isLoading}>
+            Save Settings
+          </Button>
+        </Space>
+      </Form>
+      <Card title="Role Permissions" size="small">
+        <RolePermissions />
+      </Card>
+    </Space>
+  );
+}

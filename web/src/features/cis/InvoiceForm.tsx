@@ -1,0 +1,350 @@
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  Descriptions,
+  Form,
+  Input,
+  Row,
+  Select,
+  Skeleton,
+  Space,
+  Switch,
+} from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useToast } from '../../ui/feedback';
+import {
+  useCreateInvoiceMutation,
+  useInvoiceQuery,
+  useSubcontractorsQuery,
+  useUpdateInvoiceMutation,
+  type Invoice,
+  type InvoiceInput,
+} from './api';
+import { clearEditedErrors, showFieldErrors } from './components/formErrors';
+import { QueryError } from './components/QueryError';
+import { useCis } from './context';
+import { calculateInvoice, normaliseInvoiceStatus, penceToPounds, poundsToPence } from './domain';
+import { pounds } from './format';
+import { errorMessage, fieldErrors } from './problem';
+import { validateInvoiceForm } from './validation';
+
+interface FormValues {
+  invoiceNumber: string;
+  subcontractorId: string | undefined;
+  invoiceDate: string;
+  receivedDate: string;
+  description: string;
+  gross: string;
+  materials: string;
+  vatRate: number;
+  reverseCharge: boolean;
+  materialsJustification: string;
+}
+
+const defaults: FormValues = {
+  invoiceNumber: '',
+  subcontractorId: undefined,
+  invoiceDate: '',
+  receivedDate: '',
+  description: '',
+  gross: '',
+  materials: '0',
+  vatRate: 20,
+  reverseCharge: false,
+  materialsJustification: '',
+};
+
+/** Pounds text → pence, or null when it cannot be read. */
+export function penceOf(text: string | undefined): number | null {
+  if (text === undefined || text.trim() === '') return null;
+  try {
+    return poundsToPence(text);
+  } catch {
+    return null;
+  }
+}
+
+function valuesOf(invoice: Invoice): FormValues {
+  return {
+    invoiceNumber: invoice.invoiceNumber,
+    subcontractorId: invoice.subcontractorId,
+    invoiceDate: invoice.invoiceDate,
+    receivedDate: invoice.receivedDate ?? '',
+    description: invoice.description ?? '',
+    gross: penceToPounds(invoice.amounts.grossP),
+    materials: penceToPounds(invoice.amounts.materialsP),
+    vatRate: invoice.vatRate,
+    reverseCharge: invoice.reverseCharge,
+    materialsJustification: invoice.materialsJustification ?? '',
+  };
+}
+
+/** The server's field names to the form's. */
+const serverFieldToForm: Record<string, string> = { grossP: 'gross', materialsP: 'materials' };
+
+/** /cis/invoices/new and /cis/invoices/:id/edit (drafts only), with a live preview of the calculation. */
+export function InvoiceForm() {
+  const { id } = useParams();
+  const editing = Boolean(id);
+  const navigate = useNavigate();
+  const toast = useToast();
+  const { abilities } = useCis();
+  const [form] = Form.useForm<FormValues>();
+  const [banner, setBanner] = useState<string | null>(null);
+  const existing = useInvoiceQuery(id ?? '', { skip: !editing });
+  const subs = useSubcontractorsQuery({ search: '', status: 'active', type: 'all' });
+  const [create, createState] = useCreateInvoiceMutation();
+  const [update, updateState] = useUpdateInvoiceMutation();
+  const watched = Form.useWatch([], form) as Partial<FormValues> | undefined;
+  const loaded = existing.data?.invoice;
+
+  useEffect(() => {
+    if (loaded) form.setFieldsValue(valuesOf(loaded));
+  }, [loaded, form]);
+
+  const subcontractor = subs.data?.items.find((item) => item.id === watched?.subcontractorId);
+  const cisRate = subcontractor?.verification?.rate ?? loaded?.cisRate ?? 20;
+  const grossP = penceOf(watched?.gross);
+  const materialsP = penceOf(watched?.materials) ?? 0;
+  const preview = useMemo(
+    () =>
+      grossP === null
+        ? null
+        : calculateInvoice({
+            grossP,
+            materialsP,
+            cisRate,
+            vatRate: watched?.vatRate ?? 20,
+            reverseCharge: watched?.reverseCharge ?? false,
+          }),
+    [grossP, materialsP, cisRate, watched?.vatRate, watched?.reverseCharge],
+  );
+  const subcontractorOptions = useMemo(() => {
+    const options = (subs.data?.items ?? []).map((item) => ({
+      value: item.id,
+      label: `${item.name} (${item.verification?.rate ?? 20}%)`,
+    }));
+    if (loaded && !options.some((option) => option.value === loaded.subcontractorId))
+      options.push({ value: loaded.subcontractorId, label: loaded.subcontractorName });
+    return options;
+  }, [subs.data, loaded]);
+
+  if (!abilities.canWrite)
+    return <Alert type="warning" showIcon title="You don't have permission to create or edit invoices." />;
+  if (editing && existing.isLoading) return <Skeleton active paragraph={{ rows: 8 }} />;
+  if (editing && (existing.error || !loaded))
+    return <QueryError error={existing.error} prefix="Error loading invoice: " action="edit invoices" />;
+  if (loaded && normaliseInvoiceStatus(loaded.status) !== 'draft')
+    return (
+      <Alert
+        type="warning"
+        showIcon
+        title="Only draft invoices can be edited"
+        action={
+          <Link to={`/cis/invoices/${loaded.id}`}>
+            <Button>View invoice</Button>
+          </Link>
+        }
+      />
+    );
+
+  const save = async (raw: FormValues) => {
+    const values = { ...defaults, ...raw };
+    setBanner(null);
+    const clientErrors = validateInvoiceForm({
+      invoiceNumber: values.invoiceNumber,
+      subcontractorId: values.subcontractorId ?? '',
+      invoiceDate: values.invoiceDate,
+      gross: values.gross,
+      materials: values.materials,
+      vatRate: values.vatRate,
+      materialsJustification: values.materialsJustification,
+    });
+    if (Object.keys(clientErrors).length > 0) {
+      showFieldErrors(form, clientErrors);
+      return;
+    }
+    const body: InvoiceInput = {
+      invoiceNumber: values.invoiceNumber.trim(),
+      subcontractorId: values.subcontractorId ?? '',
+      invoiceDate: values.invoiceDate,
+      ...(values.receivedDate ? { receivedDate: values.receivedDate } : {}),
+      ...(values.description.trim() ? { description: values.description.trim() } : {}),
+      grossP: penceOf(values.gross) ?? 0,
+      materialsP: penceOf(values.materials) ?? 0,
+      vatRate: values.vatRate,
+      reverseCharge: values.reverseCharge,
+      ...(values.materialsJustification.trim()
+        ? { materialsJustification: values.materialsJustification.trim() }
+        : {}),
+    };
+    try {
+      const saved = id ? await update({ id, body }).unwrap() : await create(body).unwrap();
+      for (const warning of saved.warnings) toast.warning(warning);
+      toast.success(editing ? 'Invoice updated' : 'Invoice created');
+      void navigate(`/cis/invoices/${saved.invoice.id}`);
+    } catch (failure) {
+      const errors = Object.fromEntries(
+        Object.entries(fieldErrors(failure)).map(([field, message]) => [
+          serverFieldToForm[field] ?? field,
+          message,
+        ]),
+      );
+      showFieldErrors(form, errors);
+      setBanner(errorMessage(failure, 'Failed to save invoice'));
+    }
+  };
+
+  const highMaterials = preview !== null && preview.materialsPercentage >= 60;
+
+  return (
+    <Form<FormValues>
+      form={form}
+      layout="vertical"
+      initialValues={defaults}
+      onFinish={(values) => void save(values)}
+      onValuesChange={(changed) => {
+        clearEditedErrors(form, changed);
+        setBanner(null);
+      }}
+      data-testid="invoice-form"
+    >
+      <Row gutter={16}>
+        <Col xs={24} lg={15}>
+          <Card title={editing ? `Edit Invoice ${loaded?.invoiceNumber ?? ''}` : 'New Invoice'} size="small">
+            {banner && (
+              <Alert
+                type="error"
+                showIcon
+                title={banner}
+                style={{ marginBottom: 16 }}
+                data-testid="save-error"
+              />
+            )}
+            <Row gutter={16}>
+              <Col xs={24} md={10}>
+                <Form.Item label="Invoice number" name="invoiceNumber" required>
+                  <Input maxLength={50} />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={14}>
+                <Form.Item label="Subcontractor" name="subcontractorId" required>
+                  <Select
+                    showSearch={{ optionFilterProp: 'label' }}
+                    loading={subs.isLoading}
+                    placeholder="Select a subcontractor"
+                    options={subcontractorOptions}
+                  />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={8}>
+                <Form.Item label="Invoice date" name="invoiceDate" required>
+                  <Input type="date" />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={8}>
+                <Form.Item label="Received date" name="receivedDate">
+                  <Input type="date" />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={8}>
+                <Form.Item label="VAT rate" name="vatRate">
+                  <Select
+                    options={[
+                      { value: 0, label: '0%' },
+                      { value: 5, label: '5%' },
+                      { value: 20, label: '20%' },
+                    ]}
+                  />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={8}>
+                <Form.Item label="Gross amount (£)" name="gross" required extra="Excluding VAT">
+                  <Input inputMode="decimal" prefix="£" />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={8}>
+                <Form.Item label="Materials (£)" name="materials">
+                  <Input inputMode="decimal" prefix="£" />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={8}>
+                <Form.Item label="Reverse charge" name="reverseCharge" valuePropName="checked">
+                  <Switch />
+                </Form.Item>
+              </Col>
+              <Col span={24}>
+                <Form.Item label="Description" name="description">
+                  <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} />
+                </Form.Item>
+              </Col>
+              {highMaterials && (
+                <Col span={24}>
+                  <Form.Item
+                    label="Materials justification"
+                    name="materialsJustification"
+                    required
+                    extra="Materials justification required when materials exceed 60%"
+                  >
+                    <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} />
+                  </Form.Item>
+                </Col>
+              )}
+            </Row>
+            <Space>
+              <Button
+                type="primary"
+                htmlType="submit"
+                loading={createState.isLoading || updateState.isLoading}
+              >
+                {editing ? 'Save Changes' : 'Create Invoice'}
+              </Button>
+              <Link to={loaded ? `/cis/invoices/${loaded.id}` : '/cis/invoices'}>
+                <Button>Cancel</Button>
+              </Link>
+            </Space>
+          </Card>
+        </Col>
+        <Col xs={24} lg={9}>
+          <Card title="Calculation Preview" size="small" data-testid="invoice-preview">
+            {preview === null ? (
+              <Alert type="info" showIcon title="Enter the gross amount to see the calculation." />
+            ) : (
+              <Space orientation="vertical" style={{ width: '100%' }}>
+                {preview.errors.map((message) => (
+                  <Alert key={message} type="error" showIcon title={message} />
+                ))}
+                {preview.warnings.map((message) => (
+                  <Alert key={message} type="warning" showIcon title={message} />
+                ))}
+                <Descriptions column={1} size="small" bordered>
+                  <Descriptions.Item label="Gross">{pounds(preview.grossP)}</Descriptions.Item>
+                  <Descriptions.Item label="Materials">
+                    {`${pounds(preview.materialsP)} (${preview.materialsPercentage}%)`}
+                  </Descriptions.Item>
+                  <Descriptions.Item label="Labour">{pounds(preview.labourP)}</Descriptions.Item>
+                  <Descriptions.Item label={`CIS deduction (${cisRate}%)`}>
+                    {pounds(preview.cisDeductionP)}
+                  </Descriptions.Item>
+                  <Descriptions.Item label="VAT">{pounds(preview.vatAmountP)}</Descriptions.Item>
+                  {preview.reverseChargeVatP > 0 && (
+                    <Descriptions.Item label="Reverse charge VAT (self-accounted)">
+                      {pounds(preview.reverseChargeVatP)}
+                    </Descriptions.Item>
+                  )}
+                  <Descriptions.Item label="Invoice total">{pounds(preview.grossTotalP)}</Descriptions.Item>
+                  <Descriptions.Item label="Net payment">
+                    <strong data-testid="preview-net">{pounds(preview.netPaymentP)}</strong>
+                  </Descriptions.Item>
+                </Descriptions>
+              </Space>
+            )}
+          </Card>
+        </Col>
+      </Row>
+    </Form>
+  );
+}

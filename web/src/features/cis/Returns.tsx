@@ -1,0 +1,361 @@
+import {
+  CloudUploadOutlined,
+  DownloadOutlined,
+  FileSyncOutlined,
+  FileTextOutlined,
+  UnlockOutlined,
+} from '@ant-design/icons';
+import { Alert, App, Button, Card, Descriptions, Empty, Skeleton, Space, Table, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useToast, useConfirm } from '../../ui/feedback';
+import {
+  useCompileReturnMutation,
+  useCurrentReturnQuery,
+  useReturnActionMutation,
+  useReturnsQuery,
+  type CisReturn,
+  type ReturnLine,
+  type Validation,
+} from './api';
+import { QueryError } from './components/QueryError';
+import { ReturnStatusBadge } from './components/StatusBadge';
+import { useCis } from './context';
+import { downloadFile } from './download';
+import { pounds, ukDate, ukDateTime } from './format';
+import { errorMessage, fieldErrors } from './problem';
+
+function IssueList({ issues }: { issues: string[] }) {
+  return (
+    <ul style={{ margin: 0, paddingInlineStart: 18 }}>
+      {issues.map((issue) => (
+        <li key={issue}>{issue}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** The draft validity check: 'Return validated successfully' or 'Validation Issues:' with the list. */
+function ValidationResult({ validation }: { validation: Validation }) {
+  if (validation.valid && validation.issues.length === 0)
+    return (
+      <Alert type="success" showIcon title="Return validated successfully" data-testid="return-validation" />
+    );
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      data-testid="return-validation"
+      title="Validation Issues:"
+      description={<IssueList issues={validation.issues} />}
+    />
+  );
+}
+
+const lineColumns: ColumnsType<ReturnLine> = [
+  { title: 'Subcontractor', dataIndex: 'name', key: 'name' },
+  {
+    title: 'UTR / NINO',
+    key: 'ids',
+    render: (_, line) => [line.utrMasked, line.ninoMasked].filter(Boolean).join(' / ') || '-',
+  },
+  { title: 'Verification', key: 'ref', render: (_, line) => line.verificationRef ?? '-' },
+  { title: 'Gross', key: 'gross', render: (_, line) => pounds(line.grossP) },
+  { title: 'Materials', key: 'materials', render: (_, line) => pounds(line.materialsP) },
+  { title: 'CIS Deducted', key: 'cis', render: (_, line) => pounds(line.cisDeductedP) },
+  { title: 'Rate', key: 'rate', render: (_, line) => `${line.cisRate}%` },
+  { title: 'Invoices', dataIndex: 'invoiceCount', key: 'invoices' },
+  {
+    title: 'Statement',
+    key: 'statement',
+    render: (_, line) => (line.statementsIssued ? 'Issued' : 'Not issued'),
+  },
+];
+
+/** /cis/returns: the current tax month's return with compile, submit, export and (testing) unlock; history. */
+export function Returns() {
+  const { abilities, testingTools } = useCis();
+  const { modal } = App.useApp();
+  const confirm = useConfirm();
+  const toast = useToast();
+  const current = useCurrentReturnQuery(undefined);
+  const history = useReturnsQuery(undefined);
+  const [compile, compileState] = useCompileReturnMutation();
+  const [act, actState] = useReturnActionMutation();
+  const canCompile = abilities.canCompile || abilities.canSubmit;
+
+  const compileCurrent = async () => {
+    const period = current.data?.period;
+    if (!period) {
+      modal.error({ title: 'Unable to Compile', content: 'Current tax month is not available' });
+      return;
+    }
+    try {
+      const result = await compile(period.label).unwrap();
+      if (!result.validation.valid && result.validation.issues.length > 0)
+        modal.warning({
+          title: 'Validation Issues',
+          content: <IssueList issues={result.validation.issues} />,
+        });
+      else
+        modal.success({
+          title: 'Return Compiled Successfully',
+          content: `${result.return.totals.subcontractors} subcontractors included.`,
+        });
+    } catch (failure) {
+      const issues = Object.values(fieldErrors(failure));
+      if (issues.length > 0)
+        modal.warning({ title: 'Validation Issues', content: <IssueList issues={issues} /> });
+      else
+        modal.error({
+          title: 'Compilation Failed',
+          content: errorMessage(failure, 'Unknown error occurred'),
+        });
+    }
+  };
+
+  const submit = async (ret: CisReturn) => {
+    const ok = await confirm({
+      title: 'Submit Return',
+      message: 'Are you sure you want to submit this return? It will be locked after submission.',
+      confirmText: 'Submit',
+    });
+    if (!ok) return;
+    try {
+      await act({ id: ret.id, action: 'submit' }).unwrap();
+      modal.success({ title: 'Return Submitted', content: 'Return submitted successfully' });
+    } catch (failure) {
+      modal.error({
+        title: 'Submission Failed',
+        content: (
+          <Space orientation="vertical">
+            <span>Failed to submit return</span>
+            <Typography.Text type="secondary">{errorMessage(failure, '')}</Typography.Text>
+          </Space>
+        ),
+      });
+    }
+  };
+
+  const unlock = async (ret: CisReturn) => {
+    const ok = await confirm({
+      title: 'Unlock for Testing',
+      message: 'This is for testing only. Unlock this return?',
+      confirmText: 'Unlock',
+      style: 'warning',
+    });
+    if (!ok) return;
+    try {
+      await act({ id: ret.id, action: 'unlock' }).unwrap();
+      modal.success({
+        title: 'Return Unlocked',
+        content: 'Return unlocked for testing. You can now recompile or edit it.',
+      });
+    } catch {
+      modal.error({ title: 'Unlock Failed', content: 'Failed to unlock return' });
+    }
+  };
+
+  const exportCsv = (ret: CisReturn | null) => {
+    if (!ret || ret.lines.length === 0) {
+      modal.error({ title: 'Export Failed', content: 'No data to export' });
+      return;
+    }
+    downloadFile(
+      `/api/cis/returns/${encodeURIComponent(ret.id)}/export.csv`,
+      `cis-return-${ret.id}.csv`,
+    ).catch((error: unknown) => {
+      modal.error({
+        title: 'Export Failed',
+        content: error instanceof Error ? error.message : 'No data to export',
+      });
+    });
+  };
+
+  const downloadXml = (ret: CisReturn) => {
+    downloadFile(`/api/cis/returns/${encodeURIComponent(ret.id)}/cis300.xml`, `cis300-${ret.id}.xml`).catch(
+      (error: unknown) => {
+        toast.error(error instanceof Error ? error.message : 'Download failed');
+      },
+    );
+  };
+
+  const returnButtons = (ret: CisReturn, includeSubmit: boolean) => (
+    <Space wrap>
+      {includeSubmit && !ret.locked && abilities.canSubmit && (
+        <Button
+          type="primary"
+          icon={<CloudUploadOutlined />}
+          loading={actState.isLoading && actState.originalArgs?.action === 'submit'}
+          onClick={() => void submit(ret)}
+        >
+          Submit Return
+        </Button>
+      )}
+      {abilities.canExport && (
+        <Button
+          icon={<DownloadOutlined />}
+          onClick={() => {
+            exportCsv(ret);
+          }}
+        >
+          Export CSV
+        </Button>
+      )}
+      {(ret.hasCis300 || ret.status === 'submitted') && (
+        <Button
+          icon={<FileTextOutlined />}
+          onClick={() => {
+            downloadXml(ret);
+          }}
+        >
+          Download CIS300 XML
+        </Button>
+      )}
+      {ret.locked && testingTools && (
+        <Button danger icon={<UnlockOutlined />} onClick={() => void unlock(ret)}>
+          Unlock (Testing)
+        </Button>
+      )}
+    </Space>
+  );
+
+  if (current.isLoading || history.isLoading) return <Skeleton active paragraph={{ rows: 10 }} />;
+  if (current.error || !current.data)
+    return <QueryError error={current.error} prefix="Error loading returns: " action="view returns" />;
+
+  const { period, validation } = current.data;
+  const ret = current.data.return;
+
+  const historyColumns: ColumnsType<CisReturn> = [
+    {
+      title: 'Period',
+      key: 'period',
+      render: (_, row) => (
+        <Space orientation="vertical" size={0}>
+          <span>{row.period.label}</span>
+          <Typography.Text type="secondary">{row.period.displayLabel}</Typography.Text>
+        </Space>
+      ),
+    },
+    { title: 'Subcontractors', key: 'subs', render: (_, row) => row.totals.subcontractors },
+    { title: 'CIS', key: 'cis', render: (_, row) => pounds(row.totals.cisDeductedP) },
+    {
+      title: 'Submitted',
+      key: 'submitted',
+      render: (_, row) => (row.submittedAt ? ukDate(row.submittedAt) : '-'),
+    },
+    {
+      title: 'Status',
+      key: 'status',
+      render: (_, row) => <ReturnStatusBadge status={row.status} displayStatus={row.displayStatus} />,
+    },
+  ];
+
+  return (
+    <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+      <Card
+        title="Current Tax Month"
+        size="small"
+        data-testid="current-return"
+        extra={
+          period && (
+            <Space wrap>
+              {!ret && canCompile && (
+                <Button
+                  type="primary"
+                  icon={<FileSyncOutlined />}
+                  loading={compileState.isLoading}
+                  onClick={() => void compileCurrent()}
+                >
+                  Compile Return
+                </Button>
+              )}
+              {ret && !ret.locked && canCompile && (
+                <Button
+                  icon={<FileSyncOutlined />}
+                  loading={compileState.isLoading}
+                  onClick={() => void compileCurrent()}
+                >
+                  Recompile
+                </Button>
+              )}
+              {ret && returnButtons(ret, true)}
+            </Space>
+          )
+        }
+      >
+        {!period ? (
+          <Empty description="Unable to determine current tax month" />
+        ) : (
+          <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+            <Descriptions column={{ xs: 1, md: 2, xl: 4 }} size="small" bordered>
+              <Descriptions.Item label="Period">{period.displayLabel}</Descriptions.Item>
+              <Descriptions.Item label="Filing Deadline">{ukDate(period.deadlines.filing)}</Descriptions.Item>
+              <Descriptions.Item label="Payment Deadline">
+                {ukDate(period.deadlines.payment)}
+              </Descriptions.Item>
+              <Descriptions.Item label="Status">
+                {ret ? (
+                  <ReturnStatusBadge status={ret.status} displayStatus={ret.displayStatus} />
+                ) : (
+                  'Not compiled'
+                )}
+              </Descriptions.Item>
+              {ret && (
+                <>
+                  <Descriptions.Item label="Subcontractors">{ret.totals.subcontractors}</Descriptions.Item>
+                  <Descriptions.Item label="Total CIS Deducted">
+                    {pounds(ret.totals.cisDeductedP)}
+                  </Descriptions.Item>
+                  <Descriptions.Item label="Total Gross">{pounds(ret.totals.grossP)}</Descriptions.Item>
+                  {ret.submittedAt && (
+                    <Descriptions.Item label="Submitted">{ukDateTime(ret.submittedAt)}</Descriptions.Item>
+                  )}
+                </>
+              )}
+            </Descriptions>
+            {!ret && <Empty description="No return compiled for this tax month" />}
+            {ret && validation && !ret.locked && <ValidationResult validation={validation} />}
+            {ret && ret.lines.length > 0 && (
+              <Table<ReturnLine>
+                rowKey="subcontractorId"
+                size="small"
+                columns={lineColumns}
+                dataSource={ret.lines}
+                pagination={false}
+              />
+            )}
+          </Space>
+        )}
+      </Card>
+      <Card title="Historical Returns" size="small">
+        {history.error ? (
+          <QueryError error={history.error} prefix="Error loading returns: " action="view returns" />
+        ) : (
+          <Table<CisReturn>
+            rowKey="id"
+            size="middle"
+            columns={historyColumns}
+            dataSource={history.data?.items ?? []}
+            pagination={false}
+            expandable={{
+              expandedRowRender: (row) => (
+                <Space orientation="vertical" style={{ width: '100%' }}>
+                  <Descriptions column={{ xs: 1, md: 3 }} size="small">
+                    <Descriptions.Item label="Total Gross">{pounds(row.totals.grossP)}</Descriptions.Item>
+                    <Descriptions.Item label="Total Materials">
+                      {pounds(row.totals.materialsP)}
+                    </Descriptions.Item>
+                    <Descriptions.Item label="Total CIS">{pounds(row.totals.cisDeductedP)}</Descriptions.Item>
+                  </Descriptions>
+                  {returnButtons(row, false)}
+                </Space>
+              ),
+            }}
+            locale={{ emptyText: 'No historical returns found' }}
+          />
+        )}
+      </Card>
+    </Space>
+  );
+}

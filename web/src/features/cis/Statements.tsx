@@ -1,0 +1,347 @@
+import {
+  DownloadOutlined,
+  FileDoneOutlined,
+  MailOutlined,
+  PrinterOutlined,
+  SendOutlined,
+  ThunderboltOutlined,
+} from '@ant-design/icons';
+import {
+  App,
+  Button,
+  Card,
+  Col,
+  Input,
+  Progress,
+  Row,
+  Segmented,
+  Skeleton,
+  Space,
+  Table,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useState } from 'react';
+import { useDispatch } from 'react-redux';
+import { Link } from 'react-router';
+import { useToast } from '../../ui/feedback';
+import {
+  cisApi,
+  useGenerateAllStatementsMutation,
+  useGenerateStatementMutation,
+  useIssueStatementMutation,
+  useLazyJobQuery,
+  useStatementsQuery,
+  type Invoice,
+  type Job,
+  type StatementFilter,
+  type StatementGroup,
+} from './api';
+import { DeadlineBanner } from './components/DeadlineBanner';
+import { QueryError } from './components/QueryError';
+import { StatCard } from './components/StatCard';
+import { InvoiceStatusBadge } from './components/StatusBadge';
+import { useCis } from './context';
+import { openInNewTab } from './download';
+import { capitalise, pounds, ukDate } from './format';
+import { errorMessage } from './problem';
+
+const FINISHED = new Set([
+  'completed',
+  'complete',
+  'done',
+  'succeeded',
+  'success',
+  'failed',
+  'error',
+  'cancelled',
+]);
+
+const sleep = (ms: number) =>
+  new Promise<void>((resolve) => {
+    window.setTimeout(resolve, ms);
+  });
+
+function statementState(group: StatementGroup): { label: string; colour: string } {
+  if (!group.statement) return { label: 'Pending generation', colour: 'orange' };
+  if (group.statement.issuedAt)
+    return { label: `Issued (${capitalise(group.statement.issuedMethod)})`, colour: 'green' };
+  return { label: 'Generated', colour: 'blue' };
+}
+
+const pdfUrl = (id: string) => `/api/cis/statements/${encodeURIComponent(id)}/pdf`;
+
+/** /cis/statements: deadline, counters, filter, Generate All (a polled job) and the per-subcontractor list. */
+export function Statements() {
+  const { abilities } = useCis();
+  const toast = useToast();
+  const dispatch = useDispatch();
+  const { modal } = App.useApp();
+  const [filter, setFilter] = useState<StatementFilter>('all');
+  const [taxMonth, setTaxMonth] = useState<string | undefined>(undefined);
+  const [job, setJob] = useState<Job | null>(null);
+  const { data, error, isLoading, isFetching } = useStatementsQuery({ taxMonth, filter });
+  const [generate, generateState] = useGenerateStatementMutation();
+  const [generateAll] = useGenerateAllStatementsMutation();
+  const [issue, issueState] = useIssueStatementMutation();
+  const [fetchJob] = useLazyJobQuery();
+  const canGenerate = abilities.canApprove || abilities.canIssueStatements;
+  const month = taxMonth ?? data?.period.label;
+
+  const runGenerateAll = async () => {
+    if (!month) return;
+    if (data && data.counters.pendingGeneration === 0) {
+      toast.info('No Pending Statements');
+      return;
+    }
+    try {
+      let current = (await generateAll({ taxMonth: month }).unwrap()).job;
+      setJob(current);
+      for (let attempt = 0; attempt < 300 && !FINISHED.has(current.status); attempt++) {
+        await sleep(1000);
+        current = (await fetchJob(current.id).unwrap()).job;
+        setJob(current);
+      }
+      dispatch(cisApi.util.invalidateTags(['CisStatement', 'CisInvoice', 'CisDashboard']));
+      const result = current.result;
+      if (current.status === 'failed' || current.status === 'error')
+        toast.error(`Generation Failed: ${current.error ?? 'Unknown error occurred'}`);
+      else if (!result || (result.generated === 0 && result.failed === 0))
+        toast.info('No Pending Statements');
+      else if (result.failed > 0)
+        toast.warning(`Generated ${result.generated} statement(s), ${result.failed} failed`);
+      else toast.success(`Generated ${result.generated} statement(s), 0 failed`);
+    } catch (failure) {
+      toast.error(`Generation Failed: ${errorMessage(failure)}`);
+    } finally {
+      setJob(null);
+    }
+  };
+
+  const generateOne = async (group: StatementGroup) => {
+    if (!month) return;
+    try {
+      await generate({ subcontractorId: group.subcontractorId, taxMonth: month }).unwrap();
+      toast.success(`Statement generated for ${group.name}`);
+    } catch (failure) {
+      modal.error({ title: 'Generation Failed', content: errorMessage(failure) });
+    }
+  };
+
+  const issueOne = async (group: StatementGroup, method: 'email' | 'portal' | 'print') => {
+    if (!group.statement) return;
+    try {
+      const result = await issue({ id: group.statement.id, method }).unwrap();
+      if (result.warning) toast.warning(result.warning);
+      else toast.success(`Statement issued to ${group.name} by ${method}`);
+      if (method === 'print') openInNewTab(pdfUrl(group.statement.id));
+    } catch (failure) {
+      toast.error(`Failed to issue statement: ${errorMessage(failure)}`);
+    }
+  };
+
+  const columns: ColumnsType<StatementGroup> = [
+    {
+      title: 'Subcontractor',
+      key: 'name',
+      render: (_, group) => (
+        <Space orientation="vertical" size={0}>
+          <Link to={`/cis/subcontractors/${group.subcontractorId}`}>{group.name}</Link>
+          <Typography.Text type="secondary">{group.utrMasked ?? ''}</Typography.Text>
+        </Space>
+      ),
+    },
+    { title: 'Invoices', key: 'count', render: (_, group) => group.invoices.length },
+    { title: 'Gross', key: 'gross', render: (_, group) => pounds(group.totals.grossP) },
+    { title: 'Materials', key: 'materials', render: (_, group) => pounds(group.totals.materialsP) },
+    { title: 'CIS Deducted', key: 'cis', render: (_, group) => pounds(group.totals.cisDeductionP) },
+    {
+      title: 'Statement',
+      key: 'statement',
+      render: (_, group) => {
+        const state = statementState(group);
+        return (
+          <Space orientation="vertical" size={0}>
+            <Tag color={state.colour}>{state.label}</Tag>
+            {group.statement?.issuedAt && (
+              <Typography.Text type="secondary">{ukDate(group.statement.issuedAt)}</Typography.Text>
+            )}
+          </Space>
+        );
+      },
+    },
+    {
+      title: 'Actions',
+      key: 'actions',
+      render: (_, group) => (
+        <Space size={4} wrap>
+          {!group.statement && canGenerate && (
+            <Button
+              size="small"
+              icon={<FileDoneOutlined />}
+              loading={
+                generateState.isLoading &&
+                generateState.originalArgs?.subcontractorId === group.subcontractorId
+              }
+              onClick={() => void generateOne(group)}
+            >
+              Generate
+            </Button>
+          )}
+          {group.statement && abilities.canIssueStatements && (
+            <>
+              <Tooltip title={group.email ? `Email to ${group.email}` : 'No email address'}>
+                <Button
+                  size="small"
+                  icon={<MailOutlined />}
+                  disabled={!group.email}
+                  loading={
+                    issueState.isLoading &&
+                    issueState.originalArgs?.id === group.statement.id &&
+                    issueState.originalArgs.method === 'email'
+                  }
+                  onClick={() => void issueOne(group, 'email')}
+                >
+                  Email
+                </Button>
+              </Tooltip>
+              <Button size="small" icon={<SendOutlined />} onClick={() => void issueOne(group, 'portal')}>
+                Portal
+              </Button>
+              <Button size="small" icon={<PrinterOutlined />} onClick={() => void issueOne(group, 'print')}>
+                Print
+              </Button>
+            </>
+          )}
+          {group.statement && (
+            <Button
+              size="small"
+              icon={<DownloadOutlined />}
+              onClick={() => {
+                if (group.statement) openInNewTab(pdfUrl(group.statement.id));
+              }}
+            >
+              Download PDF
+            </Button>
+          )}
+        </Space>
+      ),
+    },
+  ];
+
+  const invoiceColumns: ColumnsType<Invoice> = [
+    {
+      title: 'Invoice',
+      key: 'number',
+      render: (_, row) => <Link to={`/cis/invoices/${row.id}`}>{row.invoiceNumber}</Link>,
+    },
+    { title: 'Date', key: 'date', render: (_, row) => ukDate(row.invoiceDate) },
+    { title: 'Gross', key: 'gross', render: (_, row) => pounds(row.amounts.grossP) },
+    { title: 'Materials', key: 'materials', render: (_, row) => pounds(row.amounts.materialsP) },
+    { title: 'CIS', key: 'cis', render: (_, row) => pounds(row.amounts.cisDeductionP) },
+    {
+      title: 'Paid',
+      key: 'paid',
+      render: (_, row) => (row.paymentDate ? ukDate(row.paymentDate) : 'Not paid'),
+    },
+    { title: 'Status', key: 'status', render: (_, row) => <InvoiceStatusBadge status={row.status} /> },
+  ];
+
+  if (isLoading) return <Skeleton active paragraph={{ rows: 8 }} />;
+  if (error || !data)
+    return <QueryError error={error} prefix="Error loading statements: " action="view statements" />;
+
+  return (
+    <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+      <DeadlineBanner deadline={data.deadline} periodLabel={data.period.displayLabel} />
+      <Row gutter={[16, 16]}>
+        <Col xs={12} lg={6}>
+          <StatCard title="Total Subcontractors" value={data.counters.totalSubcontractors} />
+        </Col>
+        <Col xs={12} lg={6}>
+          <StatCard title="Pending Generation" value={data.counters.pendingGeneration} />
+        </Col>
+        <Col xs={12} lg={6}>
+          <StatCard title="Generated" value={data.counters.generated} />
+        </Col>
+        <Col xs={12} lg={6}>
+          <StatCard title="Issued" value={data.counters.issued} />
+        </Col>
+      </Row>
+      <Card
+        size="small"
+        title={
+          <Space wrap>
+            <span>{`Statements for ${data.period.displayLabel}`}</span>
+            <Input
+              type="month"
+              aria-label="Tax month"
+              value={month ?? ''}
+              onChange={(event) => {
+                setTaxMonth(event.target.value || undefined);
+              }}
+              style={{ width: 170 }}
+            />
+          </Space>
+        }
+        extra={
+          <Space wrap>
+            <Segmented<StatementFilter>
+              value={filter}
+              onChange={setFilter}
+              options={[
+                { value: 'all', label: 'All' },
+                { value: 'pending', label: 'Pending' },
+                { value: 'generated', label: 'Generated' },
+                { value: 'issued', label: 'Issued' },
+              ]}
+            />
+            {canGenerate && (
+              <Button
+                type="primary"
+                icon={<ThunderboltOutlined />}
+                loading={job !== null}
+                onClick={() => void runGenerateAll()}
+              >
+                Generate All
+              </Button>
+            )}
+          </Space>
+        }
+      >
+        {job && (
+          <div style={{ marginBottom: 16 }} data-testid="job-progress">
+            <Typography.Text>{`Generating statements (${job.status})`}</Typography.Text>
+            <Progress percent={Math.round(job.progress)} status="active" />
+          </div>
+        )}
+        <Table<StatementGroup>
+          rowKey="subcontractorId"
+          size="middle"
+          loading={isFetching}
+          columns={columns}
+          dataSource={data.subcontractors}
+          pagination={false}
+          expandable={{
+            expandedRowRender: (group) => (
+              <Table<Invoice>
+                rowKey="id"
+                size="small"
+                columns={invoiceColumns}
+                dataSource={group.invoices}
+                pagination={false}
+              />
+            ),
+            rowExpandable: (group) => group.invoices.length > 0,
+          }}
+          locale={{ emptyText: 'No subcontractors with approved or paid invoices in this tax month' }}
+        />
+        <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
+          Keep copies of payment and deduction statements for at least 6 years.
+        </Typography.Paragraph>
+      </Card>
+    </Space>
+  );
+}

@@ -1,0 +1,166 @@
+import { EditOutlined, EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
+import { Button, Card, Descriptions, Skeleton, Space, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useInvoicesQuery, useSubcontractorQuery, type Address, type Invoice } from './api';
+import { QueryError } from './components/QueryError';
+import { InvoiceStatusBadge } from './components/StatusBadge';
+import { useCis } from './context';
+import { capitalise, pounds, ukDate } from './format';
+
+function addressText(address: Address | null): string {
+  if (!address) return '-';
+  return (
+    [address.line1, address.line2, address.city, address.county, address.postcode, address.country]
+      .filter(Boolean)
+      .join(', ') || '-'
+  );
+}
+
+const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
+
+/** /cis/subcontractors/:id: the record, identifiers masked unless the caller may unmask them ('Show'). */
+export function SubcontractorDetail() {
+  const { id = '' } = useParams();
+  const { abilities } = useCis();
+  const navigate = useNavigate();
+  const [unmask, setUnmask] = useState(false);
+  const { data, error, isLoading, isFetching } = useSubcontractorQuery({
+    id,
+    unmask: unmask && abilities.canUnmask,
+  });
+  const invoices = useInvoicesQuery(
+    { search: '', status: 'all', period: 'all', subcontractorId: id, page: 1, pageSize: 10 },
+    { skip: !abilities.canReadInvoices },
+  );
+
+  if (isLoading) return <Skeleton active paragraph={{ rows: 10 }} />;
+  if (error || !data)
+    return <QueryError error={error} prefix="Error loading subcontractor: " action="view subcontractors" />;
+  const sub = data.subcontractor;
+  const showClear = unmask && abilities.canUnmask;
+
+  const unmaskButton = abilities.canUnmask && (
+    <Button
+      size="small"
+      type="link"
+      loading={isFetching}
+      icon={showClear ? <EyeInvisibleOutlined /> : <EyeOutlined />}
+      onClick={() => {
+        setUnmask((value) => !value);
+      }}
+    >
+      {showClear ? 'Hide' : 'Show'}
+    </Button>
+  );
+
+  return (
+    <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+      <Card
+        title={
+          <Space>
+            {sub.name}
+            {sub.archived || !sub.active ? <Tag>Archived</Tag> : <Tag color="green">Active</Tag>}
+          </Space>
+        }
+        extra={
+          <Space>
+            {abilities.canWriteSubcontractors && (
+              <Button
+                icon={<EditOutlined />}
+                onClick={() => void navigate(`/cis/subcontractors/${sub.id}/edit`)}
+              >
+                Edit
+              </Button>
+            )}
+            <Link to="/cis/subcontractors">
+              <Button>Back to list</Button>
+            </Link>
+          </Space>
+        }
+      >
+        <Descriptions column={{ xs: 1, md: 2 }} size="small" bordered>
+          <Descriptions.Item label="Type">{capitalise(sub.type)}</Descriptions.Item>
+          <Descriptions.Item label="UTR">
+            <Space>
+              <span data-testid="utr-value">
+                {showClear ? (sub.utr ?? sub.utrMasked ?? '-') : (sub.utrMasked ?? '-')}
+              </span>
+              {unmaskButton}
+            </Space>
+          </Descriptions.Item>
+          {sub.type === 'individual' && (
+            <Descriptions.Item label="NINO">
+              <span data-testid="nino-value">
+                {showClear ? (sub.nino ?? sub.ninoMasked ?? '-') : (sub.ninoMasked ?? '-')}
+              </span>
+            </Descriptions.Item>
+          )}
+          {sub.type === 'company' && (
+            <Descriptions.Item label="Company number">{sub.companyNumber ?? '-'}</Descriptions.Item>
+          )}
+          <Descriptions.Item label="VAT number">{sub.vatNumber ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label="Email">{sub.email ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label="Phone">{sub.phone ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label="Mobile">{sub.mobile ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label="Registered address">
+            {addressText(sub.registeredAddress)}
+          </Descriptions.Item>
+          <Descriptions.Item label="Trading address">
+            {sub.tradingAddressSameAsRegistered ? 'Same as registered' : addressText(sub.tradingAddress)}
+          </Descriptions.Item>
+          <Descriptions.Item label="GDPR consent">
+            {yesNo(sub.gdprConsent)}
+            {sub.gdprConsentDate ? ` (${ukDate(sub.gdprConsentDate)})` : ''}
+          </Descriptions.Item>
+          <Descriptions.Item label="Marketing consent">{yesNo(sub.marketingConsent)}</Descriptions.Item>
+          <Descriptions.Item label="Portal access">{yesNo(sub.portalAccess)}</Descriptions.Item>
+          <Descriptions.Item label="Created">{ukDate(sub.createdAt)}</Descriptions.Item>
+        </Descriptions>
+      </Card>
+      <Card title="Verification" size="small">
+        {sub.verification ? (
+          <Descriptions column={{ xs: 1, md: 3 }} size="small">
+            <Descriptions.Item label="Status">{capitalise(sub.verification.status)}</Descriptions.Item>
+            <Descriptions.Item label="Rate">{`${sub.verification.rate}%`}</Descriptions.Item>
+            <Descriptions.Item label="Method">{capitalise(sub.verification.method) || '-'}</Descriptions.Item>
+            <Descriptions.Item label="Reference">{sub.verification.reference ?? '-'}</Descriptions.Item>
+            <Descriptions.Item label="Verified date">
+              {ukDate(sub.verification.verifiedDate)}
+            </Descriptions.Item>
+            <Descriptions.Item label="Notes">{sub.verification.notes ?? '-'}</Descriptions.Item>
+          </Descriptions>
+        ) : (
+          <Typography.Text type="secondary">Not verified</Typography.Text>
+        )}
+      </Card>
+      {abilities.canReadInvoices && (
+        <Card title="Recent Invoices" size="small">
+          <Table<Invoice>
+            rowKey="id"
+            size="small"
+            loading={invoices.isLoading}
+            dataSource={invoices.data?.items ?? []}
+            pagination={false}
+            locale={{ emptyText: 'No invoices found' }}
+            columns={[
+              {
+                title: 'Invoice',
+                key: 'number',
+                render: (_, row) => <Link to={`/cis/invoices/${row.id}`}>{row.invoiceNumber}</Link>,
+              },
+              { title: 'Date', key: 'date', render: (_, row) => ukDate(row.invoiceDate) },
+              { title: 'Gross', key: 'gross', render: (_, row) => pounds(row.amounts.grossP) },
+              { title: 'CIS', key: 'cis', render: (_, row) => pounds(row.amounts.cisDeductionP) },
+              {
+                title: 'Status',
+                key: 'status',
+                render: (_, row) => <InvoiceStatusBadge status={row.status} />,
+              },
+            ]}
+          />
+        </Card>
+      )}
+    </Space>
+  );
+}

@@ -1,0 +1,438 @@
+import { Alert, Button, Card, Col, Form, Input, Row, Select, Skeleton, Space, Switch } from 'antd';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useToast } from '../../ui/feedback';
+import {
+  useCreateSubcontractorMutation,
+  useSubcontractorQuery,
+  useUpdateSubcontractorMutation,
+  type Address,
+  type Subcontractor,
+  type SubcontractorInput,
+  type SubcontractorType,
+  type VerificationStatus,
+} from './api';
+import { clearEditedErrors, showFieldErrors } from './components/formErrors';
+import { QueryError } from './components/QueryError';
+import { useCis } from './context';
+import { verificationRate } from './domain';
+import { errorMessage, fieldErrors } from './problem';
+import { validateSubcontractorInput } from './validation';
+
+interface FormValues {
+  type: SubcontractorType;
+  name: string;
+  utr: string;
+  nino: string;
+  companyNumber: string;
+  vatNumber: string;
+  email: string;
+  phone: string;
+  mobile: string;
+  registeredAddress: Address;
+  tradingAddress: Address;
+  tradingAddressSameAsRegistered: boolean;
+  gdprConsent: boolean;
+  marketingConsent: boolean;
+  portalAccess: boolean;
+  active: boolean;
+  verification: {
+    status: VerificationStatus;
+    rate: number;
+    method: string;
+    reference: string;
+    notes: string;
+    verifiedDate: string;
+  };
+}
+
+const emptyAddress: Address = { line1: '', line2: '', city: '', county: '', postcode: '', country: 'GB' };
+
+const defaults: FormValues = {
+  type: 'individual',
+  name: '',
+  utr: '',
+  nino: '',
+  companyNumber: '',
+  vatNumber: '',
+  email: '',
+  phone: '',
+  mobile: '',
+  registeredAddress: emptyAddress,
+  tradingAddress: emptyAddress,
+  tradingAddressSameAsRegistered: true,
+  gdprConsent: false,
+  marketingConsent: false,
+  portalAccess: false,
+  active: true,
+  verification: { status: 'standard', rate: 20, method: '', reference: '', notes: '', verifiedDate: '' },
+};
+
+function valuesOf(sub: Subcontractor): FormValues {
+  return {
+    type: sub.type,
+    name: sub.name,
+    utr: '',
+    nino: '',
+    companyNumber: sub.companyNumber ?? '',
+    vatNumber: sub.vatNumber ?? '',
+    email: sub.email ?? '',
+    phone: sub.phone ?? '',
+    mobile: sub.mobile ?? '',
+    registeredAddress: { ...emptyAddress, ...sub.registeredAddress },
+    tradingAddress: { ...emptyAddress, ...sub.tradingAddress },
+    tradingAddressSameAsRegistered: sub.tradingAddressSameAsRegistered,
+    gdprConsent: sub.gdprConsent,
+    marketingConsent: sub.marketingConsent,
+    portalAccess: sub.portalAccess,
+    active: sub.active && !sub.archived,
+    verification: {
+      status: sub.verification?.status ?? 'standard',
+      rate: sub.verification?.rate ?? 20,
+      method: sub.verification?.method ?? '',
+      reference: sub.verification?.reference ?? '',
+      notes: sub.verification?.notes ?? '',
+      verifiedDate: sub.verification?.verifiedDate ?? '',
+    },
+  };
+}
+
+const trimmed = (value: string | undefined): string | undefined => {
+  const text = value?.trim();
+  return text ? text : undefined;
+};
+
+function inputOf(values: FormValues): SubcontractorInput {
+  const registered = { ...emptyAddress, ...values.registeredAddress };
+  return {
+    type: values.type,
+    name: values.name.trim(),
+    utr: trimmed(values.utr),
+    nino: values.type === 'individual' ? trimmed(values.nino) : undefined,
+    companyNumber: values.type === 'company' ? trimmed(values.companyNumber) : undefined,
+    vatNumber: trimmed(values.vatNumber),
+    email: trimmed(values.email),
+    phone: trimmed(values.phone),
+    mobile: trimmed(values.mobile),
+    registeredAddress: registered,
+    tradingAddress: values.tradingAddressSameAsRegistered
+      ? registered
+      : { ...emptyAddress, ...values.tradingAddress },
+    tradingAddressSameAsRegistered: values.tradingAddressSameAsRegistered,
+    gdprConsent: values.gdprConsent,
+    marketingConsent: values.marketingConsent,
+    portalAccess: values.portalAccess,
+    active: values.active,
+    verification: {
+      status: values.verification.status,
+      rate: verificationRate(values.verification.status),
+      method: trimmed(values.verification.method),
+      reference: trimmed(values.verification.reference),
+      notes: trimmed(values.verification.notes),
+      verifiedDate: trimmed(values.verification.verifiedDate),
+    },
+  };
+}
+
+function AddressFields({ prefix }: { prefix: 'registeredAddress' | 'tradingAddress' }) {
+  const label = prefix === 'registeredAddress' ? 'Registered' : 'Trading';
+  return (
+    <Row gutter={16}>
+      <Col xs={24} md={12}>
+        <Form.Item label={`${label} address line 1`} name={[prefix, 'line1']}>
+          <Input />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item label={`${label} address line 2`} name={[prefix, 'line2']}>
+          <Input />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={8}>
+        <Form.Item label={`${label} city`} name={[prefix, 'city']}>
+          <Input />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={6}>
+        <Form.Item label={`${label} county`} name={[prefix, 'county']}>
+          <Input />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={5}>
+        <Form.Item label={`${label} postcode`} name={[prefix, 'postcode']}>
+          <Input />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={5}>
+        <Form.Item label={`${label} country`} name={[prefix, 'country']}>
+          <Select
+            options={[
+              { value: 'GB', label: 'GB' },
+              { value: 'NI', label: 'NI' },
+            ]}
+          />
+        </Form.Item>
+      </Col>
+    </Row>
+  );
+}
+
+/** /cis/subcontractors/new and /cis/subcontractors/:id/edit. Saves, then goes back to the list. */
+export function SubcontractorForm() {
+  const { id } = useParams();
+  const editing = Boolean(id);
+  const navigate = useNavigate();
+  const toast = useToast();
+  const { abilities } = useCis();
+  const [form] = Form.useForm<FormValues>();
+  const [banner, setBanner] = useState<string | null>(null);
+  const existing = useSubcontractorQuery({ id: id ?? '' }, { skip: !editing });
+  const [create, createState] = useCreateSubcontractorMutation();
+  const [update, updateState] = useUpdateSubcontractorMutation();
+  const type = Form.useWatch('type', form);
+  const sameAddress = Form.useWatch('tradingAddressSameAsRegistered', form) as boolean | undefined;
+  const verificationStatus = Form.useWatch(['verification', 'status'], form) as
+    VerificationStatus | undefined;
+  const loaded = existing.data?.subcontractor;
+
+  useEffect(() => {
+    if (loaded) form.setFieldsValue(valuesOf(loaded));
+  }, [loaded, form]);
+
+  useEffect(() => {
+    if (verificationStatus)
+      form.setFieldValue(['verification', 'rate'], verificationRate(verificationStatus));
+  }, [verificationStatus, form]);
+
+  if (editing && existing.isLoading) return <Skeleton active paragraph={{ rows: 10 }} />;
+  if (editing && existing.error)
+    return (
+      <QueryError
+        error={existing.error}
+        prefix="Error loading subcontractor: "
+        action="edit subcontractors"
+      />
+    );
+  if (!abilities.canWriteSubcontractors)
+    return <Alert type="warning" showIcon title="You don't have permission to add or edit subcontractors." />;
+
+  const save = async (values: FormValues) => {
+    setBanner(null);
+    const body = inputOf({ ...defaults, ...values });
+    const clientErrors = validateSubcontractorInput(body, editing ? 'edit' : 'create');
+    if (Object.keys(clientErrors).length > 0) {
+      showFieldErrors(form, clientErrors);
+      return;
+    }
+    try {
+      if (id) await update({ id, body }).unwrap();
+      else await create(body).unwrap();
+      toast.success(editing ? 'Subcontractor updated' : 'Subcontractor created');
+      void navigate('/cis/subcontractors');
+    } catch (failure) {
+      const errors = fieldErrors(failure);
+      showFieldErrors(form, errors);
+      setBanner(errorMessage(failure, 'Failed to save subcontractor'));
+    }
+  };
+
+  return (
+    <Form<FormValues>
+      form={form}
+      layout="vertical"
+      initialValues={defaults}
+      onFinish={(values) => void save(values)}
+      onValuesChange={(changed) => {
+        clearEditedErrors(form, changed);
+        setBanner(null);
+      }}
+      data-testid="subcontractor-form"
+    >
+      <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+        {banner && <Alert type="error" showIcon title={banner} data-testid="save-error" />}
+        <Card title={editing ? `Edit ${loaded?.name ?? 'Subcontractor'}` : 'New Subcontractor'} size="small">
+          <Row gutter={16}>
+            <Col xs={24} md={6}>
+              <Form.Item label="Type" name="type">
+                <Select
+                  options={[
+                    { value: 'individual', label: 'Individual' },
+                    { value: 'company', label: 'Company' },
+                    { value: 'partnership', label: 'Partnership' },
+                  ]}
+                />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={18}>
+              <Form.Item label="Name" name="name" required>
+                <Input maxLength={100} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={8}>
+              <Form.Item
+                label="UTR"
+                name="utr"
+                required={!editing}
+                extra={
+                  editing ? `Stored: ${loaded?.utrMasked ?? 'none'}. Leave blank to keep it.` : '10 digits'
+                }
+              >
+                <Input maxLength={13} />
+              </Form.Item>
+            </Col>
+            {type === 'individual' && (
+              <Col xs={24} md={8}>
+                <Form.Item
+                  label="NINO"
+                  name="nino"
+                  extra={
+                    editing && loaded?.ninoMasked
+                      ? `Stored: ${loaded.ninoMasked}. Leave blank to keep it.`
+                      : undefined
+                  }
+                >
+                  <Input maxLength={13} />
+                </Form.Item>
+              </Col>
+            )}
+            {type === 'company' && (
+              <Col xs={24} md={8}>
+                <Form.Item label="Company number" name="companyNumber" required>
+                  <Input maxLength={8} />
+                </Form.Item>
+              </Col>
+            )}
+            <Col xs={24} md={8}>
+              <Form.Item label="VAT number" name="vatNumber">
+                <Input />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={8}>
+              <Form.Item label="Email" name="email">
+                <Input type="email" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={8}>
+              <Form.Item label="Phone" name="phone">
+                <Input />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={8}>
+              <Form.Item label="Mobile" name="mobile">
+                <Input />
+              </Form.Item>
+            </Col>
+          </Row>
+        </Card>
+        <Card title="Registered Address" size="small">
+          <AddressFields prefix="registeredAddress" />
+        </Card>
+        <Card
+          title="Trading Address"
+          size="small"
+          extra={
+            <Space>
+              <span>Trading address same as registered</span>
+              <Form.Item name="tradingAddressSameAsRegistered" valuePropName="checked" noStyle>
+                <Switch aria-label="Trading address same as registered" />
+              </Form.Item>
+            </Space>
+          }
+        >
+          {sameAddress === false ? (
+            <AddressFields prefix="tradingAddress" />
+          ) : (
+            <span>The trading address is the registered address.</span>
+          )}
+        </Card>
+        <Card title="Consents and Access" size="small">
+          <Row gutter={16}>
+            <Col xs={12} md={6}>
+              <Form.Item label="GDPR consent" name="gdprConsent" valuePropName="checked" required={!editing}>
+                <Switch />
+              </Form.Item>
+            </Col>
+            <Col xs={12} md={6}>
+              <Form.Item label="Marketing consent" name="marketingConsent" valuePropName="checked">
+                <Switch />
+              </Form.Item>
+            </Col>
+            <Col xs={12} md={6}>
+              <Form.Item label="Portal access" name="portalAccess" valuePropName="checked">
+                <Switch />
+              </Form.Item>
+            </Col>
+            <Col xs={12} md={6}>
+              <Form.Item label="Active" name="active" valuePropName="checked">
+                <Switch />
+              </Form.Item>
+            </Col>
+          </Row>
+        </Card>
+        <Card title="Verification" size="small">
+          <Row gutter={16}>
+            <Col xs={24} md={6}>
+              <Form.Item label="Verification status" name={['verification', 'status']}>
+                <Select
+                  options={[
+                    { value: 'gross', label: 'Gross' },
+                    { value: 'standard', label: 'Standard' },
+                    { value: 'higher', label: 'Higher' },
+                  ]}
+                />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={4}>
+              <Form.Item label="CIS rate" name={['verification', 'rate']}>
+                <Select
+                  disabled
+                  options={[
+                    { value: 0, label: '0%' },
+                    { value: 20, label: '20%' },
+                    { value: 30, label: '30%' },
+                  ]}
+                />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={6}>
+              <Form.Item label="Verification method" name={['verification', 'method']}>
+                <Select
+                  allowClear
+                  options={[
+                    { value: 'online', label: 'Online' },
+                    { value: 'phone', label: 'Phone' },
+                    { value: 'letter', label: 'Letter' },
+                    { value: 'auto', label: 'Auto' },
+                  ]}
+                />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={8}>
+              <Form.Item label="Verification reference" name={['verification', 'reference']}>
+                <Input />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={16}>
+              <Form.Item label="Verification notes" name={['verification', 'notes']}>
+                <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={8}>
+              <Form.Item label="Verified date" name={['verification', 'verifiedDate']}>
+                <Input type="date" />
+              </Form.Item>
+            </Col>
+          </Row>
+        </Card>
+        <Space>
+          <Button type="primary" htmlType="submit" loading={createState.isLoading || updateState.isLoading}>
+            {editing ? 'Save Changes' : 'Create Subcontractor'}
+          </Button>
+          <Link to="/cis/subcontractors">
+            <Button>Cancel</Button>
+          </Link>
+        </Space>
+      </Space>
+    </Form>
+  );
+}

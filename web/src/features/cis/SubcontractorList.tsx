@@ -1,0 +1,326 @@
+import { DeleteOutlined, EditOutlined, EyeOutlined, InboxOutlined, SendOutlined } from '@ant-design/icons';
+import {
+  Button,
+  Col,
+  Empty,
+  Modal,
+  Row,
+  Select,
+  Skeleton,
+  Space,
+  Table,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useConfirm, useToast } from '../../ui/feedback';
+import {
+  useArchiveSubcontractorsMutation,
+  useDeleteSubcontractorsMutation,
+  useInviteSubcontractorMutation,
+  useSubcontractorsQuery,
+  type InviteResult,
+  type Subcontractor,
+  type SubcontractorFilters,
+} from './api';
+import { useUrlFilter, useUrlSearch } from './components/filters';
+import { PortalLinkPanel } from './components/InviteModal';
+import { QueryError } from './components/QueryError';
+import { StatCard } from './components/StatCard';
+import { useCis } from './context';
+import { capitalise } from './format';
+import { errorMessage } from './problem';
+
+const statuses = ['all', 'active', 'archived'] as const;
+const types = ['all', 'individual', 'company', 'partnership'] as const;
+
+function batchToast(
+  toast: ReturnType<typeof useToast>,
+  verb: string,
+  result: { succeeded: string[]; failed: { error: string }[] },
+) {
+  if (result.failed.length === 0) toast.success(`${result.succeeded.length} subcontractor(s) ${verb}`);
+  else
+    toast.warning(
+      `${result.succeeded.length} subcontractor(s) ${verb}, ${result.failed.length} failed: ${result.failed[0]?.error ?? ''}`,
+    );
+}
+
+/** /cis/subcontractors: stat cards, filters, the table with row actions, bulk archive and delete. */
+export function SubcontractorList() {
+  const { abilities } = useCis();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const confirm = useConfirm();
+  const search = useUrlSearch();
+  const [status, setStatus] = useUrlFilter<SubcontractorFilters['status']>('status', 'all', statuses);
+  const [type, setType] = useUrlFilter<SubcontractorFilters['type']>('type', 'all', types);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [linkResult, setLinkResult] = useState<{ result: InviteResult; email: string } | null>(null);
+  const { data, error, isLoading, isFetching } = useSubcontractorsQuery({ search, status, type });
+  const [archive] = useArchiveSubcontractorsMutation();
+  const [remove] = useDeleteSubcontractorsMutation();
+  const [invite] = useInviteSubcontractorMutation();
+  const filtered = Boolean(search) || status !== 'all' || type !== 'all';
+  const canWrite = abilities.canWriteSubcontractors;
+
+  const archiveIds = async (ids: string[]) => {
+    const ok = await confirm({
+      title: 'Archive Subcontractors',
+      message: `Archive ${ids.length} subcontractor(s)? Archived subcontractors cannot be used for new invoices.`,
+      confirmText: 'Archive',
+      style: 'warning',
+    });
+    if (!ok) return;
+    try {
+      batchToast(toast, 'archived', await archive(ids).unwrap());
+      setSelected([]);
+    } catch (failure) {
+      toast.error(errorMessage(failure));
+    }
+  };
+
+  const deleteIds = async (ids: string[]) => {
+    const ok = await confirm({
+      title: 'Delete Subcontractors',
+      message: `Delete ${ids.length} subcontractor(s)?`,
+      confirmText: 'Delete',
+      style: 'danger',
+    });
+    if (!ok) return;
+    try {
+      batchToast(toast, 'deleted', await remove(ids).unwrap());
+      setSelected([]);
+    } catch (failure) {
+      toast.error(errorMessage(failure));
+    }
+  };
+
+  const inviteRow = async (row: Subcontractor) => {
+    try {
+      const result = await invite({ subcontractorId: row.id }).unwrap();
+      if (result.emailSent) toast.success('Portal invitation sent successfully');
+      else setLinkResult({ result, email: row.email ?? '' });
+    } catch (failure) {
+      toast.error(errorMessage(failure, 'Failed to send invitation'));
+    }
+  };
+
+  const columns: ColumnsType<Subcontractor> = [
+    {
+      title: 'Subcontractor',
+      key: 'name',
+      render: (_, row) => (
+        <Space orientation="vertical" size={0}>
+          <Link to={`/cis/subcontractors/${row.id}`}>{row.name}</Link>
+          {row.companyNumber && <Typography.Text type="secondary">{row.companyNumber}</Typography.Text>}
+        </Space>
+      ),
+    },
+    { title: 'Type', key: 'type', render: (_, row) => capitalise(row.type) },
+    {
+      title: 'UTR / NINO',
+      key: 'ids',
+      render: (_, row) => (
+        <Space orientation="vertical" size={0}>
+          <span>{row.utrMasked ?? '-'}</span>
+          {row.ninoMasked && <Typography.Text type="secondary">{row.ninoMasked}</Typography.Text>}
+        </Space>
+      ),
+    },
+    {
+      title: 'Verification',
+      key: 'verification',
+      render: (_, row) =>
+        row.verification ? (
+          <Space orientation="vertical" size={0}>
+            <span>{`${row.verification.rate}% - ${capitalise(row.verification.status)}`}</span>
+            {row.verification.method && (
+              <Typography.Text type="secondary">{capitalise(row.verification.method)}</Typography.Text>
+            )}
+          </Space>
+        ) : (
+          <Typography.Text type="secondary">Not verified</Typography.Text>
+        ),
+    },
+    {
+      title: 'Contact',
+      key: 'contact',
+      render: (_, row) => (
+        <Space orientation="vertical" size={0}>
+          {row.email && <span>{row.email}</span>}
+          {(row.phone ?? row.mobile) && (
+            <Typography.Text type="secondary">{row.phone ?? row.mobile}</Typography.Text>
+          )}
+        </Space>
+      ),
+    },
+    {
+      title: 'Status',
+      key: 'status',
+      render: (_, row) =>
+        row.archived || !row.active ? <Tag>Archived</Tag> : <Tag color="green">Active</Tag>,
+    },
+    {
+      title: 'Actions',
+      key: 'actions',
+      render: (_, row) => (
+        <Space size={0}>
+          <Tooltip title="View details">
+            <Button
+              type="text"
+              icon={<EyeOutlined />}
+              aria-label={`View ${row.name}`}
+              onClick={() => void navigate(`/cis/subcontractors/${row.id}`)}
+            />
+          </Tooltip>
+          {abilities.canInvite && row.email && (
+            <Tooltip title="Invite to portal">
+              <Button
+                type="text"
+                icon={<SendOutlined />}
+                aria-label={`Invite ${row.name} to portal`}
+                onClick={() => void inviteRow(row)}
+              />
+            </Tooltip>
+          )}
+          {canWrite && (
+            <Tooltip title="Edit">
+              <Button
+                type="text"
+                icon={<EditOutlined />}
+                aria-label={`Edit ${row.name}`}
+                onClick={() => void navigate(`/cis/subcontractors/${row.id}/edit`)}
+              />
+            </Tooltip>
+          )}
+          {canWrite && row.active && !row.archived && (
+            <Tooltip title="Archive">
+              <Button
+                type="text"
+                icon={<InboxOutlined />}
+                aria-label={`Archive ${row.name}`}
+                onClick={() => void archiveIds([row.id])}
+              />
+            </Tooltip>
+          )}
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <div>
+      <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>
+        <Col xs={12} lg={6}>
+          <StatCard title="Total" value={data?.stats.total ?? 0} loading={isLoading} />
+        </Col>
+        <Col xs={12} lg={6}>
+          <StatCard title="Active" value={data?.stats.active ?? 0} loading={isLoading} />
+        </Col>
+        <Col xs={12} lg={6}>
+          <StatCard title="Gross (0%)" value={data?.stats.gross ?? 0} loading={isLoading} />
+        </Col>
+        <Col xs={12} lg={6}>
+          <StatCard title="Standard (20%)" value={data?.stats.standard ?? 0} loading={isLoading} />
+        </Col>
+      </Row>
+      <Space wrap style={{ marginBottom: 16 }}>
+        <Select
+          aria-label="Status filter"
+          value={status}
+          onChange={setStatus}
+          style={{ width: 160 }}
+          options={[
+            { value: 'all', label: 'All statuses' },
+            { value: 'active', label: 'Active' },
+            { value: 'archived', label: 'Archived' },
+          ]}
+        />
+        <Select
+          aria-label="Type filter"
+          value={type}
+          onChange={setType}
+          style={{ width: 160 }}
+          options={[
+            { value: 'all', label: 'All types' },
+            { value: 'individual', label: 'Individual' },
+            { value: 'company', label: 'Company' },
+            { value: 'partnership', label: 'Partnership' },
+          ]}
+        />
+        {canWrite && selected.length > 0 && (
+          <>
+            <Typography.Text>{selected.length} selected</Typography.Text>
+            <Button icon={<InboxOutlined />} onClick={() => void archiveIds(selected)}>
+              Archive Selected
+            </Button>
+            <Button danger icon={<DeleteOutlined />} onClick={() => void deleteIds(selected)}>
+              Delete Selected
+            </Button>
+          </>
+        )}
+      </Space>
+      {isLoading ? (
+        <Skeleton active paragraph={{ rows: 6 }} />
+      ) : error ? (
+        <QueryError error={error} prefix="Error loading subcontractors: " action="view subcontractors" />
+      ) : (
+        <Table<Subcontractor>
+          rowKey="id"
+          size="middle"
+          loading={isFetching}
+          columns={columns}
+          dataSource={data?.items ?? []}
+          pagination={{ pageSize: 25, hideOnSinglePage: true }}
+          rowSelection={
+            canWrite
+              ? {
+                  selectedRowKeys: selected,
+                  onChange: (keys) => {
+                    setSelected(keys.map(String));
+                  },
+                }
+              : undefined
+          }
+          locale={{
+            emptyText: (
+              <Empty
+                description={
+                  <Space orientation="vertical" size={0}>
+                    <Typography.Text strong>No subcontractors found</Typography.Text>
+                    <Typography.Text type="secondary">
+                      {filtered ? 'Try adjusting your filters' : 'Get started by adding a new subcontractor'}
+                    </Typography.Text>
+                  </Space>
+                }
+              />
+            ),
+          }}
+        />
+      )}
+      <Modal
+        open={linkResult !== null}
+        title="Invitation Created"
+        onCancel={() => {
+          setLinkResult(null);
+        }}
+        footer={
+          <Button
+            type="primary"
+            onClick={() => {
+              setLinkResult(null);
+            }}
+          >
+            Close
+          </Button>
+        }
+      >
+        {linkResult && <PortalLinkPanel result={linkResult.result} email={linkResult.email} />}
+      </Modal>
+    </div>
+  );
+}

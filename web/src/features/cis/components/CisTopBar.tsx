@@ -1,0 +1,264 @@
+import {
+  AuditOutlined,
+  DownloadOutlined,
+  ImportOutlined,
+  PlusOutlined,
+  SearchOutlined,
+  SendOutlined,
+} from '@ant-design/icons';
+import { Breadcrumb, Button, Input, Space, Tag, theme, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useToast } from '../../../ui/feedback';
+import { useCis } from '../context';
+import { downloadFile } from '../download';
+import { InviteModal } from './InviteModal';
+
+export type CisSection =
+  'dashboard' | 'subcontractors' | 'invoices' | 'statements' | 'returns' | 'analytics' | 'settings';
+export type CisMode = 'list' | 'detail' | 'form';
+
+const sections: readonly CisSection[] = [
+  'subcontractors',
+  'invoices',
+  'statements',
+  'returns',
+  'analytics',
+  'settings',
+];
+
+export const sectionTitles: Record<CisSection, string> = {
+  dashboard: 'CIS Dashboard',
+  subcontractors: 'Subcontractors',
+  invoices: 'Invoices',
+  statements: 'Statements',
+  returns: 'Returns',
+  analytics: 'Analytics',
+  settings: 'CIS Settings',
+};
+
+/** The section a path is in: subcontractors, invoices, statements, returns, analytics, settings, else dashboard. */
+export function cisSection(pathname: string): CisSection {
+  const segment = pathname.split('/')[2] ?? '';
+  return (sections as readonly string[]).includes(segment) ? (segment as CisSection) : 'dashboard';
+}
+
+/** list: a section's own page; form: new, edit or import; detail: one record. */
+export function cisMode(pathname: string): CisMode {
+  const parts = pathname.split('/').filter(Boolean);
+  if (parts.length <= 2) return 'list';
+  const last = parts[parts.length - 1];
+  if (last === 'new' || last === 'edit' || last === 'import') return 'form';
+  return 'detail';
+}
+
+function SearchBox({ placeholder }: { placeholder: string }) {
+  const [params, setParams] = useSearchParams();
+  const current = params.get('search') ?? '';
+  const [text, setText] = useState(current);
+  useEffect(() => {
+    setText(current);
+  }, [current]);
+  useEffect(() => {
+    if (text === current) return;
+    const timer = window.setTimeout(() => {
+      setParams(
+        (previous) => {
+          const next = new URLSearchParams(previous);
+          if (text) next.set('search', text);
+          else next.delete('search');
+          next.delete('page');
+          return next;
+        },
+        { replace: true },
+      );
+    }, 300);
+    return () => {
+      window.clearTimeout(timer);
+    };
+  }, [text, current, setParams]);
+  return (
+    <Input
+      allowClear
+      prefix={<SearchOutlined />}
+      placeholder={placeholder}
+      aria-label={placeholder}
+      value={text}
+      onChange={(event) => {
+        setText(event.target.value);
+      }}
+      style={{ width: 260 }}
+    />
+  );
+}
+
+/**
+ * The CIS top bar (3.5rem): the section from the path, its mode, search in list mode, and the New, Import,
+ * Export and Returns actions the caller's abilities allow.
+ */
+export function CisTopBar() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const { abilities } = useCis();
+  const toast = useToast();
+  const { token } = theme.useToken();
+  const [inviteOpen, setInviteOpen] = useState(false);
+  const section = cisSection(location.pathname);
+  const mode = cisMode(location.pathname);
+  const canSeeReturns = abilities.canSubmit || abilities.canCompile;
+
+  const exportCsv = (path: string, name: string) => {
+    const query = new URLSearchParams();
+    for (const key of ['search', 'status', 'period', 'type']) {
+      const value = params.get(key);
+      if (value) query.set(key, value);
+    }
+    const text = query.toString();
+    downloadFile(`/api/cis/${path}${text ? `?${text}` : ''}`, name).catch((error: unknown) => {
+      toast.error(error instanceof Error ? error.message : 'Export failed');
+    });
+  };
+
+  const actions: React.ReactNode[] = [];
+  if (mode === 'list' && section === 'subcontractors') {
+    if (abilities.canWriteSubcontractors)
+      actions.push(
+        <Button
+          key="new"
+          type="primary"
+          icon={<PlusOutlined />}
+          onClick={() => void navigate('/cis/subcontractors/new')}
+        >
+          New Subcontractor
+        </Button>,
+      );
+    if (abilities.canInvite)
+      actions.push(
+        <Button
+          key="invite"
+          icon={<SendOutlined />}
+          onClick={() => {
+            setInviteOpen(true);
+          }}
+        >
+          Invite to Portal
+        </Button>,
+      );
+    if (abilities.canExport)
+      actions.push(
+        <Button
+          key="export"
+          icon={<DownloadOutlined />}
+          onClick={() => {
+            exportCsv('subcontractors/export.csv', 'cis-subcontractors.csv');
+          }}
+        >
+          Export
+        </Button>,
+      );
+  }
+  if (mode === 'list' && section === 'invoices') {
+    if (abilities.canWrite)
+      actions.push(
+        <Button
+          key="new"
+          type="primary"
+          icon={<PlusOutlined />}
+          onClick={() => void navigate('/cis/invoices/new')}
+        >
+          New Invoice
+        </Button>,
+      );
+    if (abilities.canImport)
+      actions.push(
+        <Button key="import" icon={<ImportOutlined />} onClick={() => void navigate('/cis/invoices/import')}>
+          Import
+        </Button>,
+      );
+    actions.push(
+      <Button
+        key="export"
+        icon={<DownloadOutlined />}
+        onClick={() => {
+          exportCsv('invoices/export.csv', 'cis-invoices.csv');
+        }}
+      >
+        Export CSV
+      </Button>,
+    );
+  }
+  if (mode === 'list' && section === 'dashboard' && abilities.canWrite)
+    actions.push(
+      <Button
+        key="new"
+        type="primary"
+        icon={<PlusOutlined />}
+        onClick={() => void navigate('/cis/invoices/new')}
+      >
+        New Invoice
+      </Button>,
+    );
+  if (
+    mode === 'list' &&
+    (section === 'invoices' || section === 'dashboard' || section === 'statements') &&
+    canSeeReturns
+  )
+    actions.push(
+      <Button key="returns" icon={<AuditOutlined />} onClick={() => void navigate('/cis/returns')}>
+        Returns
+      </Button>,
+    );
+
+  const crumbs = [{ title: <Link to="/cis">CIS</Link> }];
+  if (section !== 'dashboard')
+    crumbs.push({ title: <Link to={`/cis/${section}`}>{sectionTitles[section]}</Link> });
+  if (mode !== 'list') {
+    const last = location.pathname.split('/').filter(Boolean).pop() ?? '';
+    crumbs.push({
+      title: (
+        <span>
+          {last === 'new' ? 'New' : last === 'edit' ? 'Edit' : last === 'import' ? 'Import' : 'Details'}
+        </span>
+      ),
+    });
+  }
+
+  return (
+    <div
+      data-testid="cis-top-bar"
+      data-section={section}
+      data-mode={mode}
+      style={{
+        height: '3.5rem',
+        display: 'flex',
+        alignItems: 'center',
+        gap: 16,
+        paddingInline: 16,
+        marginBottom: 16,
+        background: token.colorBgContainer,
+        border: `1px solid ${token.colorBorderSecondary}`,
+        borderRadius: token.borderRadiusLG,
+      }}
+    >
+      <Space size="middle" style={{ minWidth: 0 }}>
+        <Typography.Text strong style={{ fontSize: 16, whiteSpace: 'nowrap' }}>
+          {sectionTitles[section]}
+        </Typography.Text>
+        <Breadcrumb items={crumbs} />
+        <Tag>{mode === 'list' ? 'List' : mode === 'detail' ? 'Detail' : 'Form'}</Tag>
+      </Space>
+      <div style={{ flex: 1 }} />
+      {mode === 'list' && section === 'subcontractors' && <SearchBox placeholder="Search subcontractors" />}
+      {mode === 'list' && section === 'invoices' && <SearchBox placeholder="Search invoices" />}
+      <Space wrap={false}>{actions}</Space>
+      {inviteOpen && (
+        <InviteModal
+          onClose={() => {
+            setInviteOpen(false);
+          }}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,230 @@
+import { CheckCircleOutlined, CopyOutlined } from '@ant-design/icons';
+import { Alert, Button, Form, Input, Modal, Result, Select, Space, Typography } from 'antd';
+import { useState } from 'react';
+import { useToast } from '../../../ui/feedback';
+import { useInviteSubcontractorMutation, type InviteResult, type SubcontractorType } from '../api';
+import { errorMessage } from '../problem';
+
+interface InviteForm {
+  name: string;
+  email: string;
+  type: SubcontractorType;
+  utr: string;
+  nino: string;
+  companyNumber: string;
+}
+
+const emptyForm: InviteForm = {
+  name: '',
+  email: '',
+  type: 'individual',
+  utr: '',
+  nino: '',
+  companyNumber: '',
+};
+
+/** Copies text to the clipboard (a secure context: the bff's https origin or localhost). */
+export async function copyText(text: string): Promise<void> {
+  await navigator.clipboard.writeText(text);
+}
+
+const reload = () => {
+  window.location.reload();
+};
+
+/** The link panel shared by the invite modal and the row invite. */
+export function PortalLinkPanel({ result, email }: { result: InviteResult; email?: string }) {
+  const toast = useToast();
+  return (
+    <Space orientation="vertical" style={{ width: '100%' }} size="middle">
+      {result.emailSent ? (
+        <Alert
+          type="success"
+          showIcon
+          title={`An invitation email has been sent to ${email ?? 'the subcontractor'}.`}
+        />
+      ) : (
+        <Alert
+          type="warning"
+          showIcon
+          title={
+            <span>
+              <strong>Note:</strong>{' '}
+              {result.warning ?? 'Email could not be sent. Please share the link manually.'}
+            </span>
+          }
+        />
+      )}
+      <div>
+        <Typography.Text strong>Portal Access Link (expires in 15 minutes)</Typography.Text>
+        <Input.TextArea
+          readOnly
+          value={result.magicLink}
+          autoSize={{ minRows: 2, maxRows: 4 }}
+          aria-label="Portal Access Link"
+          style={{ marginTop: 4 }}
+        />
+      </div>
+      <Button
+        icon={<CopyOutlined />}
+        onClick={() => {
+          copyText(result.magicLink)
+            .then(() => {
+              toast.success('Link copied to clipboard!');
+            })
+            .catch(() => {
+              toast.error('Could not copy the link');
+            });
+        }}
+      >
+        Copy Link to Clipboard
+      </Button>
+      <Typography.Text type="secondary">
+        This link expires in 15 minutes and can only be used once.
+      </Typography.Text>
+    </Space>
+  );
+}
+
+/**
+ * 'Invite Subcontractor to Portal': creates the subcontractor and sends the single-use portal link. States: the
+ * form, 'Creating...' while busy, then the 'Invitation Created' panel (with the email warning when the email
+ * could not be sent).
+ */
+export function InviteModal({ onClose }: { onClose: () => void }) {
+  const [form, setForm] = useState<InviteForm>(emptyForm);
+  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<InviteResult | null>(null);
+  const [invite, { isLoading }] = useInviteSubcontractorMutation();
+  const set = <K extends keyof InviteForm>(key: K, value: InviteForm[K]) => {
+    setForm((previous) => ({ ...previous, [key]: value }));
+    setError(null);
+  };
+
+  const submit = async () => {
+    if (!form.name.trim() || !form.email.trim()) {
+      setError('Name and email are required');
+      return;
+    }
+    try {
+      const created = await invite({
+        name: form.name.trim(),
+        email: form.email.trim(),
+        type: form.type,
+        ...(form.utr.trim() ? { utr: form.utr.trim() } : {}),
+        ...(form.type === 'individual' && form.nino.trim() ? { nino: form.nino.trim() } : {}),
+        ...(form.type !== 'individual' && form.companyNumber.trim()
+          ? { companyNumber: form.companyNumber.trim() }
+          : {}),
+      }).unwrap();
+      setResult(created);
+    } catch (failure) {
+      setError(errorMessage(failure, 'Failed to create subcontractor and send invitation'));
+    }
+  };
+
+  return (
+    <Modal
+      open
+      title={result ? 'Invitation Created' : 'Invite Subcontractor to Portal'}
+      onCancel={result ? reload : onClose}
+      mask={{ closable: !isLoading && !result }}
+      footer={
+        result ? (
+          <Button type="primary" onClick={reload}>
+            Close &amp; Refresh
+          </Button>
+        ) : (
+          <Space>
+            <Button onClick={onClose} disabled={isLoading}>
+              Cancel
+            </Button>
+            <Button type="primary" loading={isLoading} onClick={() => void submit()}>
+              {isLoading ? 'Creating...' : 'Create & Send Invite'}
+            </Button>
+          </Space>
+        )
+      }
+    >
+      {result ? (
+        <Space orientation="vertical" style={{ width: '100%' }} size="middle">
+          <Result
+            status="success"
+            icon={<CheckCircleOutlined />}
+            title="Subcontractor created successfully!"
+            style={{ padding: 8 }}
+          />
+          <PortalLinkPanel result={result} email={form.email.trim()} />
+        </Space>
+      ) : (
+        <Form layout="vertical" requiredMark>
+          {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} />}
+          <Form.Item label="Name" required>
+            <Input
+              aria-label="Name"
+              value={form.name}
+              onChange={(event) => {
+                set('name', event.target.value);
+              }}
+            />
+          </Form.Item>
+          <Form.Item label="Email" required>
+            <Input
+              type="email"
+              aria-label="Email"
+              value={form.email}
+              onChange={(event) => {
+                set('email', event.target.value);
+              }}
+            />
+          </Form.Item>
+          <Form.Item label="Type">
+            <Select
+              aria-label="Type"
+              value={form.type}
+              onChange={(value) => {
+                set('type', value);
+              }}
+              options={[
+                { value: 'individual', label: 'Individual' },
+                { value: 'company', label: 'Company' },
+                { value: 'partnership', label: 'Partnership' },
+              ]}
+            />
+          </Form.Item>
+          <Form.Item label="UTR">
+            <Input
+              aria-label="UTR"
+              maxLength={10}
+              value={form.utr}
+              onChange={(event) => {
+                set('utr', event.target.value);
+              }}
+            />
+          </Form.Item>
+          {form.type === 'individual' ? (
+            <Form.Item label="National Insurance Number">
+              <Input
+                aria-label="National Insurance Number"
+                value={form.nino}
+                onChange={(event) => {
+                  set('nino', event.target.value);
+                }}
+              />
+            </Form.Item>
+          ) : (
+            <Form.Item label="Company Number">
+              <Input
+                aria-label="Company Number"
+                value={form.companyNumber}
+                onChange={(event) => {
+                  set('companyNumber', event.target.value);
+                }}
+              />
+            </Form.Item>
+          )}
+        </Form>
+      )}
+    </Modal>
+  );
+}

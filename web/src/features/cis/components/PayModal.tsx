@@ -1,0 +1,46 @@
+import { Form, Input, Modal } from 'antd';
+import { useState } from 'react';
+import { todayIso } from '../format';
+
+/** 'Mark as Paid': the payment date, today by default. */
+export function PayModal({
+  count,
+  onPay,
+  onClose,
+}: {
+  count: number;
+  onPay: (paymentDate: string) => Promise<void>;
+  onClose: () => void;
+}) {
+  const [date, setDate] = useState(todayIso());
+  const [busy, setBusy] = useState(false);
+  return (
+    <Modal
+      open
+      title="Mark as Paid"
+      okText="Mark Paid"
+      confirmLoading={busy}
+      okButtonProps={{ disabled: !date }}
+      onCancel={onClose}
+      onOk={() => {
+        setBusy(true);
+        void onPay(date).finally(() => {
+          setBusy(false);
+        });
+      }}
+    >
+      <Form layout="vertical">
+        <Form.Item label="Payment date" extra={count > 1 ? `${count} invoices` : undefined}>
+          <Input
+            type="date"
+            aria-label="Payment date"
+            value={date}
+            onChange={(event) => {
+              setDate(event.target.value);
+            }}
+          />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,15 @@
+import { Tag } from 'antd';
+import { invoiceStatusLabel } from '../domain';
+import { capitalise, tagColour } from '../format';
+
+/** An invoice's status: 'Portal Pending' for portal_draft, a missing or unknown status as Draft. */
+export function InvoiceStatusBadge({ status }: { status: string | null | undefined }) {
+  const label = invoiceStatusLabel(status);
+  const known = label === 'Draft' ? 'draft' : status;
+  return <Tag color={tagColour(known)}>{label}</Tag>;
+}
+
+/** A return's display status ('Locked', 'Not compiled' or the status). */
+export function ReturnStatusBadge({ status, displayStatus }: { status: string; displayStatus: string }) {
+  return <Tag color={tagColour(status)}>{capitalise(displayStatus)}</Tag>;
+}

@@ -1,0 +1,29 @@
+import type { Abilities, Invoice } from '../api';
+import { normaliseInvoiceStatus } from '../domain';
+
+export type InvoiceUiAction = 'view' | 'edit' | 'approve' | 'reject' | 'pay' | 'cancel' | 'delete';
+
+/**
+ * What the caller may do with an invoice: the status allows it (the server's `actions` when sent) and the
+ * caller's UI flag grants it (edit, pay, cancel, delete: canWrite; approve, reject: canApprove).
+ */
+export function invoiceAllows(invoice: Invoice, action: InvoiceUiAction, abilities: Abilities): boolean {
+  if (action === 'view') return true;
+  const status = normaliseInvoiceStatus(invoice.status);
+  const byStatus: Record<Exclude<InvoiceUiAction, 'view'>, boolean> = {
+    edit: status === 'draft',
+    approve: status === 'draft' || status === 'portal_draft',
+    reject: status === 'portal_draft',
+    pay: status === 'approved',
+    cancel: status !== 'cancelled',
+    delete: status === 'draft' || status === 'portal_draft' || status === 'cancelled',
+  };
+  const statusOk = invoice.actions ? invoice.actions.includes(action) : byStatus[action];
+  const flag =
+    action === 'approve' || action === 'reject'
+      ? abilities.canApprove
+      : action === 'pay'
+        ? abilities.canWrite || abilities.canPay
+        : abilities.canWrite;
+  return statusOk && flag;
+}
