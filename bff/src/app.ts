@@ -15,6 +15,7 @@ import { SignInSealer } from './cookies.js';
 import { authRoutes } from './http/auth-routes.js';
 import { csrfGuard, loadBrowserState, noStore, type BffContext } from './http/context.js';
 import { portalRoutes } from './http/portal-routes.js';
+import { serviceProxy } from './http/service-proxy.js';
 import { webBundles } from './http/web-bundles.js';
 import { workspaceRoutes } from './http/workspace-routes.js';
 import { IdentityClient } from './identity-client.js';
@@ -108,12 +109,22 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
     metrics: createMetricsRegistry('bff'),
     lifecycle,
     trustProxy: config.TRUST_PROXY,
+    // CSV imports (10,000+ rows) pass through as one JSON body.
+    bodyLimit: '16mb',
     readiness: { identity: () => identity.healthy() },
     apis: [
       { basePath: '/', api: browser },
       { basePath: '/api', api: authRoutes(context) },
       { basePath: '/api', api: workspaceRoutes(context) },
       { basePath: '/api', api: portalRoutes(context) },
+      {
+        basePath: '/api',
+        api: serviceProxy(context, {
+          prefix: 'cis',
+          target: config.CIS_URL ? `${config.CIS_URL}/v1` : undefined,
+          timeoutMs: config.SERVICE_TIMEOUT_MS,
+        }),
+      },
       ...(config.STATIC_DIR ? [{ basePath: '/', api: webBundles(context, config.STATIC_DIR) }] : []),
     ],
   });

@@ -44,6 +44,12 @@ export const bffConfigSchema = baseConfigSchema
     STATIC_DIR: z.string().min(1).optional(),
     /** The tenant `/api/auth/login` and `/api/metadata` fall back to when the browser names none (`demo` locally). */
     DEFAULT_TENANT: z.string().regex(TENANT_ID, 'DEFAULT_TENANT must be a tenant id').optional(),
+    /** The cis service's address (internal); /api/cis/* is forwarded to `${CIS_URL}/v1`. */
+    CIS_URL: z
+      .url()
+      .transform((value) => value.replace(/\/+$/, ''))
+      .optional(),
+    SERVICE_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(60_000),
     IDENTITY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     /** A staff session ends after this long without a request (and at the latest when its refresh token does). */
     SESSION_IDLE_TIMEOUT_SECONDS: z.coerce

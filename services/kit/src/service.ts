@@ -58,6 +58,8 @@ export interface ServiceDefinition<C extends BaseConfig> {
   routes(deps: ServiceDeps<C>): { basePath: string; api: ApiRouter }[];
   consumers?(deps: ServiceDeps<C>): ConsumerDefinition[];
   workers?(deps: ServiceDeps<C>): BackgroundWorker[];
+  /** Largest JSON body accepted (express syntax, e.g. '16mb'); default 1mb. */
+  bodyLimit?: string;
 }
 
 export interface StartOverrides {
@@ -169,6 +171,7 @@ export async function startService<C extends BaseConfig>(
     metrics,
     lifecycle,
     trustProxy: config.TRUST_PROXY,
+    ...(definition.bodyLimit ? { bodyLimit: definition.bodyLimit } : {}),
     ...(keys ? { auth: { keys, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE } } : {}),
     readiness: { database: () => pingDatabase(db), bus: () => bus.isReady() },
     apis: definition.routes(deps),

@@ -294,7 +294,7 @@ export function returnRoutes(context: CisContext): ApiRouter {
             companyName: settings.company_name,
             employerRef: settings.employer_ref,
             accountsOfficeRef: settings.accounts_office_ref,
-            utr: settings.utr_enc ? 'stored' : '',
+            utr: context.decrypt(settings.utr_enc),
           });
           const transition = returnTransition(row, 'submit', {
             validation: {

@@ -78,12 +78,12 @@ const settingsSchema = z.object({
 
 const settingsResponse = z.object({ settings: settingsSchema, readiness: z.array(z.string()) });
 
-const readiness = (row: SettingsRow) =>
+const readiness = (context: CisContext, row: SettingsRow) =>
   settingsReadyIssues({
     companyName: row.company_name,
     employerRef: row.employer_ref,
     accountsOfficeRef: row.accounts_office_ref,
-    utr: row.utr_enc ? 'stored' : '',
+    utr: context.decrypt(row.utr_enc),
   });
 
 const settingsInput = z.object({
@@ -128,7 +128,7 @@ export function settingsRoutes(context: CisContext): ApiRouter {
       handler: ({ ctx }) =>
         context.inTenant(ctx.tenantId, async (trx) => {
           const row = await loadSettings(trx, ctx.tenantId);
-          return { settings: settingsView(row), readiness: readiness(row) };
+          return { settings: settingsView(row), readiness: readiness(context, row) };
         }),
     })
     .route({
@@ -185,7 +185,7 @@ export function settingsRoutes(context: CisContext): ApiRouter {
               },
             );
           }
-          return { settings: settingsView(row), readiness: readiness(row) };
+          return { settings: settingsView(row), readiness: readiness(context, row) };
         });
       },
     });

@@ -1,0 +1,428 @@
+// The cis service end to end on real PostgreSQL and Kafka, with identity (tokens, portal links) and notification
+// (a real SMTP sink): an invoice's whole life through to a submitted return, amendment and unlock; import; the
+// invite; encryption at rest; tenants; scopes.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { eventually } from '@workspace/kit/testing';
+import pg from 'pg';
+import { PDFParse } from 'pdf-parse';
+import { currentTaxMonth, londonDate, taxMonthOf } from '../src/domain/index.js';
+import { ALL_CIS_SCOPES, startCisHarness, subcontractorBody, type CisHarness } from './support.js';
+
+let h: CisHarness;
+let admin: string;
+
+beforeAll(async () => {
+  h = await startCisHarness();
+  admin = await h.token(ALL_CIS_SCOPES);
+});
+
+afterAll(async () => {
+  await h.stop();
+});
+
+async function rawQuery(sql: string, params: unknown[] = []) {
+  const client = new pg.Client({ connectionString: h.identity.database.adminUrl });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows as Record<string, unknown>[];
+  } finally {
+    await client.end();
+  }
+}
+
+const settingsBody = {
+  active: true,
+  companyName: 'Demo Construction Ltd',
+  employerRef: '123/AB12345',
+  accountsOfficeRef: '123PA00012345',
+  utr: '2325648152',
+  vatScheme: 'standard',
+  emailStatements: true,
+  warningDays: 3,
+  statementDeadlineDays: 14,
+  emailFrom: '',
+  emailReplyTo: 'accounts@demo.test',
+  statementFooter: '',
+};
+
+describe('settings', () => {
+  it('creates defaults on first read, validates, seals the contractor UTR and shows it masked', async () => {
+    const first = await h.call(admin, 'GET', '/settings');
+    expect(first.status).toBe(200);
+    expect(first.body.settings).toMatchObject({
+      active: false,
+      emailStatements: true,
+      warningDays: 3,
+      statementDeadlineDays: 14,
+      hasUtr: false,
+    });
+    expect(first.body.readiness).toContain('Contractor UTR is required');
+
+    const bad = await h.call(admin, 'PUT', '/settings', {
+      ...settingsBody,
+      employerRef: '12/AB',
+      accountsOfficeRef: 'nope',
+      utr: '123',
+      warningDays: 31,
+      statementDeadlineDays: 0,
+      emailReplyTo: 'not-an-email',
+    });
+    expect(bad.status).toBe(400);
+    const messages = Object.fromEntries(
+      (bad.body.errors as { field: string; message: string }[]).map((e) => [e.field, e.message]),
+    );
+    expect(messages).toMatchObject({
+      'body.employerRef': 'Invalid format (e.g., 123/AB12345)',
+      'body.accountsOfficeRef': 'Invalid format (e.g., 123PA00012345)',
+      'body.utr': 'Invalid UTR format (10 digits)',
+      'body.warningDays': 'Must be between 0 and 30 days',
+      'body.statementDeadlineDays': 'Must be between 1 and 30 days',
+      'body.emailReplyTo': 'Invalid email format',
+    });
+
+    const saved = await h.call(admin, 'PUT', '/settings', settingsBody);
+    expect(saved.status).toBe(200);
+    expect(saved.body.settings).toMatchObject({ active: true, hasUtr: true, utrMasked: '******8152' });
+    expect(JSON.stringify(saved.body)).not.toContain('2325648152');
+    const [raw] = await rawQuery(`SELECT utr_enc, utr_masked FROM cis.settings WHERE tenant_id = 'demo'`);
+    expect(String(raw?.utr_enc)).not.toContain('2325648152');
+    expect(String(raw?.utr_enc)).toMatch(/^v1\.c1\./);
+  });
+});
+
+describe('an invoice from record to submitted return', () => {
+  let subcontractorId: string;
+  let invoiceId: string;
+
+  it('creates a subcontractor with its identifiers sealed at rest and masked in answers', async () => {
+    const created = await h.call(admin, 'POST', '/subcontractors', subcontractorBody());
+    expect(created.status).toBe(201);
+    const sub = created.body.subcontractor as Record<string, unknown>;
+    subcontractorId = String(sub.id);
+    expect(sub).toMatchObject({
+      utrMasked: '******7890',
+      ninoMasked: 'AB******C',
+      verification: { rate: 20 },
+    });
+    expect(JSON.stringify(sub)).not.toContain('1234567890');
+    const [raw] = await rawQuery('SELECT utr_enc, nino_enc FROM cis.subcontractors WHERE id = $1', [
+      subcontractorId,
+    ]);
+    expect(String(raw?.utr_enc)).not.toContain('1234567890');
+    expect(String(raw?.nino_enc)).not.toContain('AB123456C');
+
+    const masked = await h.call(
+      await h.token(['cis.sub.read']),
+      'GET',
+      `/subcontractors/${subcontractorId}?unmask=true`,
+    );
+    expect(masked.status).toBe(403);
+    const clear = await h.call(admin, 'GET', `/subcontractors/${subcontractorId}?unmask=true`);
+    expect(clear.body.subcontractor).toMatchObject({ utr: '1234567890', nino: 'AB123456C' });
+  });
+
+  it('refuses an invalid subcontractor with each of the spec messages', async () => {
+    const bad = await h.call(admin, 'POST', '/subcontractors', {
+      type: 'individual',
+      name: 'D',
+      utr: '12345',
+      nino: 'DA123456Z',
+      email: 'nope',
+      registeredAddress: { line1: '', city: '', postcode: '' },
+      gdprConsent: false,
+    });
+    expect(bad.status).toBe(400);
+    const messages = (bad.body.errors as { message: string }[]).map((e) => e.message);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        'Name is required',
+        'Valid UTR required (10 digits)',
+        'Invalid NINO format',
+        'Invalid email format',
+        'Address line 1 is required',
+        'City is required',
+        'Postcode is required',
+        'GDPR consent is required',
+      ]),
+    );
+  });
+
+  it('records a draft with amounts from the verified rate, exact to the penny', async () => {
+    const created = await h.call(admin, 'POST', '/invoices', {
+      invoiceNumber: 'INV-001',
+      subcontractorId,
+      invoiceDate: '2026-11-10',
+      grossP: 256700,
+      materialsP: 36700,
+      vatRate: 20,
+      reverseCharge: false,
+    });
+    expect(created.status).toBe(201);
+    const invoice = created.body.invoice as { id: string; amounts: Record<string, number>; status: string };
+    invoiceId = invoice.id;
+    expect(invoice.status).toBe('draft');
+    expect(invoice.amounts).toMatchObject({
+      grossP: 256700,
+      materialsP: 36700,
+      labourP: 220000,
+      cisDeductionP: 44000,
+      vatAmountP: 51340,
+      netPaymentP: 256700 + 51340 - 44000,
+    });
+    const duplicate = await h.call(admin, 'POST', '/invoices', {
+      invoiceNumber: 'inv-001',
+      subcontractorId,
+      invoiceDate: '2026-11-10',
+      grossP: 100,
+      materialsP: 0,
+      vatRate: 0,
+    });
+    expect(duplicate.status).toBe(409);
+  });
+
+  it('approves (locking it and queuing statement generation), then marks it paid in the payment date’s tax month', async () => {
+    const cannotPay = await h.call(admin, 'POST', `/invoices/${invoiceId}/pay`, {});
+    expect(cannotPay.status).toBe(409);
+    expect(cannotPay.body.detail).toBe('Only approved invoices can be marked as paid');
+
+    const approved = await h.call(admin, 'POST', `/invoices/${invoiceId}/approve`);
+    expect(approved.status).toBe(200);
+    expect(approved.body.invoice).toMatchObject({
+      status: 'approved',
+      statement: { required: true },
+    });
+    expect((approved.body.invoice as { lockedAt: string | null }).lockedAt).not.toBeNull();
+    const jobs = await rawQuery(`SELECT type, payload FROM cis.jobs WHERE tenant_id = 'demo'`);
+    expect(jobs.some((job) => job.type === 'statements.generate')).toBe(true);
+
+    const editAfterApproval = await h.call(admin, 'PUT', `/invoices/${invoiceId}`, {
+      invoiceNumber: 'INV-001',
+      subcontractorId,
+      invoiceDate: '2026-11-10',
+      grossP: 1,
+      materialsP: 0,
+      vatRate: 0,
+    });
+    expect(editAfterApproval.status).toBe(409);
+
+    const today = londonDate(new Date());
+    const paid = await h.call(admin, 'POST', `/invoices/${invoiceId}/pay`, { paymentDate: today });
+    expect(paid.status).toBe(200);
+    expect(paid.body.invoice).toMatchObject({
+      status: 'paid',
+      paymentDate: today,
+      taxMonth: taxMonthOf(today),
+    });
+  });
+
+  it('generates the statement in the background after payment and issues it by email with the PDF', async () => {
+    const month = currentTaxMonth();
+    const generated = await eventually(
+      async () => {
+        const page = await h.call(admin, 'GET', `/statements?taxMonth=${month}`);
+        const group = (
+          page.body.subcontractors as { subcontractorId: string; statement: { id: string } | null }[]
+        ).find((g) => g.subcontractorId === subcontractorId);
+        return group?.statement ?? undefined;
+      },
+      20_000,
+      'the statement job',
+    );
+    const duplicate = await h.call(admin, 'POST', '/statements/generate', {
+      subcontractorId,
+      taxMonth: month,
+    });
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body.detail).toBe('Statement already exists for Dave Brick for this tax month');
+
+    const pdf = await fetch(`${h.cisUrl}/v1/statements/${generated.id}/pdf`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    const parser = new PDFParse({ data: new Uint8Array(await pdf.arrayBuffer()) });
+    const { text } = await parser.getText();
+    await parser.destroy();
+    expect(text).toContain('Payment and Deduction Statement');
+    expect(text).toContain('Demo Construction Ltd');
+    expect(text).toContain('123/AB12345');
+    expect(text).toContain('1234567890');
+    expect(text).toContain('£440.00');
+    expect(text).toMatch(/at least 6 years/);
+
+    h.sink.clear();
+    const issued = await h.call(admin, 'POST', `/statements/${generated.id}/issue`, { method: 'email' });
+    expect(issued.status).toBe(200);
+    expect(issued.body).toMatchObject({
+      statement: { status: 'issued', issuedMethod: 'email' },
+      emailSent: true,
+    });
+    const message = h.sink.messages().find((m) => m.to.includes('dave@brick.test'));
+    expect(message?.attachments[0]?.contentType).toBe('application/pdf');
+    const invoice = await h.call(admin, 'GET', `/invoices/${invoiceId}`);
+    expect(invoice.body.invoice).toMatchObject({ statement: { issuedMethod: 'email' } });
+  });
+
+  it('compiles, submits (locked, with a CIS300 document valid against HMRC’s schema), amends and unlocks', async () => {
+    const month = currentTaxMonth();
+    const compiled = await h.call(admin, 'POST', `/returns/${month}/compile`);
+    expect(compiled.status).toBe(200);
+    expect(compiled.body.validation).toEqual({ valid: true, issues: [] });
+    const ret = compiled.body.return as { id: string; totals: Record<string, number>; status: string };
+    expect(ret.status).toBe('draft');
+    expect(ret.totals).toMatchObject({
+      subcontractors: 1,
+      invoices: 1,
+      grossP: 256700,
+      materialsP: 36700,
+      cisDeductedP: 44000,
+    });
+
+    const submitted = await h.call(admin, 'POST', `/returns/${ret.id}/submit`);
+    expect(submitted.status).toBe(200);
+    expect(submitted.body.return).toMatchObject({
+      status: 'submitted',
+      locked: true,
+      displayStatus: 'Locked',
+      submittedBy: 'system',
+      hasCis300: true,
+    });
+    const again = await h.call(admin, 'POST', `/returns/${ret.id}/submit`);
+    expect(again.body.detail).toBe('Return is already locked');
+    const recompile = await h.call(admin, 'POST', `/returns/${month}/compile`);
+    expect(recompile.body.detail).toBe('Return is already locked');
+
+    const xml = await h.call(admin, 'GET', `/returns/${ret.id}/cis300.xml`);
+    expect(xml.text).toContain('<TotalPayments>2567.00</TotalPayments>');
+    expect(xml.text).toContain('<TotalDeducted>440.00</TotalDeducted>');
+    // The IRenvelope (header and CISreturn body) against HMRC's CISreturn-v1-2.xsd.
+    const dir = mkdtempSync(join(tmpdir(), 'cis300-'));
+    const start = xml.text.indexOf('<IRenvelope');
+    const end = xml.text.indexOf('</IRenvelope>') + '</IRenvelope>'.length;
+    expect(start).toBeGreaterThan(0);
+    writeFileSync(join(dir, 'return.xml'), xml.text.slice(start, end));
+    const xsd = fileURLToPath(new URL('../xsd/CISreturn-v1-2.xsd', import.meta.url));
+    expect(() =>
+      execFileSync('xmllint', ['--noout', '--schema', xsd, join(dir, 'return.xml')], { stdio: 'pipe' }),
+    ).not.toThrow();
+
+    const amended = await h.call(admin, 'POST', `/returns/${ret.id}/amend`);
+    expect(amended.status).toBe(201);
+    expect(String((amended.body.return as { id: string }).id)).toMatch(new RegExp(`^${ret.id}-AMD-\\d+$`));
+    expect(amended.body.return).toMatchObject({ status: 'amended', amendmentOf: ret.id });
+
+    const unlocked = await h.call(admin, 'POST', `/returns/${ret.id}/unlock`);
+    expect(unlocked.status).toBe(200);
+    expect(unlocked.body.return).toMatchObject({
+      status: 'draft',
+      locked: false,
+      submittedAt: null,
+      hasCis300: false,
+    });
+    writeFileSync(join(dir, 'envelope.xml'), xml.text);
+    expect(() => execFileSync('xmllint', ['--noout', join(dir, 'envelope.xml')])).not.toThrow();
+
+    const history = await h.call(admin, 'GET', '/returns');
+    expect((history.body.items as unknown[]).length).toBe(2);
+  });
+});
+
+describe('bulk import', () => {
+  it('creates the valid rows and reports each invalid row by its index', async () => {
+    await h.call(
+      admin,
+      'POST',
+      '/subcontractors',
+      subcontractorBody({ name: 'Sam Slate', utr: '9876543210', nino: '' }),
+    );
+    const csv = [
+      'Invoice Number,Subcontractor,Invoice Date,Gross,Materials,VAT Rate,Reverse Charge,Description,Materials Justification',
+      'IMP-1,Sam Slate,01/11/2026,1000.00,100.00,20,no,Roofing,',
+      'IMP-2,Nobody Here,01/11/2026,500.00,0,20,no,,',
+      'IMP-3,Sam Slate,01/11/2026,100.00,200.00,20,no,,',
+      'IMP-4,Sam Slate,2026-11-02,"1,234.56",0,0,no,,',
+    ].join('\n');
+    const result = await h.call(admin, 'POST', '/invoices/import', { csv });
+    expect(result.status).toBe(200);
+    expect((result.body.created as string[]).length).toBe(2);
+    const failed = result.body.failed as { index: number; errors: string[] }[];
+    expect(failed.map((f) => f.index)).toEqual([2, 3]);
+    expect(failed[0]?.errors).toContain('Subcontractor is required');
+    expect(failed[1]?.errors).toContain('Materials cannot exceed gross amount');
+    const list = await h.call(admin, 'GET', '/invoices?search=IMP-4');
+    expect((list.body.items as { amounts: { grossP: number } }[])[0]?.amounts.grossP).toBe(123456);
+  });
+});
+
+describe('the portal invitation', () => {
+  it('creates the subcontractor, gets a single-use link from identity and emails it; a failed email still gives the link with the warning', async () => {
+    const inviter = await h.signInAs('admin@demo.test');
+    h.sink.clear();
+    const sent = await h.call(inviter, 'POST', '/subcontractors/invite', {
+      name: 'Pat Plaster',
+      email: 'pat@plaster.test',
+      type: 'individual',
+      utr: '1111111111',
+    });
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({ success: true, emailSent: true, expiresIn: '15 minutes' });
+    expect(String(sent.body.magicLink)).toContain('token=');
+    const mail = h.sink.messages().find((m) => m.to.includes('pat@plaster.test'));
+    expect(mail?.text).toContain(String(sent.body.magicLink));
+    const created = await h.call(admin, 'GET', `/subcontractors/${String(sent.body.subcontractorId)}`);
+    expect(created.body.subcontractor).toMatchObject({
+      verification: { status: 'standard', rate: 20 },
+      active: true,
+    });
+
+    h.sink.failNext(1, 550);
+    const failed = await h.call(inviter, 'POST', '/subcontractors/invite', {
+      subcontractorId: sent.body.subcontractorId,
+    });
+    expect(failed.status).toBe(200);
+    expect(failed.body).toMatchObject({
+      emailSent: false,
+      warning: 'Email could not be sent. Please share the link manually.',
+    });
+    expect(String(failed.body.magicLink)).toContain('token=');
+
+    const missing = await h.call(inviter, 'POST', '/subcontractors/invite', { name: '', email: '' });
+    expect(missing.body.detail).toBe('Name and email are required');
+  });
+});
+
+describe('tenants and permissions', () => {
+  it('never shows one tenant’s records to another (404)', async () => {
+    const list = await h.call(admin, 'GET', '/subcontractors');
+    const id = (list.body.items as { id: string }[])[0]?.id ?? '';
+    const acme = await h.token(ALL_CIS_SCOPES, 'acme');
+    expect((await h.call(acme, 'GET', `/subcontractors/${id}`)).status).toBe(404);
+    const acmeList = await h.call(acme, 'GET', '/invoices');
+    expect(acmeList.body.total).toBe(0);
+  });
+
+  it.each([
+    ['GET', '/settings', 'cis.settings.read'],
+    ['PUT', '/settings', 'cis.settings.write'],
+    ['GET', '/subcontractors', 'cis.sub.read'],
+    ['POST', '/subcontractors', 'cis.sub.write'],
+    ['GET', '/invoices', 'cis.inv.read'],
+    ['POST', '/invoices', 'cis.inv.write'],
+    ['POST', '/invoices/approve', 'cis.inv.approve'],
+    ['POST', '/invoices/pay', 'cis.inv.pay'],
+    ['POST', '/invoices/import', 'cis.io.import'],
+    ['GET', '/invoices/export.csv', 'cis.io.export'],
+    ['POST', '/statements/generate-all', 'cis.stmt.issue'],
+    ['POST', '/returns/2026-11/compile', 'cis.ret.compile'],
+    ['POST', '/returns/2026-11/submit', 'cis.ret.submit'],
+    ['POST', '/subcontractors/invite', 'cis.portal.invite'],
+  ])('%s %s without %s is 403', async (method, path, scope) => {
+    const others = ALL_CIS_SCOPES.filter((s) => s !== scope && s !== 'cis.manage');
+    const response = await h.call(await h.token(others), method, path, method === 'GET' ? undefined : {});
+    expect(response.status).toBe(403);
+    expect(response.body.detail).toBe(`This requires the ${scope} permission.`);
+  });
+});

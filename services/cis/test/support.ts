@@ -1,0 +1,174 @@
+import { randomBytes } from 'node:crypto';
+import { provisionServiceSchema, remoteJwks, startService, type StartedService } from '@workspace/kit';
+import { createTestIssuer, testInfra, type TestIssuer } from '@workspace/kit/testing';
+import {
+  notificationConfigSchema,
+  NotificationClient,
+  startNotificationService,
+  startSmtpSink,
+  type RunningSmtpSink,
+} from '@workspace/notification';
+import type { JWTVerifyGetKey } from 'jose';
+import { demoSeed, signIn, startIdentityHarness, type IdentityHarness } from '../../identity/test/support.js';
+import { cisConfigSchema, type CisConfig } from '../src/config.js';
+import { cisService, type CisService } from '../src/service.js';
+
+export const NOTIFICATION_TOKEN = randomBytes(24).toString('hex');
+
+export interface CisHarness {
+  identity: IdentityHarness;
+  sink: RunningSmtpSink;
+  cis: StartedService<CisConfig>;
+  definition: CisService;
+  cisUrl: string;
+  issuer: TestIssuer;
+  /** A token from the test issuer with exactly these scopes (tenant 'demo' unless named). */
+  token(scopes: string[], tenantId?: string, userId?: string): Promise<string>;
+  /** An access token of a seeded demo user, signed in through the real OIDC flow at identity. */
+  signInAs(email: string): Promise<string>;
+  call(
+    token: string,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: Record<string, unknown>; text: string; headers: Headers }>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Real PostgreSQL and Kafka; identity (with the dev IdP, seeded demo and acme tenants), notification with a real
+ * SMTP sink, and cis, each in its own schema of one test database. cis accepts identity's tokens and those of a
+ * local test issuer (to prove each scope), both with the product's issuer and audience.
+ */
+export async function startCisHarness(options: { publicUrl?: string } = {}): Promise<CisHarness> {
+  const identity = await startIdentityHarness(options);
+  const sink = await startSmtpSink();
+  const adminUrl = identity.database.adminUrl;
+  const notificationRoles = await provisionServiceSchema(adminUrl, {
+    schema: 'notification',
+    role: 'svc_notification',
+    password: 'notification-test',
+    ownerPassword: 'notification-owner-test',
+  });
+  const notificationConfig = notificationConfigSchema.parse({
+    PORT: '0',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATABASE_URL: notificationRoles.databaseUrl,
+    DATABASE_MIGRATION_URL: notificationRoles.migrationUrl,
+    KAFKA_BROKERS: testInfra().kafkaBrokers,
+    INTERNAL_API_TOKEN: NOTIFICATION_TOKEN,
+    SMTP_HOST: sink.host,
+    SMTP_PORT: String(sink.smtpPort),
+    DELIVERY_BACKOFF_MS: '200,400',
+    DELIVERY_POLL_INTERVAL_MS: '100',
+  });
+  const notification = await startNotificationService(notificationConfig);
+  const cisRoles = await provisionServiceSchema(adminUrl, {
+    schema: 'cis',
+    role: 'svc_cis',
+    password: 'cis-test',
+    ownerPassword: 'cis-owner-test',
+  });
+  const config = cisConfigSchema.parse({
+    PORT: '0',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATABASE_URL: cisRoles.databaseUrl,
+    DATABASE_MIGRATION_URL: cisRoles.migrationUrl,
+    KAFKA_BROKERS: testInfra().kafkaBrokers,
+    CIS_ENCRYPTION_KEYS: `c1:${randomBytes(32).toString('base64')}`,
+    IDENTITY_URL: identity.baseUrl,
+    NOTIFICATION_URL: `http://127.0.0.1:${notification.port}`,
+    NOTIFICATION_TOKEN,
+    CIS_TESTING_TOOLS: 'true',
+    CIS_JOB_POLL_MS: '200',
+  });
+  const issuer = await createTestIssuer();
+  const identityKeys = remoteJwks(`${identity.baseUrl}/.well-known/jwks.json`);
+  const keys: JWTVerifyGetKey = (header, token) =>
+    header.kid === 'test' ? issuer.keys(header, token) : identityKeys(header, token);
+  const mailer = new NotificationClient({
+    baseUrl: config.NOTIFICATION_URL,
+    internalToken: NOTIFICATION_TOKEN,
+  });
+  const definition = cisService(config, mailer);
+  const cis = await startService(definition, config, { keys });
+  const cisUrl = `http://127.0.0.1:${cis.port}`;
+  return {
+    identity,
+    sink,
+    cis,
+    definition,
+    cisUrl,
+    issuer,
+    token: (scopes, tenantId = 'demo', userId = '00000000-0000-4000-8000-0000000000aa') =>
+      issuer.token({ tenantId, userId, scopes }),
+    signInAs: async (email) => {
+      const result = await signIn(identity, 'demo', email, demoSeed.password);
+      const accessToken = result.body.accessToken;
+      if (typeof accessToken !== 'string') throw new Error(`sign-in failed for ${email}: ${result.status}`);
+      return accessToken;
+    },
+    call: async (token, method, path, body) => {
+      const response = await fetch(`${cisUrl}/v1${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      let parsed: Record<string, unknown> = {};
+      try {
+        parsed = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        // CSV, PDF, XML: the text is there.
+      }
+      return { status: response.status, body: parsed, text, headers: response.headers };
+    },
+    stop: async () => {
+      await cis.shutdown();
+      await notification.shutdown();
+      await sink.close();
+      await identity.stop();
+    },
+  };
+}
+
+/** Every CIS scope (the cis-admin template's). */
+export const ALL_CIS_SCOPES = [
+  'cis.settings.read',
+  'cis.settings.write',
+  'cis.pii.unmask',
+  'cis.sub.read',
+  'cis.sub.write',
+  'cis.sub.verify',
+  'cis.inv.read',
+  'cis.inv.write',
+  'cis.inv.approve',
+  'cis.inv.pay',
+  'cis.stmt.issue',
+  'cis.ret.compile',
+  'cis.ret.submit',
+  'cis.audit.read',
+  'cis.io.import',
+  'cis.io.export',
+  'cis.jobs.run',
+  'cis.portal.invite',
+  'cis.manage',
+];
+
+/** A valid subcontractor for the create form (individual, 20 %). */
+export function subcontractorBody(overrides: Record<string, unknown> = {}) {
+  return {
+    type: 'individual',
+    name: 'Dave Brick',
+    utr: '1234567890',
+    nino: 'AB123456C',
+    email: 'dave@brick.test',
+    phone: '07700900123',
+    registeredAddress: { line1: '1 High Street', city: 'Leeds', postcode: 'LS1 1AA', country: 'GB' },
+    gdprConsent: true,
+    ...overrides,
+  };
+}
