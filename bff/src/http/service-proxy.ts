@@ -36,8 +36,14 @@ export function serviceProxy(context: BffContext, options: ServiceProxyOptions):
     const url = `${options.target}${path.startsWith('/') ? path : `/${path}`}`;
     const streaming = req.get('accept')?.includes('text/event-stream') === true;
     const controller = new AbortController();
-    const timer = streaming ? undefined : setTimeout(() => controller.abort(), options.timeoutMs);
-    req.on('close', () => controller.abort());
+    const timer = streaming
+      ? undefined
+      : setTimeout(() => {
+          controller.abort();
+        }, options.timeoutMs);
+    req.on('close', () => {
+      controller.abort();
+    });
     const hasBody = !['GET', 'HEAD'].includes(req.method);
     let upstream: globalThis.Response;
     try {
