@@ -11,6 +11,7 @@ trap cleanup EXIT
 
 bash "$LOCAL_DIR/install.sh"
 bash "$LOCAL_DIR/chromium.sh"
+bash "$LOCAL_DIR/system-packages.sh"
 log "building the web bundles (the browser tests serve them)"
 npm run build --silent -w @workspace/web >/dev/null || die "the web build failed (npm run build -w @workspace/web)"
 bash "$LOCAL_DIR/infra.sh" up
