@@ -16,14 +16,13 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useConfirm, useToast } from '../../ui/feedback';
 import { useInvoiceActionMutation, useInvoiceQuery } from './api';
-import { invoiceAllows } from './components/invoiceActions';
+import { invoiceAllows, statementPending } from './components/invoiceActions';
 import { PayModal } from './components/PayModal';
 import { QueryError } from './components/QueryError';
 import { InvoiceStatusBadge } from './components/StatusBadge';
 import { useCis } from './context';
 import { MATERIALS_WARNING_PERCENT, materialsAtLeastPercent } from './domain';
 import { capitalise, pounds, ukDate, ukDateTime } from './format';
-import { statementPending } from './InvoiceList';
 import { errorMessage } from './problem';
 
 /** /cis/invoices/:id: the invoice with its toolbar (Approve, Reject, Mark Paid, Edit, and Cancel in a menu). */

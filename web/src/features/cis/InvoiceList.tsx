@@ -21,7 +21,7 @@ import {
   type InvoicePeriod,
 } from './api';
 import { useUrlFilter, useUrlSearch } from './components/filters';
-import { invoiceAllows } from './components/invoiceActions';
+import { invoiceAllows, statementPending } from './components/invoiceActions';
 import { PayModal } from './components/PayModal';
 import { QueryError } from './components/QueryError';
 import { StatCard } from './components/StatCard';
@@ -35,11 +35,6 @@ import { errorMessage } from './problem';
 const statuses = ['all', 'draft', 'portal_draft', 'approved', 'paid', 'cancelled'] as const;
 const periods = ['all', 'current', 'previous', 'quarter', 'year'] as const;
 const PAGE_SIZE = 50;
-
-/** A statement is pending when required and not issued. */
-export function statementPending(invoice: Invoice): boolean {
-  return Boolean(invoice.statement?.required) && !invoice.statement?.issuedAt;
-}
 
 /** /cis/invoices: filters, summary cards, the table with row and bulk actions, pagination, live updates. */
 export function InvoiceList() {

@@ -201,7 +201,7 @@ export function Returns() {
           Export CSV
         </Button>
       )}
-      {(ret.hasCis300 || ret.status === 'submitted') && (
+      {abilities.canSubmit && (ret.hasCis300 || ret.status === 'submitted') && (
         <Button
           icon={<FileTextOutlined />}
           onClick={() => {

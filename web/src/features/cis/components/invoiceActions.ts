@@ -5,7 +5,8 @@ export type InvoiceUiAction = 'view' | 'edit' | 'approve' | 'reject' | 'pay' | '
 
 /**
  * What the caller may do with an invoice: the status allows it (the server's `actions` when sent) and the
- * caller's UI flag grants it (edit, pay, cancel, delete: canWrite; approve, reject: canApprove).
+ * caller's UI flag grants it (edit, cancel, delete: canWrite; approve, reject: canApprove; pay: canPay, the scope the service
+ * checks, which the coarse write scope also grants).
  */
 export function invoiceAllows(invoice: Invoice, action: InvoiceUiAction, abilities: Abilities): boolean {
   if (action === 'view') return true;
@@ -23,7 +24,12 @@ export function invoiceAllows(invoice: Invoice, action: InvoiceUiAction, abiliti
     action === 'approve' || action === 'reject'
       ? abilities.canApprove
       : action === 'pay'
-        ? abilities.canWrite || abilities.canPay
+        ? abilities.canPay
         : abilities.canWrite;
   return statusOk && flag;
+}
+
+/** 'Statement pending': a statement is required and has not been issued. */
+export function statementPending(invoice: Pick<Invoice, 'statement'>): boolean {
+  return Boolean(invoice.statement?.required) && !invoice.statement?.issuedAt;
 }
