@@ -1,4 +1,4 @@
-import { recordEvent, withTenant, type Knex, type Logger } from '@workspace/kit';
+import { recordEvent, withTenant, type BackgroundWorker, type Knex, type Logger } from '@workspace/kit';
 import { notificationEvents } from '@workspace/proto';
 import { deliveryQueue, EmailStore, type EmailRecord } from './db/emails.js';
 import { recipientDomains } from './domain/addresses.js';
@@ -25,7 +25,8 @@ export interface DeliveryOptions {
  * event when an e-mail is sent or fails for good. The retry worker runs in every replica; replicas share the work
  * through `delivery_queue` claims.
  */
-export class Delivery {
+export class Delivery implements BackgroundWorker {
+  readonly name = 'email-delivery';
   private readonly controller = new AbortController();
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;

@@ -1,4 +1,4 @@
-import { createLogger, exitOnSignals, loadConfig, startTelemetry } from '@workspace/kit';
+import { createLogger, exitOnSignals, loadConfig, startService, startTelemetry } from '@workspace/kit';
 import { notificationConfigSchema } from './config.js';
 
 const config = loadConfig(notificationConfigSchema);
@@ -6,9 +6,9 @@ const telemetry = await startTelemetry({
   serviceName: 'notification',
   otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
 });
-const { startNotificationService } = await import('./service.js');
+const { notificationService } = await import('./service.js');
 const logger = createLogger({ name: 'notification', level: config.LOG_LEVEL });
-const service = await startNotificationService(config, { logger });
+const service = await startService(notificationService(config), config, { logger });
 exitOnSignals(
   {
     ...service,

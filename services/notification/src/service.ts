@@ -17,11 +17,10 @@ export interface NotificationService extends ServiceDefinition<NotificationConfi
   /** The running service's delivery (after start): attempts and the retry worker. */
   delivery(): Delivery;
   /**
-   * Stops the retry worker once its attempts under way are recorded. The kit's shutdown has no step for a
-   * service's own background work, so this must run before the kit closes the database:
-   * `startNotificationService` wires it in.
+   * Largest JSON body (express syntax): 10 MB of attachments are 13.4 MB in base64, plus the bodies. Honoured once
+   * the kit passes `ServiceDefinition.bodyLimit` to its app; until then the kit's 1 MB applies.
    */
-  stop(): Promise<void>;
+  bodyLimit?: string;
 }
 
 export interface NotificationServiceOptions {
@@ -44,6 +43,7 @@ export function notificationService(
     migrations: notificationMigrations,
     publishes: Object.values(notificationEvents),
     delivery: current,
+    bodyLimit: '17mb',
     setup(deps) {
       delivery = new Delivery({
         db: deps.db,
@@ -56,33 +56,20 @@ export function notificationService(
         concurrency: config.DELIVERY_CONCURRENCY,
         secrets: [config.SMTP_PASSWORD, config.SMTP_USER],
       });
-      delivery.start();
       return Promise.resolve();
     },
     routes: (deps) => notificationRoutes({ db: deps.db, config, delivery: current() }),
-    stop: async () => {
-      await delivery?.stop();
-    },
+    // The kit starts the retry worker with the service and stops it first at shutdown, before the pool closes.
+    workers: () => [current()],
   };
 }
 
-/**
- * `startService` for notification: the same assembly, with the retry worker stopped first at shutdown (before
- * the kit drains requests, flushes the outbox and closes the pool).
- */
+/** `startService(notificationService(config, {mailer}), config, overrides)`, with the definition alongside. */
 export async function startNotificationService(
   config: NotificationConfig,
   overrides: StartOverrides & NotificationServiceOptions = {},
 ): Promise<StartedService<NotificationConfig> & { definition: NotificationService }> {
   const { mailer, ...kitOverrides } = overrides;
   const definition = notificationService(config, mailer ? { mailer } : {});
-  const started = await startService(definition, config, kitOverrides);
-  return {
-    ...started,
-    definition,
-    shutdown: async (reason) => {
-      await definition.stop();
-      await started.shutdown(reason);
-    },
-  };
+  return { ...(await startService(definition, config, kitOverrides)), definition };
 }

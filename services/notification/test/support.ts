@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { provisionServiceSchema, type StartedService } from '@workspace/kit';
+import { provisionServiceSchema, startService, type StartedService } from '@workspace/kit';
 import { createTestDatabase, testInfra, type TestDatabase } from '@workspace/kit/testing';
 import { notificationConfigSchema, type NotificationConfig } from '../src/config.js';
-import { startNotificationService, type NotificationService } from '../src/service.js';
+import { notificationService, type NotificationService } from '../src/service.js';
 import { SmtpSinkClient } from '../src/sink-client.js';
 import { startSmtpSink, type RunningSmtpSink } from '../src/sink.js';
 
@@ -12,7 +12,8 @@ export interface NotificationHarness {
   database: TestDatabase;
   sink: RunningSmtpSink;
   sinkClient: SmtpSinkClient;
-  service: StartedService<NotificationConfig> & { definition: NotificationService };
+  service: StartedService<NotificationConfig>;
+  definition: NotificationService;
   config: NotificationConfig;
   baseUrl: string;
   stop(): Promise<void>;
@@ -45,12 +46,14 @@ export async function startNotificationHarness(
     DELIVERY_POLL_INTERVAL_MS: '100',
     ...env,
   });
-  const service = await startNotificationService(config, { relayPollIntervalMs: 200 });
+  const definition = notificationService(config);
+  const service = await startService(definition, config, { relayPollIntervalMs: 200 });
   return {
     database,
     sink,
     sinkClient: new SmtpSinkClient(sink.httpUrl),
     service,
+    definition,
     config,
     baseUrl: `http://127.0.0.1:${service.port}`,
     stop: async () => {
