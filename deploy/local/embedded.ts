@@ -12,11 +12,18 @@ import {
   type TenantSeed,
 } from '@workspace/identity';
 import { bffConfigSchema, startBff } from '@workspace/bff';
+import { cisConfigSchema, cisService } from '@workspace/cis';
+import {
+  NotificationClient,
+  notificationConfigSchema,
+  startNotificationService,
+  startSmtpSink,
+} from '@workspace/notification';
 import { createLogger, MemoryBus, provisionServiceSchema, startService } from '@workspace/kit';
 import { fileURLToPath } from 'node:url';
 import { startDevIdp } from './dev-idp.js';
 
-const PORTS = { bff: 8080, identity: 8081, idp: 8090 };
+const PORTS = { bff: 8080, identity: 8081, cis: 8082, notification: 8083, idp: 8090, smtp: 1025, mail: 8025 };
 const PUBLIC_URL = `http://localhost:${PORTS.bff}`;
 const stateDir = process.env.WORKSPACE_STATE ?? '.data';
 
@@ -30,6 +37,8 @@ interface LocalSecrets {
   oidcClientSecret: string;
   sessionSecret: string;
   dbPassword: string;
+  cisEncryptionKeys: string;
+  notificationToken: string;
 }
 
 function localSecrets(): LocalSecrets {
@@ -42,6 +51,8 @@ function localSecrets(): LocalSecrets {
     oidcClientSecret: kept.oidcClientSecret ?? randomBytes(24).toString('hex'),
     sessionSecret: kept.sessionSecret ?? randomBytes(32).toString('hex'),
     dbPassword: kept.dbPassword ?? randomBytes(16).toString('hex'),
+    cisEncryptionKeys: kept.cisEncryptionKeys ?? `local1:${randomBytes(32).toString('base64')}`,
+    notificationToken: kept.notificationToken ?? randomBytes(32).toString('hex'),
   };
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
@@ -100,6 +111,66 @@ started.push({
 const seeded = await seedTenant(identity.context(), seed);
 if (seeded.created) logger.info({ tenant: seed.tenant.id }, 'seeded the demo tenant');
 
+// Email: a real local SMTP server that keeps what it receives (read it at http://localhost:8025/messages).
+const sink = await startSmtpSink({ smtpPort: PORTS.smtp, httpPort: PORTS.mail });
+started.push({ name: 'smtp-sink', shutdown: () => sink.close() });
+const notificationRoles = await provisionServiceSchema(adminUrl, {
+  schema: 'notification',
+  role: 'svc_notification',
+  password: secrets.dbPassword,
+  ownerPassword: secrets.dbPassword,
+});
+const notificationConfig = notificationConfigSchema.parse({
+  ...process.env,
+  PORT: String(PORTS.notification),
+  BUS: 'memory',
+  DATABASE_URL: notificationRoles.databaseUrl,
+  DATABASE_MIGRATION_URL: notificationRoles.migrationUrl,
+  INTERNAL_API_TOKEN: secrets.notificationToken,
+  SMTP_HOST: '127.0.0.1',
+  SMTP_PORT: String(PORTS.smtp),
+  MAIL_FROM: 'Workspace <no-reply@workspace.local>',
+});
+started.push({
+  name: 'notification',
+  ...(await startNotificationService(notificationConfig, {
+    bus,
+    logger: logger.child({ service: 'notification' }),
+  })),
+});
+
+const cisRoles = await provisionServiceSchema(adminUrl, {
+  schema: 'cis',
+  role: 'svc_cis',
+  password: secrets.dbPassword,
+  ownerPassword: secrets.dbPassword,
+});
+const cisConfig = cisConfigSchema.parse({
+  ...process.env,
+  PORT: String(PORTS.cis),
+  BUS: 'memory',
+  DATABASE_URL: cisRoles.databaseUrl,
+  DATABASE_MIGRATION_URL: cisRoles.migrationUrl,
+  JWKS_URL: `http://localhost:${PORTS.identity}/.well-known/jwks.json`,
+  CIS_ENCRYPTION_KEYS: secrets.cisEncryptionKeys,
+  IDENTITY_URL: `http://localhost:${PORTS.identity}`,
+  NOTIFICATION_URL: `http://localhost:${PORTS.notification}`,
+  NOTIFICATION_TOKEN: secrets.notificationToken,
+  // A local installation: 'Unlock (Testing)' on submitted returns is available.
+  CIS_TESTING_TOOLS: process.env.CIS_TESTING_TOOLS ?? 'true',
+});
+const cisMailer = new NotificationClient({
+  baseUrl: cisConfig.NOTIFICATION_URL,
+  internalToken: secrets.notificationToken,
+});
+started.push({
+  name: 'cis',
+  ...(await startService(cisService(cisConfig, cisMailer), cisConfig, {
+    bus,
+    logger: logger.child({ service: 'cis' }),
+  })),
+});
+
 const bffConfig = bffConfigSchema.parse({
   ...process.env,
   PORT: String(PORTS.bff),
@@ -109,12 +180,16 @@ const bffConfig = bffConfigSchema.parse({
   SESSION_SECRET: secrets.sessionSecret,
   STATIC_DIR: fileURLToPath(new URL('../../web/dist', import.meta.url)),
   DEFAULT_TENANT: seed.tenant.id,
+  CIS_URL: `http://localhost:${PORTS.cis}`,
 });
 started.push({ name: 'bff', ...(await startBff(bffConfig, { logger: logger.child({ service: 'bff' }) })) });
 
 const lines = [
   `Workspace is running on its embedded default: open ${PUBLIC_URL}`,
   `  identity          http://localhost:${PORTS.identity}   (internal; OpenAPI at /openapi.json)`,
+  `  cis               http://localhost:${PORTS.cis}   (internal; OpenAPI at /openapi.json)`,
+  `  notification      http://localhost:${PORTS.notification}   (internal)`,
+  `  email (SMTP sink) smtp://localhost:${PORTS.smtp}, messages at ${sink.httpUrl}/messages`,
   `  dev OIDC provider ${idp.issuer}`,
   `  PostgreSQL        ${adminUrl}`,
   `  MinIO             ${process.env.MINIO_ENDPOINT ?? ''}`,

@@ -16,6 +16,10 @@ export const tenantSeedSchema = z.object({
     entitlements: z.array(z.string()).default([]),
     modules: z.array(tenantModule).default([]),
   }),
+  /** The tenant's own bundles beside the templates' (e.g. a role that combines several abilities). */
+  bundles: z
+    .array(z.object({ id: z.string().min(1).max(64), name: z.string().min(1), scopes: z.array(z.string()) }))
+    .default([]),
   users: z.array(
     z.object({
       uid: z.uuid(),
@@ -28,7 +32,7 @@ export const tenantSeedSchema = z.object({
   ),
 });
 
-export type TenantSeed = z.infer<typeof tenantSeedSchema>;
+export type TenantSeed = z.input<typeof tenantSeedSchema>;
 
 /** The IdP subject of a seeded user: the dev IdP's account id for the same person. */
 export const seededSubject = (tenant: string, email: string): string => `${tenant}:${email.toLowerCase()}`;
@@ -44,6 +48,7 @@ export async function seedTenant(context: IdentityContext, input: unknown): Prom
     if (await store.tenant(tenant.id)) return { created: false };
     await store.createTenant({ ...tenant, availableScopes: null });
     for (const bundle of templateBundles) await store.upsertBundle(tenant.id, bundle);
+    for (const bundle of seed.bundles) await store.upsertBundle(tenant.id, { ...bundle, template: null });
     await context.record(trx, identityEvents.tenantCreated, {
       tenantId: tenant.id,
       aggregateId: tenant.id,
