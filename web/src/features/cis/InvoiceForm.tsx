@@ -23,6 +23,7 @@ import {
   type Invoice,
   type InvoiceInput,
 } from './api';
+import { DateField } from './components/DateField';
 import { clearEditedErrors, showFieldErrors } from './components/formErrors';
 import { QueryError } from './components/QueryError';
 import { useCis } from './context';
@@ -242,12 +243,12 @@ export function InvoiceForm() {
               </Col>
               <Col xs={24} md={8}>
                 <Form.Item label="Invoice date" name="invoiceDate" required>
-                  <Input type="date" />
+                  <DateField />
                 </Form.Item>
               </Col>
               <Col xs={24} md={8}>
                 <Form.Item label="Received date" name="receivedDate">
-                  <Input type="date" />
+                  <DateField />
                 </Form.Item>
               </Col>
               <Col xs={24} md={8}>

@@ -11,7 +11,6 @@ import {
   Button,
   Card,
   Col,
-  Input,
   Progress,
   Row,
   Segmented,
@@ -39,6 +38,7 @@ import {
   type StatementFilter,
   type StatementGroup,
 } from './api';
+import { MonthField } from './components/DateField';
 import { DeadlineBanner } from './components/DeadlineBanner';
 import { QueryError } from './components/QueryError';
 import { StatCard } from './components/StatCard';
@@ -276,15 +276,7 @@ export function Statements() {
         title={
           <Space wrap>
             <span>{`Statements for ${data.period.displayLabel}`}</span>
-            <Input
-              type="month"
-              aria-label="Tax month"
-              value={month ?? ''}
-              onChange={(event) => {
-                setTaxMonth(event.target.value || undefined);
-              }}
-              style={{ width: 170 }}
-            />
+            <MonthField aria-label="Tax month" value={month} onChange={setTaxMonth} />
           </Space>
         }
         extra={

@@ -12,6 +12,7 @@ import {
   type SubcontractorType,
   type VerificationStatus,
 } from './api';
+import { DateField } from './components/DateField';
 import { clearEditedErrors, showFieldErrors } from './components/formErrors';
 import { QueryError } from './components/QueryError';
 import { useCis } from './context';
@@ -419,7 +420,7 @@ export function SubcontractorForm() {
             </Col>
             <Col xs={24} md={8}>
               <Form.Item label="Verified date" name={['verification', 'verifiedDate']}>
-                <Input type="date" />
+                <DateField />
               </Form.Item>
             </Col>
           </Row>

@@ -1,6 +1,7 @@
-import { Form, Input, Modal } from 'antd';
+import { Form, Modal } from 'antd';
 import { useState } from 'react';
 import { todayIso } from '../format';
+import { DateField } from './DateField';
 
 /** 'Mark as Paid': the payment date, today by default. */
 export function PayModal({
@@ -31,14 +32,7 @@ export function PayModal({
     >
       <Form layout="vertical">
         <Form.Item label="Payment date" extra={count > 1 ? `${count} invoices` : undefined}>
-          <Input
-            type="date"
-            aria-label="Payment date"
-            value={date}
-            onChange={(event) => {
-              setDate(event.target.value);
-            }}
-          />
+          <DateField aria-label="Payment date" value={date} onChange={setDate} allowClear={false} />
         </Form.Item>
       </Form>
     </Modal>
