@@ -125,6 +125,15 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
           timeoutMs: config.SERVICE_TIMEOUT_MS,
         }),
       },
+      {
+        basePath: '/api',
+        api: serviceProxy(context, {
+          prefix: 'portal/cis',
+          target: config.CIS_URL ? `${config.CIS_URL}/v1/portal` : undefined,
+          timeoutMs: config.SERVICE_TIMEOUT_MS,
+          session: 'portal',
+        }),
+      },
       ...(config.STATIC_DIR ? [{ basePath: '/', api: webBundles(context, config.STATIC_DIR) }] : []),
     ],
   });

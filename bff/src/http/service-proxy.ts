@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ApiRouter, HttpProblem } from '@workspace/kit';
+import { ApiRouter, HttpProblem, problems } from '@workspace/kit';
 import type { Request, Response } from 'express';
-import { requireStaff, type BffContext } from './context.js';
+import { browserState, requireStaff, type BffContext } from './context.js';
 
 /** Response headers a service's answer keeps on its way to the browser. */
 const FORWARDED_HEADERS = [
@@ -19,6 +19,8 @@ export interface ServiceProxyOptions {
   /** The service's base URL and API version path, e.g. http://cis:8080/v1 (undefined: not deployed here). */
   target: string | undefined;
   timeoutMs: number;
+  /** Whose session carries the token: staff (default) or the subcontractor portal's (read-only calls). */
+  session?: 'staff' | 'portal';
 }
 
 /**
@@ -31,7 +33,11 @@ export function serviceProxy(context: BffContext, options: ServiceProxyOptions):
   const forward = async ({ req, res }: { req: Request; res: Response }) => {
     if (!options.target)
       throw new HttpProblem(503, 'unavailable', `The ${options.prefix} service is not available.`);
-    const session = await requireStaff(context, req, res);
+    const accessToken =
+      options.session === 'portal'
+        ? browserState(req).portal?.accessToken
+        : (await requireStaff(context, req, res)).accessToken;
+    if (!accessToken) throw problems.unauthorized();
     const path = req.originalUrl.slice(`/api/${options.prefix}`.length);
     const url = `${options.target}${path.startsWith('/') ? path : `/${path}`}`;
     const streaming = req.get('accept')?.includes('text/event-stream') === true;
@@ -50,7 +56,7 @@ export function serviceProxy(context: BffContext, options: ServiceProxyOptions):
       upstream = await fetch(url, {
         method: req.method,
         headers: {
-          authorization: `Bearer ${session.accessToken}`,
+          authorization: `Bearer ${accessToken}`,
           accept: req.get('accept') ?? 'application/json',
           ...(req.get('x-request-id') ? { 'x-request-id': req.get('x-request-id') ?? '' } : {}),
           ...(hasBody ? { 'content-type': 'application/json' } : {}),
@@ -80,7 +86,9 @@ export function serviceProxy(context: BffContext, options: ServiceProxyOptions):
     }
   };
   const api = new ApiRouter();
-  for (const method of ['get', 'post', 'put', 'delete'] as const) {
+  const methods =
+    options.session === 'portal' ? (['get'] as const) : (['get', 'post', 'put', 'delete'] as const);
+  for (const method of methods) {
     api.route({
       method,
       path: `/${options.prefix}/*path`,

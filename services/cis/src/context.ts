@@ -111,6 +111,36 @@ export class CisContext {
     await trx.raw('SELECT pg_notify(?, ?)', [INVOICE_CHANNEL, payload]);
   }
 
+  /** Calls identity with the caller's own token (identity checks the scopes and the tenant). */
+  async identityCall<T>(
+    authorization: string,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<T | undefined> {
+    let response: globalThis.Response;
+    try {
+      response = await fetch(new URL(path, this.config.IDENTITY_URL), {
+        method,
+        headers: { authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(10_000),
+      });
+    } catch (error) {
+      this.logger.error({ err: error }, 'identity is unreachable');
+      throw new HttpProblem(503, 'unavailable', 'The identity service is temporarily unavailable.');
+    }
+    if (!response.ok) {
+      const problem = (await response.json().catch(() => ({}))) as { detail?: string; code?: string };
+      throw new HttpProblem(
+        response.status >= 500 ? 502 : response.status,
+        problem.code ?? 'upstream_failed',
+        problem.detail ?? 'The identity service refused the request.',
+      );
+    }
+    return response.status === 204 ? undefined : ((await response.json()) as T);
+  }
+
   /** A portal magic link from identity, asked for with the caller's own token (identity checks the scope). */
   async createPortalLink(
     authorization: string,

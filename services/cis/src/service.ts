@@ -5,6 +5,7 @@ import type { CisConfig } from './config.js';
 import { CisContext, type Mailer } from './context.js';
 import { dashboardRoutes } from './http/dashboard.js';
 import { invoiceRoutes } from './http/invoices.js';
+import { portalRoutes } from './http/portal.js';
 import { returnRoutes } from './http/returns.js';
 import { settingsRoutes } from './http/settings.js';
 import { statementRoutes } from './http/statements.js';
@@ -60,6 +61,7 @@ export function cisService(config: CisConfig, mailer: Mailer): CisService {
         { basePath: '/v1', api: returnRoutes(ctx) },
         { basePath: '/v1', api: dashboardRoutes(ctx) },
         { basePath: '/v1', api: jobRoutes(ctx) },
+        { basePath: '/v1', api: portalRoutes(ctx) },
       ];
     },
   };

@@ -10,6 +10,7 @@ import { eventually } from '@workspace/kit/testing';
 import pg from 'pg';
 import { PDFParse } from 'pdf-parse';
 import { currentTaxMonth, londonDate, taxMonthOf } from '../src/domain/index.js';
+import { internalPost } from '../../identity/test/support.js';
 import { ALL_CIS_SCOPES, startCisHarness, subcontractorBody, type CisHarness } from './support.js';
 
 let h: CisHarness;
@@ -391,6 +392,41 @@ describe('the portal invitation', () => {
 
     const missing = await h.call(inviter, 'POST', '/subcontractors/invite', { name: '', email: '' });
     expect(missing.body.detail).toBe('Name and email are required');
+
+    // The link signs the subcontractor into the portal, which sees its own name and nothing of the staff API.
+    const token = new URL(String(sent.body.magicLink)).searchParams.get('token');
+    const redeemed = (await (
+      await internalPost(h.identity, '/v1/portal/links/redeem', { tenantId: 'demo', token })
+    ).json()) as { accessToken: string };
+    const me = await h.call(redeemed.accessToken, 'GET', '/portal/me');
+    expect(me.status).toBe(200);
+    expect(me.body.subcontractor).toMatchObject({ name: 'Pat Plaster', utrMasked: '******1111' });
+    expect((await h.call(redeemed.accessToken, 'GET', '/invoices')).status).toBe(403);
+  });
+});
+
+describe('role permissions', () => {
+  it('lists each bundle’s CIS scopes with the checklist, and changes one bundle in identity', async () => {
+    const cisAdmin = await h.signInAs('cis.admin@demo.test');
+    const before = await h.call(cisAdmin, 'GET', '/role-permissions');
+    expect(before.status).toBe(200);
+    const bundles = before.body.bundles as { id: string; scopes: string[] }[];
+    expect(bundles.find((b) => b.id === 'cis-clerk')?.scopes).toEqual(
+      expect.arrayContaining(['cis.settings.read', 'cis.inv.read']),
+    );
+    expect(before.body.scopes).toContain('cis.ret.submit');
+    // The accountant template holds invoice write and approve: the separation-of-duties warning.
+    expect((before.body.warnings as string[]).some((w) => w.includes('cis-accountant'))).toBe(true);
+
+    const changed = await h.call(cisAdmin, 'PUT', '/role-permissions/cis-clerk', {
+      scopes: ['cis.settings.read', 'cis.inv.read', 'cis.sub.read', 'cis.audit.read', 'cis.ret.submit'],
+    });
+    expect(changed.status).toBe(200);
+    // Submit without compile is one of the checklist's errors.
+    expect((changed.body.errors as string[]).some((e) => e.includes('cis-clerk'))).toBe(true);
+    const clerk = await h.signInAs('clerk@demo.test');
+    const abilities = await h.call(clerk, 'GET', '/me/abilities');
+    expect(abilities.body.abilities).toMatchObject({ canSubmit: true, canWrite: false });
   });
 });
 

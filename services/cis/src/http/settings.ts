@@ -2,6 +2,7 @@ import { ApiRouter, type Knex } from '@workspace/kit';
 import { z } from 'zod';
 import type { CisContext } from '../context.js';
 import {
+  checkRolePermissions,
   cisAbilities,
   maskUtr,
   settingsReadyIssues,
@@ -101,8 +102,80 @@ const settingsInput = z.object({
   statementFooter: z.string().max(500).default(''),
 });
 
+/** The scopes of the Role Permissions checklist (cis.md section 6, verbatim). */
+export const CHECKLIST_SCOPES = [
+  'cis.ret.submit',
+  'cis.ret.compile',
+  'cis.settings.read',
+  'cis.settings.write',
+  'cis.inv.read',
+  'cis.inv.write',
+  'cis.inv.approve',
+  'cis.inv.pay',
+  'cis.io.export',
+  'cis.jobs.run',
+  'cis.audit.read',
+  'cis.manage',
+];
+
+const rolePermissions = z.object({
+  bundles: z.array(z.object({ id: z.string(), name: z.string(), scopes: z.array(z.string()) })),
+  scopes: z.array(z.string()),
+  errors: z.array(z.string()),
+  warnings: z.array(z.string()),
+});
+
 export function settingsRoutes(context: CisContext): ApiRouter {
+  const permissions = async (authorization: string) => {
+    const answer = await context.identityCall<{ items: { id: string; name: string; scopes: string[] }[] }>(
+      authorization,
+      'GET',
+      '/v1/module-role-bundles/cis',
+    );
+    const bundles = answer?.items ?? [];
+    return { bundles, scopes: CHECKLIST_SCOPES, ...checkRolePermissions(bundles) };
+  };
   return new ApiRouter()
+    .route({
+      method: 'get',
+      path: '/role-permissions',
+      summary:
+        'The Role Permissions checklist: each role bundle’s CIS scopes with the checklist’s errors and warnings',
+      scopes: ['cis.settings.read'],
+      responses: { 200: { description: 'Checklist', schema: rolePermissions } },
+      handler: ({ req }) => permissions(req.headers.authorization ?? ''),
+    })
+    .route({
+      method: 'put',
+      path: '/role-permissions/:bundleId',
+      summary: 'Set the CIS scopes of a role bundle (stored in identity; caches drop at once)',
+      scopes: ['cis.settings.write'],
+      request: {
+        params: z.object({ bundleId: z.string().max(41) }),
+        body: z.object({ scopes: z.array(z.string().startsWith('cis.')).max(40) }),
+      },
+      responses: { 200: { description: 'Checklist', schema: rolePermissions } },
+      handler: async ({ ctx, params, body, req }) => {
+        const authorization = req.headers.authorization ?? '';
+        await context.identityCall(
+          authorization,
+          'PUT',
+          `/v1/module-role-bundles/cis/${encodeURIComponent(params.bundleId)}`,
+          {
+            scopes: body.scopes,
+          },
+        );
+        await context.inTenant(ctx.tenantId, (trx) =>
+          context.audit(trx, ctx.tenantId, ctx.userId, 'cis.settings.updated', {
+            targetType: 'settings',
+            targetId: params.bundleId,
+            summary: `CIS permissions of role ${params.bundleId} changed`,
+            details: { roleBundle: params.bundleId, scopes: body.scopes.join(' ') },
+          }),
+        );
+        return permissions(authorization);
+      },
+    })
     .route({
       method: 'get',
       path: '/me/abilities',

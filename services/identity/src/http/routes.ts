@@ -59,6 +59,8 @@ async function requireUser(store: IdentityStore, uid: string): Promise<User> {
   return user;
 }
 
+const isCisScope = (scope: string) => scope.startsWith('cis.');
+
 const scopeList = z
   .array(z.string())
   .max(500)
@@ -573,6 +575,62 @@ function adminRoutes(context: IdentityContext): ApiRouter {
             tenantId: ctx.tenantId,
             aggregateId: params.bundleId,
             data: { bundleId: params.bundleId, scopes: body.scopes, deleted: false, changedBy: ctx.userId },
+          });
+        });
+        context.scopeCache.invalidateTenant(ctx.tenantId);
+        return undefined;
+      },
+    })
+    .route({
+      method: 'get',
+      path: '/module-role-bundles/cis',
+      summary: 'Every role bundle with only its CIS scopes (the CIS settings Role Permissions checklist)',
+      scopes: ['cis.settings.read'],
+      responses: {
+        200: {
+          description: 'Bundles',
+          schema: z.object({
+            items: z.array(z.object({ id: z.string(), name: z.string(), scopes: z.array(z.string()) })),
+          }),
+        },
+      },
+      handler: ({ ctx }) =>
+        context.inTenant(ctx.tenantId, async (store) => ({
+          items: (await store.bundles()).map((bundle) => ({
+            id: bundle.id,
+            name: bundle.name,
+            scopes: bundle.scopes.filter(isCisScope),
+          })),
+        })),
+    })
+    .route({
+      method: 'put',
+      path: '/module-role-bundles/cis/:bundleId',
+      summary:
+        'Replace the CIS scopes of a role bundle (its other scopes are kept); a caller can only grant CIS scopes they hold',
+      scopes: ['cis.settings.write'],
+      request: {
+        params: z.object({ bundleId: z.string().max(41) }),
+        body: z.object({
+          scopes: scopeList.refine((scopes) => scopes.every(isCisScope), 'Only CIS scopes can be set here'),
+        }),
+      },
+      responses: { 204: { description: 'Saved' } },
+      handler: async ({ ctx, params, body }) => {
+        await context.inTenant(ctx.tenantId, async (store, trx) => {
+          const bundle = (await store.bundles()).find((candidate) => candidate.id === params.bundleId);
+          if (!bundle) throw problems.notFound('Role bundle not found.');
+          const current = new Set(bundle.scopes.filter(isCisScope));
+          const raised = body.scopes.find(
+            (scope) => !current.has(scope) && !ctx.scopes.has(scope) && !ctx.scopes.has('*'),
+          );
+          if (raised) throw problems.forbidden(`You cannot grant ${raised}: you do not hold it.`);
+          const scopes = [...bundle.scopes.filter((scope) => !isCisScope(scope)), ...new Set(body.scopes)];
+          await store.upsertBundle(ctx.tenantId, { ...bundle, scopes });
+          await context.record(trx, identityEvents.roleBundleChanged, {
+            tenantId: ctx.tenantId,
+            aggregateId: bundle.id,
+            data: { bundleId: bundle.id, scopes, deleted: false, changedBy: ctx.userId },
           });
         });
         context.scopeCache.invalidateTenant(ctx.tenantId);
