@@ -331,6 +331,58 @@ describe('an invoice from record to submitted return', () => {
   });
 });
 
+describe('live updates', () => {
+  it('tells a subscriber of the tenant when another user changes an invoice, and not another tenant', async () => {
+    const open = async (token: string) => {
+      const controller = new AbortController();
+      const response = await fetch(`${h.cisUrl}/v1/invoices/stream`, {
+        headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+        signal: controller.signal,
+      });
+      expect(response.headers.get('content-type')).toContain('text/event-stream');
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      let received = '';
+      const pump = (async () => {
+        try {
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) return;
+            received += new TextDecoder().decode(value);
+          }
+        } catch {
+          // aborted
+        }
+      })();
+      return {
+        text: () => received,
+        close: async () => {
+          controller.abort();
+          await pump;
+        },
+      };
+    };
+    const demo = await open(admin);
+    const acme = await open(await h.token(ALL_CIS_SCOPES, 'acme'));
+    const list = await h.call(admin, 'GET', '/subcontractors?search=Dave');
+    const subcontractorId = (list.body.items as { id: string }[])[0]?.id;
+    const created = await h.call(admin, 'POST', '/invoices', {
+      invoiceNumber: 'LIVE-1',
+      subcontractorId,
+      invoiceDate: '2026-11-12',
+      grossP: 10000,
+      materialsP: 0,
+      vatRate: 20,
+    });
+    const id = (created.body.invoice as { id: string }).id;
+    await eventually(async () => Promise.resolve(demo.text().includes(id)), 10_000, 'the change event');
+    expect(demo.text()).toContain('event: invoices');
+    expect(demo.text()).toContain('"action":"created"');
+    expect(acme.text()).not.toContain(id);
+    await demo.close();
+    await acme.close();
+  });
+});
+
 describe('bulk import', () => {
   it('creates the valid rows and reports each invalid row by its index', async () => {
     await h.call(
