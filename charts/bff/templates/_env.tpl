@@ -2,6 +2,7 @@
 The bff's environment (ConfigMap). From global.env it takes only what it reads (LOG_LEVEL,
 OTEL_EXPORTER_OTLP_ENDPOINT, SHUTDOWN_TIMEOUT_MS, TRUST_PROXY); it derives
   IDENTITY_URL  http://<release>-identity (the Service of identity in the same release, port 80),
+  CIS_URL       http://<release>-cis (the Service of cis in the same release, port 80),
   PUBLIC_URL    global.publicUrl, else the ingress host (https with ingress.tls),
   TRUST_PROXY   true behind the ingress, false otherwise,
 when they are not set. Secrets (SESSION_SECRET, INTERNAL_API_TOKEN) come from existingSecrets, never from here.
@@ -10,6 +11,9 @@ when they are not set. Secrets (SESSION_SECRET, INTERNAL_API_TOKEN) come from ex
 {{- $env := include "workspace-lib.env.base" (dict "globalKeys" (list "LOG_LEVEL" "OTEL_EXPORTER_OTLP_ENDPOINT" "SHUTDOWN_TIMEOUT_MS" "TRUST_PROXY") "context" .) | fromYaml -}}
 {{- if not (hasKey $env "IDENTITY_URL") -}}
 {{- $_ := set $env "IDENTITY_URL" (printf "http://%s" (include "workspace-lib.siblingFullname" (dict "name" "identity" "context" .))) -}}
+{{- end -}}
+{{- if not (hasKey $env "CIS_URL") -}}
+{{- $_ := set $env "CIS_URL" (printf "http://%s" (include "workspace-lib.siblingFullname" (dict "name" "cis" "context" .))) -}}
 {{- end -}}
 {{- if not (hasKey $env "PUBLIC_URL") -}}
 {{- if (.Values.global).publicUrl -}}
