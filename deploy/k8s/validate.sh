@@ -23,6 +23,9 @@ SKIP_KINDS="ServiceMonitor"
 HELM="$CACHE/helm/$HELM_VERSION/helm"
 VENV="$CACHE/kubernetes-validate"
 CHARTS="$REPO_DIR/charts"
+# The service charts (each depends on workspace-lib; the umbrella depends on all of them). A new service chart is
+# added here and as a dependency of charts/workspace.
+SERVICE_CHARTS=(identity bff cis notification)
 OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
 
@@ -88,11 +91,11 @@ if [ "${SKIP_SCHEMA_VALIDATION:-}" != 1 ]; then install_kubernetes_validate; fi
 
 # Dependencies first (file:// only: the library, then the service charts, then the umbrella). The vendored
 # archives (charts/*/charts/*.tgz) are ignored by charts/.gitignore.
-for chart in identity bff workspace; do
+for chart in "${SERVICE_CHARTS[@]}" workspace; do
   check "helm dependency update charts/$chart" "$HELM" dependency update --skip-refresh "$CHARTS/$chart"
 done
 
-for chart in workspace-lib identity bff workspace; do
+for chart in workspace-lib "${SERVICE_CHARTS[@]}" workspace; do
   check "helm lint --strict charts/$chart" "$HELM" lint --strict "$CHARTS/$chart"
   for values in "$CHARTS/$chart"/ci/*.yaml; do
     [ -e "$values" ] || continue
@@ -116,7 +119,7 @@ render() {
   fi
 }
 for values in "$REPO_DIR"/deploy/k8s/values-*.yaml; do render workspace "$values"; done
-for chart in identity bff workspace; do
+for chart in "${SERVICE_CHARTS[@]}" workspace; do
   for values in "$CHARTS/$chart"/ci/*.yaml; do
     [ -e "$values" ] && render "$chart" "$values"
   done
