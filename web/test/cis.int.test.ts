@@ -296,6 +296,61 @@ describe('CIS screens in Chromium', () => {
     await page.context().close();
   });
 
+  it('refreshes an open invoice list live, exports CSV, and unmasks a UTR only for a user allowed to', async () => {
+    const admin = await newPage('cis.admin@demo.test');
+    const accountant = await newPage('accountant@demo.test');
+    const today = londonDate(new Date());
+
+    // Unmask: the CIS admin holds cis.pii.unmask.
+    await admin.goto(`${baseUrl}/cis/subcontractors`);
+    await admin.getByRole('link', { name: 'Sam Site' }).click();
+    await expectVisible(admin, admin.getByTestId('utr-value').getByText('******7890'));
+    await admin.getByRole('button', { name: 'Show' }).click();
+    await expectVisible(admin, admin.getByTestId('utr-value').getByText('1234567890'));
+    await admin.screenshot({ path: `${shots}/cis-subcontractor-detail-unmasked.png`, fullPage: true });
+
+    // The admin's invoice list stays open while the accountant records and approves an invoice.
+    await admin.goto(`${baseUrl}/cis/invoices`);
+    await expectVisible(admin, admin.locator('tr', { hasText: 'INV-1001' }));
+    await admin.waitForTimeout(1000); // the EventSource connects
+    await accountant.goto(`${baseUrl}/cis/invoices/new`);
+    const invoiceForm = accountant.getByTestId('invoice-form');
+    await invoiceForm.getByLabel('Invoice number').fill('INV-1002');
+    await choose(accountant, invoiceForm.getByLabel('Subcontractor'), 'Sam Site');
+    await pickDate(invoiceForm.getByLabel('Invoice date'), today);
+    await invoiceForm.getByLabel('Gross amount (£)').fill('500');
+    await invoiceForm.getByLabel('Materials (£)').fill('350');
+    await expectVisible(
+      accountant,
+      accountant.getByText('High materials percentage (70%) - please verify this is correct'),
+    );
+    await invoiceForm.getByLabel('Materials justification').fill('Steel beams supplied by the subcontractor');
+    await accountant.getByRole('button', { name: 'Create Invoice' }).click();
+    await accountant.waitForURL(/\/cis\/invoices\/[0-9a-f-]{36}$/);
+    const liveRow = admin.locator('tr', { hasText: 'INV-1002' });
+    await expectVisible(admin, liveRow.getByText('Draft'));
+    await expectVisible(admin, liveRow.getByLabel('High materials percentage'));
+    await accountant.getByRole('button', { name: 'Approve' }).click();
+    await expectVisible(accountant, accountant.getByText('Invoice approved'));
+    await expectVisible(admin, liveRow.getByText('Approved'));
+    await admin.screenshot({ path: `${shots}/cis-invoices-live-update.png` });
+
+    // Export CSV downloads the bff's file.
+    const [download] = await Promise.all([
+      admin.waitForEvent('download'),
+      admin.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^cis-invoices-\d{4}-\d{2}-\d{2}\.csv$/);
+
+    await accountant.goto(`${baseUrl}/cis`);
+    await expectVisible(accountant, accountant.getByText('Active Subcontractors'));
+    await expectVisible(accountant, accountant.getByText('Quick Actions'));
+    await expectVisible(accountant, accountant.getByText(/Invoice INV-1002 .* approved/));
+    await accountant.screenshot({ path: `${shots}/cis-dashboard.png`, fullPage: true });
+    await admin.context().close();
+    await accountant.context().close();
+  });
+
   it('shows a user without CIS scopes the Access Restricted page, and the clerk no write actions', async () => {
     const viewer = await newPage('viewer@demo.test');
     await viewer.goto(`${baseUrl}/cis/invoices`);
