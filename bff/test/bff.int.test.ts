@@ -372,6 +372,22 @@ describe('workspace endpoints', () => {
   });
 });
 
+describe('service forwarding', () => {
+  it('needs a session (401) and the CSRF token on changes (403) before anything reaches cis; answers 503 where cis is not deployed', async () => {
+    const anonymous = new Browser();
+    expect((await anonymous.api('/api/cis/invoices')).status).toBe(401);
+    const { browser, csrf } = await signedIn('demo', 'accountant@demo.test');
+    const unprotected = await browser.api('/api/cis/invoices', { method: 'POST', json: {} });
+    expect(unprotected.status).toBe(403);
+    expect((await read(unprotected)).detail).toBe(CSRF_FAILED);
+    // This bff has no CIS_URL: the service is reported unavailable, not silently empty.
+    const missing = await browser.api('/api/cis/invoices', { method: 'POST', json: {}, csrf });
+    expect(missing.status).toBe(503);
+    expect((await read(missing)).detail).toBe('The cis service is not available.');
+    expect((await browser.api('/api/portal/cis/me')).status).toBe(401);
+  });
+});
+
 describe('session lifetime', () => {
   it('logout revokes the session and clears the cookie', async () => {
     const { browser, csrf } = await signedIn('demo', 'manager@demo.test');
@@ -633,6 +649,12 @@ describe('HTTP surface', () => {
         'POST /api/portal/session',
         'GET /api/portal/session',
         'POST /api/portal/logout',
+        // Forwarded to the cis service, whose own /openapi.json lists its routes.
+        'GET /api/cis/*path',
+        'POST /api/cis/*path',
+        'PUT /api/cis/*path',
+        'DELETE /api/cis/*path',
+        'GET /api/portal/cis/*path',
       ].sort(),
     );
   });

@@ -30,14 +30,15 @@ export interface ServiceProxyOptions {
  * The routes themselves are in the service's own /openapi.json.
  */
 export function serviceProxy(context: BffContext, options: ServiceProxyOptions): ApiRouter {
+  const serviceName = options.prefix.split('/').at(-1) ?? options.prefix;
   const forward = async ({ req, res }: { req: Request; res: Response }) => {
-    if (!options.target)
-      throw new HttpProblem(503, 'unavailable', `The ${options.prefix} service is not available.`);
     const accessToken =
       options.session === 'portal'
         ? browserState(req).portal?.accessToken
         : (await requireStaff(context, req, res)).accessToken;
     if (!accessToken) throw problems.unauthorized();
+    if (!options.target)
+      throw new HttpProblem(503, 'unavailable', `The ${serviceName} service is not available.`);
     const path = req.originalUrl.slice(`/api/${options.prefix}`.length);
     const url = `${options.target}${path.startsWith('/') ? path : `/${path}`}`;
     const streaming = req.get('accept')?.includes('text/event-stream') === true;
@@ -67,7 +68,7 @@ export function serviceProxy(context: BffContext, options: ServiceProxyOptions):
     } catch (error) {
       clearTimeout(timer);
       context.logger.warn({ err: error, prefix: options.prefix }, 'service unreachable');
-      throw new HttpProblem(503, 'unavailable', `The ${options.prefix} service is temporarily unavailable.`);
+      throw new HttpProblem(503, 'unavailable', `The ${serviceName} service is temporarily unavailable.`);
     }
     res.status(upstream.status);
     for (const name of FORWARDED_HEADERS) {
