@@ -32,9 +32,17 @@ function activityText(entry: ActivityEntry): string {
   return [entry.action, entry.targetType, entry.targetId].filter(Boolean).join(' ');
 }
 
+/** Who did it: 'by you' for the signed-in user, 'by the system' for jobs; other users' ids are not shown. */
+function performerText(performedBy: string | null | undefined, self: string): string | undefined {
+  if (!performedBy) return undefined;
+  if (performedBy === self) return 'by you';
+  if (performedBy === 'system') return 'by the system';
+  return undefined;
+}
+
 /** The module's default section: setup prompt, or alerts, tiles, quick actions, tax month and recent activity. */
 export function CisDashboard() {
-  const { abilities } = useCis();
+  const { abilities, session } = useCis();
   const { data, error, isLoading } = useCisDashboardQuery(undefined);
 
   if (isLoading) return <Skeleton active paragraph={{ rows: 8 }} />;
@@ -154,7 +162,7 @@ export function CisDashboard() {
               >
                 <List.Item.Meta
                   title={activityText(entry)}
-                  description={entry.performedBy ? `by ${entry.performedBy}` : undefined}
+                  description={performerText(entry.performedBy, session.user.uid)}
                 />
               </List.Item>
             )}
