@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ErrorRequestHandler } from 'express';
 import {
   HttpProblem,
   recordEvent,
@@ -176,6 +177,40 @@ export class CisContext {
   decrypt(value: string | null): string {
     return value ? this.cipher.decrypt(value) : '';
   }
+}
+
+/**
+ * Records refused and failed requests as the spec's audit actions: a 403 as cis.permission.denied, a 5xx as
+ * cis.error (the cause stays in the log). Audit failures are swallowed with a warning (cis.md section 7).
+ */
+export function auditFailures(context: CisContext): ErrorRequestHandler {
+  return (error: unknown, req, _res, next) => {
+    const status = error instanceof HttpProblem ? error.status : 500;
+    const ctx = req.ctx;
+    if (ctx && (status === 403 || status >= 500)) {
+      const action = status === 403 ? 'cis.permission.denied' : 'cis.error';
+      void context
+        .inTenant(ctx.tenantId, (trx) =>
+          context.audit(trx, ctx.tenantId, ctx.userId, action, {
+            targetType: status === 403 ? 'permission' : 'error',
+            summary:
+              status === 403
+                ? `Permission denied: ${req.method} ${req.path}`
+                : `Error on ${req.method} ${req.path}`,
+            details: {
+              method: req.method,
+              path: req.path,
+              status,
+              ...(error instanceof HttpProblem && error.detail ? { reason: error.detail } : {}),
+            },
+          }),
+        )
+        .catch((auditError: unknown) => {
+          context.logger.warn({ err: auditError }, 'audit entry could not be written');
+        });
+    }
+    next(error);
+  };
 }
 
 /** The statement key: the first 16 characters of a hash of the subcontractor and tax month (cis.md section 9). */

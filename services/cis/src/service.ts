@@ -1,8 +1,9 @@
 import { FieldCipher, type ServiceDefinition } from '@workspace/kit';
+import { Gauge } from 'prom-client';
 import { cisEvents } from '@workspace/proto';
 import { cisMigrations } from '../migrations/001_cis.js';
 import type { CisConfig } from './config.js';
-import { CisContext, type Mailer } from './context.js';
+import { auditFailures, CisContext, type Mailer } from './context.js';
 import { dashboardRoutes } from './http/dashboard.js';
 import { invoiceRoutes } from './http/invoices.js';
 import { portalRoutes } from './http/portal.js';
@@ -46,13 +47,36 @@ export function cisService(config: CisConfig, mailer: Mailer): CisService {
       context = new CisContext(deps.db, config, cipher, deps.logger, deps.source, mailer);
       hub = new InvoiceChangeHub(config.DATABASE_URL, deps.logger);
       worker = new JobWorker(context);
+      // Queue depth and the oldest due job's age, read at scrape time (the queue holds ids only).
+      const { db } = deps;
+      new Gauge({
+        name: 'cis_job_queue_depth',
+        help: 'Background jobs waiting or running (statement generation)',
+        registers: [deps.metrics],
+        async collect() {
+          const row = await db('job_queue').count<{ count: number }[]>('* as count').first();
+          this.set(row?.count ?? 0);
+        },
+      });
+      new Gauge({
+        name: 'cis_job_queue_oldest_seconds',
+        help: 'Age of the oldest due background job, in seconds (0 when none)',
+        registers: [deps.metrics],
+        async collect() {
+          const row = await db('job_queue')
+            .where('run_after', '<=', db.fn.now())
+            .min<{ oldest: Date | null }[]>('run_after as oldest')
+            .first();
+          this.set(row?.oldest ? Math.max(0, (Date.now() - new Date(row.oldest).getTime()) / 1000) : 0);
+        },
+      });
       return Promise.resolve();
     },
     workers: () => [hub, worker].filter((w) => w !== undefined),
     routes: () => {
       const ctx = current();
       if (!hub) throw new Error('cis has not started');
-      return [
+      const mounts = [
         { basePath: '/v1', api: settingsRoutes(ctx) },
         { basePath: '/v1', api: streamRoutes(hub) },
         { basePath: '/v1', api: subcontractorRoutes(ctx) },
@@ -63,6 +87,8 @@ export function cisService(config: CisConfig, mailer: Mailer): CisService {
         { basePath: '/v1', api: jobRoutes(ctx) },
         { basePath: '/v1', api: portalRoutes(ctx) },
       ];
+      for (const mount of mounts) mount.api.router.use(auditFailures(ctx));
+      return mounts;
     },
   };
 }

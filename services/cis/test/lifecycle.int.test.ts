@@ -492,6 +492,24 @@ describe('tenants and permissions', () => {
     expect(acmeList.body.total).toBe(0);
   });
 
+  it('records a refused request as cis.permission.denied, and exposes the job queue depth to Prometheus', async () => {
+    const clerk = await h.token(['cis.inv.read'], 'demo', '00000000-0000-4000-8000-0000000000cc');
+    expect((await h.call(clerk, 'POST', '/invoices/approve', { ids: [] })).status).toBe(403);
+    const denied = await eventually(
+      async () => {
+        const rows = await rawQuery(
+          `SELECT action, details FROM cis.activity WHERE performed_by = '00000000-0000-4000-8000-0000000000cc'`,
+        );
+        return rows.find((row) => row.action === 'cis.permission.denied');
+      },
+      10_000,
+      'the audit entry',
+    );
+    expect(denied.details).toMatchObject({ method: 'POST', path: '/v1/invoices/approve', status: '403' });
+    const metrics = await (await fetch(`${h.cisUrl}/metrics`)).text();
+    expect(metrics).toMatch(/^cis_job_queue_depth\{service="cis"\} \d+/m);
+  });
+
   it.each([
     ['GET', '/settings', 'cis.settings.read'],
     ['PUT', '/settings', 'cis.settings.write'],
