@@ -646,6 +646,10 @@ describe('HTTP surface', () => {
         'PATCH /api/tenant',
         'GET /api/tenant/footer',
         'PUT /api/tenant/footer',
+        'GET /api/tenant/logo',
+        'GET /api/tenant/logo/settings',
+        'PUT /api/tenant/logo',
+        'DELETE /api/tenant/logo',
         'POST /api/portal/session',
         'GET /api/portal/session',
         'POST /api/portal/logout',
@@ -655,6 +659,7 @@ describe('HTTP surface', () => {
         'PUT /api/cis/*path',
         'DELETE /api/cis/*path',
         'GET /api/portal/cis/*path',
+        'POST /api/portal/cis/*path',
       ].sort(),
     );
   });

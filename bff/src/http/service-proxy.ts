@@ -19,7 +19,7 @@ export interface ServiceProxyOptions {
   /** The service's base URL and API version path, e.g. http://cis:8080/v1 (undefined: not deployed here). */
   target: string | undefined;
   timeoutMs: number;
-  /** Whose session carries the token: staff (default) or the subcontractor portal's (read-only calls). */
+  /** Whose session carries the token: staff (default) or the subcontractor portal's (reads and submissions). */
   session?: 'staff' | 'portal';
 }
 
@@ -88,7 +88,7 @@ export function serviceProxy(context: BffContext, options: ServiceProxyOptions):
   };
   const api = new ApiRouter();
   const methods =
-    options.session === 'portal' ? (['get'] as const) : (['get', 'post', 'put', 'delete'] as const);
+    options.session === 'portal' ? (['get', 'post'] as const) : (['get', 'post', 'put', 'delete'] as const);
   for (const method of methods) {
     api.route({
       method,

@@ -454,6 +454,30 @@ describe('the portal invitation', () => {
     expect(me.status).toBe(200);
     expect(me.body.subcontractor).toMatchObject({ name: 'Pat Plaster', utrMasked: '******1111' });
     expect((await h.call(redeemed.accessToken, 'GET', '/invoices')).status).toBe(403);
+
+    // The subcontractor submits invoices; staff see them as Portal Pending and approve or reject them.
+    const submit = (invoiceNumber: string) =>
+      h.call(redeemed.accessToken, 'POST', '/portal/invoices', {
+        invoiceNumber,
+        invoiceDate: '2026-11-14',
+        grossP: 50000,
+        materialsP: 5000,
+        vatRate: 20,
+      });
+    const first = await submit('PAT-1');
+    expect(first.status).toBe(201);
+    expect(first.body.invoice).toMatchObject({ status: 'portal_draft', statusLabel: 'Portal Pending' });
+    const second = await submit('PAT-2');
+    const listed = await h.call(admin, 'GET', '/invoices?status=portal_draft');
+    expect((listed.body.items as { source: string }[]).every((i) => i.source === 'portal')).toBe(true);
+    const firstId = (first.body.invoice as { id: string }).id;
+    const secondId = (second.body.invoice as { id: string }).id;
+    const rejected = await h.call(admin, 'POST', `/invoices/${firstId}/reject`);
+    expect(rejected.body.invoice).toMatchObject({ status: 'cancelled' });
+    const approved = await h.call(admin, 'POST', `/invoices/${secondId}/approve`);
+    expect(approved.body.invoice).toMatchObject({ status: 'approved' });
+    const staffDraftReject = await h.call(admin, 'POST', `/invoices/${secondId}/reject`);
+    expect(staffDraftReject.body.detail).toBe('Only portal-submitted invoices can be rejected');
   });
 });
 

@@ -130,7 +130,7 @@ export function invoiceView(row: InvoiceRow) {
   };
 }
 
-const invoiceInput = z.object({
+export const invoiceInput = z.object({
   invoiceNumber: z.string().max(200),
   subcontractorId: z.string().max(64),
   invoiceDate: z.string().max(30),
@@ -142,7 +142,7 @@ const invoiceInput = z.object({
   reverseCharge: z.boolean().default(false),
   materialsJustification: z.string().max(2000).default(''),
 });
-type InvoiceInput = z.infer<typeof invoiceInput>;
+export type InvoiceInput = z.infer<typeof invoiceInput>;
 
 export const listQuery = z.object({
   search: z.string().max(100).optional(),
@@ -533,39 +533,7 @@ export function invoiceRoutes(context: CisContext): ApiRouter {
           schema: z.object({ invoice: looseObject, warnings: z.array(z.string()) }),
         },
       },
-      handler: ({ ctx, body }) =>
-        context.inTenant(ctx.tenantId, async (trx) => {
-          assertValid(validateInvoiceInput(body));
-          const subcontractor = await usableSubcontractor(trx, body.subcontractorId);
-          const amounts = amountsFor(body, subcontractor);
-          const id = randomUUID();
-          try {
-            const [row] = await trx<InvoiceRow>('invoices')
-              .insert({
-                id,
-                tenant_id: ctx.tenantId,
-                ...invoiceColumns(body, subcontractor),
-                ...amountColumns(amounts, subcontractor.verification_rate),
-                status: 'draft',
-                source: 'staff',
-                created_by: ctx.userId,
-                updated_by: ctx.userId,
-              } as Record<string, unknown>)
-              .returning('*');
-            if (!row) throw new Error('insert returned nothing');
-            await context.audit(trx, ctx.tenantId, ctx.userId, 'cis.invoice.created', {
-              targetType: 'invoice',
-              targetId: id,
-              summary: `Invoice ${row.invoice_number} (${row.subcontractor_name}) recorded`,
-              details: { grossP: row.gross_p, cisDeductionP: row.cis_deduction_p },
-            });
-            await context.invoiceChanged(trx, ctx.tenantId, [id], 'created');
-            return { invoice: invoiceView(row), warnings: amounts.warnings };
-          } catch (error) {
-            if (isUniqueViolation(error)) throw refused(DUPLICATE_NUMBER, 'duplicate');
-            throw error;
-          }
-        }),
+      handler: ({ ctx, body }) => createInvoice(context, ctx, body, 'staff'),
     })
     .route({
       method: 'put',
@@ -697,6 +665,50 @@ export function invoiceRoutes(context: CisContext): ApiRouter {
       },
       handler: ({ ctx, body }) => importInvoices(context, ctx, body.csv),
     });
+}
+
+/**
+ * Records an invoice: a staff draft, or a subcontractor's own submission from the portal ('portal_draft', shown as
+ * 'Portal Pending', which staff approve or reject).
+ */
+export function createInvoice(
+  context: CisContext,
+  ctx: RequestContext,
+  body: InvoiceInput,
+  source: 'staff' | 'portal',
+) {
+  return context.inTenant(ctx.tenantId, async (trx) => {
+    assertValid(validateInvoiceInput(body));
+    const subcontractor = await usableSubcontractor(trx, body.subcontractorId);
+    const amounts = amountsFor(body, subcontractor);
+    const id = randomUUID();
+    try {
+      const [row] = await trx<InvoiceRow>('invoices')
+        .insert({
+          id,
+          tenant_id: ctx.tenantId,
+          ...invoiceColumns(body, subcontractor),
+          ...amountColumns(amounts, subcontractor.verification_rate),
+          status: source === 'portal' ? 'portal_draft' : 'draft',
+          source,
+          created_by: ctx.userId,
+          updated_by: ctx.userId,
+        } as Record<string, unknown>)
+        .returning('*');
+      if (!row) throw new Error('insert returned nothing');
+      await context.audit(trx, ctx.tenantId, ctx.userId, 'cis.invoice.created', {
+        targetType: 'invoice',
+        targetId: id,
+        summary: `Invoice ${row.invoice_number} (${row.subcontractor_name}) ${source === 'portal' ? 'submitted through the portal' : 'recorded'}`,
+        details: { grossP: row.gross_p, cisDeductionP: row.cis_deduction_p, source },
+      });
+      await context.invoiceChanged(trx, ctx.tenantId, [id], 'created');
+      return { invoice: invoiceView(row), warnings: amounts.warnings };
+    } catch (error) {
+      if (isUniqueViolation(error)) throw refused(DUPLICATE_NUMBER, 'duplicate');
+      throw error;
+    }
+  });
 }
 
 function invoiceColumns(input: InvoiceInput, subcontractor: SubcontractorRow) {

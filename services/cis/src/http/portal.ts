@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { CisContext } from '../context.js';
 import { renderStatementPdf } from '../documents/statement-pdf.js';
 import { looseObject } from './common.js';
-import { invoiceView, type InvoiceRow } from './invoices.js';
+import { createInvoice, invoiceInput, invoiceView, type InvoiceRow } from './invoices.js';
 import { statementPdfInput, statementView, type StatementRow } from './statements.js';
 import type { SubcontractorRow } from './subcontractors.js';
 
@@ -66,6 +66,35 @@ export function portalRoutes(context: CisContext): ApiRouter {
             statements: statements.map(statementView),
           };
         }),
+    })
+    .route({
+      method: 'post',
+      path: '/portal/invoices',
+      summary:
+        'The subcontractor submits an invoice: it waits as Portal Pending until staff approve or reject it',
+      portal: true,
+      scopes: ['portal.self'],
+      status: 201,
+      request: { body: invoiceInput.omit({ subcontractorId: true }) },
+      responses: { 201: { description: 'Submitted', schema: looseObject } },
+      handler: async ({ ctx, body }) => {
+        const { invoice, warnings } = await createInvoice(
+          context,
+          ctx,
+          { ...body, subcontractorId: ownSubcontractor(ctx) },
+          'portal',
+        );
+        return {
+          invoice: {
+            id: invoice.id,
+            invoiceNumber: invoice.invoiceNumber,
+            status: invoice.status,
+            statusLabel: invoice.statusLabel,
+            amounts: invoice.amounts,
+          },
+          warnings,
+        };
+      },
     })
     .route({
       method: 'get',
