@@ -1,5 +1,6 @@
 import { enableTenantIsolation, type Migration } from '@workspace/kit';
 import { tenantFooter } from './002_tenant_footer.js';
+import { tenantLogo } from './003_tenant_logo.js';
 
 export const identitySchema: Migration = {
   name: '001_identity',
@@ -109,4 +110,4 @@ export const identitySchema: Migration = {
   },
 };
 
-export const identityMigrations: Migration[] = [identitySchema, tenantFooter];
+export const identityMigrations: Migration[] = [identitySchema, tenantFooter, tenantLogo];

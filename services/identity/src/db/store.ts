@@ -5,6 +5,23 @@ export const STORAGE_TIERS = ['free', 'starter', 'professional', 'enterprise', '
 export const USER_STATUSES = ['active', 'busy', 'unavailable'] as const;
 export const ROLES = ['admin', 'standard'] as const;
 
+export type ColourVariation = 'default' | 'lighter' | 'darker' | 'muted';
+
+/** The tenant's logo: a text logo or an image (PNG, JPEG or GIF by content); undefined = none. */
+export type TenantLogo =
+  | { kind: 'text'; text: string; updatedAt: Date }
+  | { kind: 'image'; contentType: string; image: Buffer; size: number; sha256: string; updatedAt: Date };
+
+interface LogoRow {
+  kind: 'text' | 'image';
+  text: string | null;
+  content_type: string | null;
+  image: Buffer | null;
+  byte_size: number | null;
+  sha256: string | null;
+  updated_at: Date;
+}
+
 export interface TenantModule {
   id: string;
   enabled: boolean;
@@ -15,7 +32,14 @@ export interface Tenant {
   id: string;
   name: string;
   region: (typeof REGIONS)[number];
-  branding: { accentColor?: string; accentHsl?: string };
+  branding: {
+    accentColor?: string;
+    accentHsl?: string;
+    successColor?: string;
+    successVariation?: ColourVariation;
+    dangerColor?: string;
+    dangerVariation?: ColourVariation;
+  };
   modules: TenantModule[];
   storageTier: (typeof STORAGE_TIERS)[number];
   entitlements: string[];
@@ -154,6 +178,52 @@ export class IdentityStore {
     await this.trx('tenants')
       .where({ tenant_id: tenantId })
       .update({ available_scopes: scopes, updated_at: this.trx.fn.now() });
+  }
+
+  /** The tenant's logo; `withImage: false` leaves the bytes in the database (a metadata read). */
+  async logo(tenantId: string, options: { withImage: boolean }): Promise<TenantLogo | undefined> {
+    const columns = ['kind', 'text', 'content_type', 'byte_size', 'sha256', 'updated_at'];
+    const row: LogoRow | undefined = await this.trx('tenant_logos')
+      .where({ tenant_id: tenantId })
+      .first(options.withImage ? [...columns, 'image'] : columns);
+    if (!row) return undefined;
+    if (row.kind === 'text') return { kind: 'text', text: row.text ?? '', updatedAt: row.updated_at };
+    return {
+      kind: 'image',
+      contentType: row.content_type ?? 'application/octet-stream',
+      image: row.image ?? Buffer.alloc(0),
+      size: row.byte_size ?? 0,
+      sha256: row.sha256 ?? '',
+      updatedAt: row.updated_at,
+    };
+  }
+
+  async saveLogo(
+    tenantId: string,
+    logo:
+      { kind: 'text'; text: string } | { kind: 'image'; contentType: string; image: Buffer; sha256: string },
+    updatedBy: string,
+  ): Promise<void> {
+    const row =
+      logo.kind === 'text'
+        ? { kind: 'text', text: logo.text, content_type: null, image: null, byte_size: null, sha256: null }
+        : {
+            kind: 'image',
+            text: null,
+            content_type: logo.contentType,
+            image: logo.image,
+            byte_size: logo.image.length,
+            sha256: logo.sha256,
+          };
+    await this.trx('tenant_logos')
+      .insert({ tenant_id: tenantId, ...row, updated_by: updatedBy, updated_at: this.trx.fn.now() })
+      .onConflict('tenant_id')
+      .merge();
+  }
+
+  /** Removes the logo; true when there was one. */
+  async deleteLogo(tenantId: string): Promise<boolean> {
+    return (await this.trx('tenant_logos').where({ tenant_id: tenantId }).delete()) > 0;
   }
 
   async user(uid: string): Promise<User | undefined> {

@@ -1,15 +1,24 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { ApiRouter, HttpProblem, problems, randomToken, sha256Hex } from '@workspace/kit';
 import { identityEvents } from '@workspace/proto';
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { IdentityContext } from '../context.js';
-import type { IdentityStore, Tenant, User } from '../db/store.js';
-import { isKnownScope, isSystemScope } from '../domain/index.js';
+import type { IdentityStore, Tenant, TenantLogo, User } from '../db/store.js';
+import {
+  isKnownScope,
+  isSystemScope,
+  LOGO_IMAGE_MAX_BYTES,
+  LOGO_IMAGE_TOO_LARGE,
+  LOGO_IMAGE_WRONG_TYPE,
+  logoImageType,
+} from '../domain/index.js';
 import {
   branding,
   defaultFooter,
   footerSettings,
+  logoInput,
+  logoView,
   tenantId,
   tenantModule,
   tenantView,
@@ -46,6 +55,30 @@ const toUserView = (user: User) => ({
   siteIds: user.siteIds,
   bundleIds: user.bundleIds,
 });
+
+const toLogoView = (logo: TenantLogo | undefined): z.infer<typeof logoView> => {
+  if (!logo) {
+    return { kind: 'none', text: null, contentType: null, size: null, etag: null, updatedAt: null };
+  }
+  if (logo.kind === 'text') {
+    return {
+      kind: 'text',
+      text: logo.text,
+      contentType: null,
+      size: null,
+      etag: null,
+      updatedAt: logo.updatedAt.toISOString(),
+    };
+  }
+  return {
+    kind: 'image',
+    text: null,
+    contentType: logo.contentType,
+    size: logo.size,
+    etag: logo.sha256.slice(0, 32),
+    updatedAt: logo.updatedAt.toISOString(),
+  };
+};
 
 async function requireTenant(store: IdentityStore, id: string): Promise<Tenant> {
   const tenant = await store.tenant(id);
@@ -471,6 +504,98 @@ function adminRoutes(context: IdentityContext): ApiRouter {
           });
           return { ...body, displayName: body.displayName || tenant.name };
         }),
+    })
+    .route({
+      method: 'get',
+      path: '/tenant/logo',
+      summary:
+        'What the tenant’s logo is: none, a text logo, or an image (type, size, version; not its bytes)',
+      responses: { 200: { description: 'Logo', schema: logoView } },
+      handler: ({ ctx }) =>
+        context.inTenant(ctx.tenantId, async (store) =>
+          toLogoView(await store.logo(ctx.tenantId, { withImage: false })),
+        ),
+    })
+    .route({
+      method: 'get',
+      path: '/tenant/logo/image',
+      summary: 'The tenant’s image logo, base64, with its content type (the bff serves the bytes)',
+      responses: {
+        200: {
+          description: 'Image',
+          schema: z.object({ contentType: z.string(), etag: z.string(), data: z.string() }),
+        },
+        404: { description: 'No image logo' },
+      },
+      handler: ({ ctx }) =>
+        context.inTenant(ctx.tenantId, async (store) => {
+          const logo = await store.logo(ctx.tenantId, { withImage: true });
+          if (logo?.kind !== 'image') throw problems.notFound('This organisation has no image logo.');
+          return {
+            contentType: logo.contentType,
+            etag: logo.sha256.slice(0, 32),
+            data: logo.image.toString('base64'),
+          };
+        }),
+    })
+    .route({
+      method: 'put',
+      path: '/tenant/logo',
+      summary:
+        'Set the tenant’s logo: text (at most 30 characters) or an image (PNG, JPG or GIF by content, at most 2 MB)',
+      scopes: ['tenant.edit_settings'],
+      request: { body: logoInput },
+      responses: { 200: { description: 'Saved', schema: logoView } },
+      handler: ({ ctx, body }) => {
+        let logo: Parameters<IdentityStore['saveLogo']>[1];
+        if (body.kind === 'text') {
+          logo = { kind: 'text', text: body.text };
+        } else {
+          const image = Buffer.from(body.data, 'base64');
+          if (image.length > LOGO_IMAGE_MAX_BYTES) {
+            throw problems.validation([{ field: 'body.data', message: LOGO_IMAGE_TOO_LARGE }]);
+          }
+          // The type comes from the content's signature bytes, never from the file name.
+          const contentType = logoImageType(image);
+          if (!contentType)
+            throw problems.validation([{ field: 'body.data', message: LOGO_IMAGE_WRONG_TYPE }]);
+          logo = {
+            kind: 'image',
+            contentType,
+            image,
+            sha256: createHash('sha256').update(image).digest('hex'),
+          };
+        }
+        return context.inTenant(ctx.tenantId, async (store, trx) => {
+          const tenant = await requireTenant(store, ctx.tenantId);
+          await store.saveLogo(ctx.tenantId, logo, ctx.userId);
+          await context.record(trx, identityEvents.tenantUpdated, {
+            tenantId: tenant.id,
+            aggregateId: tenant.id,
+            data: tenantChangedData(tenant),
+          });
+          return toLogoView(await store.logo(ctx.tenantId, { withImage: false }));
+        });
+      },
+    })
+    .route({
+      method: 'delete',
+      path: '/tenant/logo',
+      summary: 'Remove the tenant’s logo (the organisation’s name shows again)',
+      scopes: ['tenant.edit_settings'],
+      responses: { 204: { description: 'Removed' } },
+      handler: async ({ ctx }) => {
+        await context.inTenant(ctx.tenantId, async (store, trx) => {
+          const tenant = await requireTenant(store, ctx.tenantId);
+          if (!(await store.deleteLogo(ctx.tenantId))) return;
+          await context.record(trx, identityEvents.tenantUpdated, {
+            tenantId: tenant.id,
+            aggregateId: tenant.id,
+            data: tenantChangedData(tenant),
+          });
+        });
+        return undefined;
+      },
     })
     .route({
       method: 'get',

@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { REGIONS, ROLES, STORAGE_TIERS, USER_STATUSES } from '../db/store.js';
+import {
+  LOGO_IMAGE_MAX_BYTES,
+  LOGO_IMAGE_TOO_LARGE,
+  LOGO_TEXT_MAX,
+  LOGO_TEXT_TOO_LONG,
+} from '../domain/logo.js';
 
 /** The spec's tenant id pattern: lowercase letters, digits, underscore, hyphen, starting with a letter or digit. */
 export const tenantId = z
@@ -15,13 +21,52 @@ export const tenantModule = z.object({
   config: z.record(z.string(), z.unknown()).default({}),
 });
 
+const hexColour = (label: string, example: string) =>
+  z.string().regex(/^#[0-9a-fA-F]{6}$/, `${label} must be a hex colour such as ${example}`);
+const colourVariation = z.enum(['default', 'lighter', 'darker', 'muted']);
+
+/**
+ * The tenant's branding: the accent colour, and the Success and Danger colours with their variations (applied to
+ * everyone's theme as antd's colorSuccess and colorError). A key left out means the default.
+ */
 export const branding = z.object({
-  accentColor: z
-    .string()
-    .regex(/^#[0-9a-fA-F]{6}$/, 'Accent colour must be a hex colour such as #1677FF')
-    .optional(),
+  accentColor: hexColour('Accent colour', '#1677FF').optional(),
   accentHsl: z.string().max(40).optional(),
+  successColor: hexColour('Success colour', '#52C41A').optional(),
+  successVariation: colourVariation.optional(),
+  dangerColor: hexColour('Danger colour', '#FF4D4F').optional(),
+  dangerVariation: colourVariation.optional(),
 });
+
+/** What the tenant's logo is: none, a text logo or an image (its type, size and a version tag, not its bytes). */
+export const logoView = z.object({
+  kind: z.enum(['none', 'text', 'image']),
+  text: z.string().nullable(),
+  contentType: z.string().nullable(),
+  size: z.number().int().nullable(),
+  etag: z.string().nullable(),
+  updatedAt: z.string().nullable(),
+});
+
+/** A base64 string of at most 2 MB decoded, with a margin so that a little too much gets the clear message. */
+const LOGO_BASE64_MAX = Math.ceil((LOGO_IMAGE_MAX_BYTES * 2) / 3) * 4;
+
+export const logoInput = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('text'),
+    text: z.string().trim().min(1, 'Enter the text of the logo.').max(LOGO_TEXT_MAX, LOGO_TEXT_TOO_LONG),
+  }),
+  z.object({
+    kind: z.literal('image'),
+    /** The file's bytes, base64. Its type is read from its content; the name is kept for nothing but logs. */
+    data: z
+      .string()
+      .min(1, 'Choose an image file.')
+      .max(LOGO_BASE64_MAX, LOGO_IMAGE_TOO_LARGE)
+      .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'The image must be sent as base64.'),
+    fileName: z.string().max(255).optional(),
+  }),
+]);
 
 export const tenantView = z.object({
   id: z.string(),
