@@ -65,6 +65,15 @@ const entitlements = z.object({ enabled: z.array(z.string()) });
 /** Footer settings as identity answers them (identity validates what is saved). */
 export const footerView = z.looseObject({ showFooter: z.boolean(), displayName: z.string() });
 
+/** The tenant's logo as identity describes it (kind, text, image type, size and version; not the bytes). */
+export const logoView = z.looseObject({
+  kind: z.enum(['none', 'text', 'image']),
+  text: z.string().nullable(),
+  contentType: z.string().nullable(),
+  etag: z.string().nullable(),
+});
+const logoImage = z.object({ contentType: z.string(), etag: z.string(), data: z.string() });
+
 export type Tokens = z.infer<typeof tokens>;
 export type SignInResult = z.infer<typeof signInResponse>;
 export type PortalRedemption = z.infer<typeof portalRedemption>;
@@ -164,6 +173,22 @@ export class IdentityClient {
 
   saveFooter(accessToken: string, body: unknown) {
     return this.call(footerView, 'PUT', '/v1/tenant/footer', { accessToken }, body);
+  }
+
+  logo(accessToken: string) {
+    return this.call(logoView, 'GET', '/v1/tenant/logo', { accessToken });
+  }
+
+  logoImage(accessToken: string) {
+    return this.call(logoImage, 'GET', '/v1/tenant/logo/image', { accessToken });
+  }
+
+  saveLogo(accessToken: string, body: unknown) {
+    return this.call(logoView, 'PUT', '/v1/tenant/logo', { accessToken }, body);
+  }
+
+  async deleteLogo(accessToken: string): Promise<void> {
+    await this.send('DELETE', '/v1/tenant/logo', { accessToken });
   }
 
   /** Readiness: identity answers its own health check in time. */

@@ -1,6 +1,6 @@
 import { ApiRouter, HttpProblem, problems } from '@workspace/kit';
 import { z } from 'zod';
-import { footerView, tenantView, userView } from '../identity-client.js';
+import { footerView, logoView, tenantView, userView } from '../identity-client.js';
 import { browserState, requireSameTenant, requireStaff, type BffContext } from './context.js';
 
 /** The spec's fallbacks when tenant metadata cannot be fetched. */
@@ -161,5 +161,70 @@ export function workspaceRoutes(context: BffContext): ApiRouter {
       responses: { 200: { description: 'Saved', schema: footerView } },
       handler: async ({ body, req, res }) =>
         identity.saveFooter((await requireStaff(context, req, res)).accessToken, body),
+    })
+    .route({
+      method: 'get',
+      path: '/tenant/logo/settings',
+      summary:
+        'What the tenant’s logo is: none, a text logo, or an image (type, size and version for the URL)',
+      responses: { 200: { description: 'Logo', schema: logoView } },
+      handler: async ({ req, res }) => {
+        const logo = await identity.logo((await requireStaff(context, req, res)).accessToken);
+        res.setHeader('Cache-Control', 'no-store');
+        return logo;
+      },
+    })
+    .route({
+      method: 'get',
+      path: '/tenant/logo',
+      summary:
+        'The tenant’s image logo as bytes (PNG, JPEG or GIF as identity read it from the content); ?v=<etag> may be cached',
+      request: { query: z.object({ v: z.string().max(64).optional() }) },
+      responses: {
+        200: { description: 'The image' },
+        304: { description: 'Not modified (If-None-Match)' },
+        404: { description: 'No image logo' },
+      },
+      handler: async ({ query, req, res }) => {
+        const image = await identity.logoImage((await requireStaff(context, req, res)).accessToken);
+        const etag = `"${image.etag}"`;
+        res.setHeader('ETag', etag);
+        // A versioned URL (the SPA adds the current etag) may be kept; the bare URL is revalidated each time.
+        res.setHeader(
+          'Cache-Control',
+          query.v === image.etag ? 'private, max-age=86400, immutable' : 'private, no-cache',
+        );
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+        res.setHeader('Content-Disposition', 'inline; filename="logo"');
+        if (req.get('if-none-match') === etag) {
+          res.status(304).end();
+          return null;
+        }
+        const bytes = Buffer.from(image.data, 'base64');
+        res.status(200).type(image.contentType).setHeader('Content-Length', String(bytes.length));
+        res.end(bytes);
+        return null;
+      },
+    })
+    .route({
+      method: 'put',
+      path: '/tenant/logo',
+      summary:
+        'Set the logo: {kind: "text", text} (at most 30 characters) or {kind: "image", data: base64, fileName} (PNG, JPG or GIF by content, at most 2 MB); tenant.edit_settings; CSRF header',
+      request: { body: z.record(z.string(), z.unknown()) },
+      responses: { 200: { description: 'Saved', schema: logoView } },
+      handler: async ({ body, req, res }) =>
+        identity.saveLogo((await requireStaff(context, req, res)).accessToken, body),
+    })
+    .route({
+      method: 'delete',
+      path: '/tenant/logo',
+      summary: 'Remove the logo (tenant.edit_settings; CSRF header)',
+      responses: { 204: { description: 'Removed' } },
+      handler: async ({ req, res }) => {
+        await identity.deleteLogo((await requireStaff(context, req, res)).accessToken);
+        return undefined;
+      },
     });
 }
