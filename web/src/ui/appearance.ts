@@ -121,7 +121,30 @@ export function isDark(mode: ThemeMode, prefersDark: boolean): boolean {
   return mode === 'dark' || (mode === 'system' && prefersDark);
 }
 
-export function buildTheme(appearance: Appearance, prefersDark: boolean): ThemeConfig {
+/** The tenant's branding as the shell reads it (identity's `tenants.branding`). */
+export interface Branding {
+  accentColor?: string;
+  accentHsl?: string;
+  successColor?: string;
+  successVariation?: AccentVariation;
+  dangerColor?: string;
+  dangerVariation?: AccentVariation;
+}
+
+/** antd's own Success and Error colours: what applies until an admin picks others. */
+export const DEFAULT_SUCCESS = '#52C41A';
+export const DEFAULT_DANGER = '#FF4D4F';
+
+/** The Success and Danger colours the tenant's branding gives, variations applied (defaults when unset). */
+export function statusColours(branding: Branding | undefined): { success: string; danger: string } {
+  return {
+    success: varyColour(branding?.successColor ?? DEFAULT_SUCCESS, branding?.successVariation ?? 'default'),
+    danger: varyColour(branding?.dangerColor ?? DEFAULT_DANGER, branding?.dangerVariation ?? 'default'),
+  };
+}
+
+export function buildTheme(appearance: Appearance, prefersDark: boolean, branding?: Branding): ThemeConfig {
+  const { success, danger } = statusColours(branding);
   const radius = radii.find((entry) => entry.value === appearance.radius)?.px ?? 8;
   const fontFamily =
     appearance.font === 'System'
@@ -131,6 +154,8 @@ export function buildTheme(appearance: Appearance, prefersDark: boolean): ThemeC
     algorithm: isDark(appearance.mode, prefersDark) ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
     token: {
       colorPrimary: varyColour(appearance.accent, appearance.accentVariation),
+      colorSuccess: success,
+      colorError: danger,
       borderRadius: radius,
       fontSize: Math.round((14 * appearance.scale) / 100),
       fontFamily,

@@ -11,6 +11,8 @@ export function SettingsTabs() {
       items={[
         { key: '/settings/appearance', label: 'Appearance' },
         { key: '/settings/organisation', label: 'Organisation' },
+        { key: '/settings/colours', label: 'Colours' },
+        { key: '/settings/logo', label: 'Logo' },
       ]}
     />
   );

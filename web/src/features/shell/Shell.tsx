@@ -21,10 +21,13 @@ import { LoadingBar } from '../../ui/LoadingBar';
 import { ModuleErrorBoundary } from '../../ui/ModuleErrorBoundary';
 import { CisModule } from '../cis/CisModule';
 import { AppearanceSettings } from '../settings/AppearanceSettings';
+import { ColourSettings } from '../settings/ColourSettings';
+import { LogoSettings } from '../settings/LogoSettings';
 import { OrganisationSettings } from '../settings/OrganisationSettings';
 import { AppFooter } from './AppFooter';
 import { ModuleHome } from './ModuleHome';
 import { StatusPicker } from './StatusPicker';
+import { TenantLogo } from './TenantLogo';
 import { Welcome } from './Welcome';
 
 function useWindowWidth(): number {
@@ -143,9 +146,7 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
           }}
         />
       )}
-      <Typography.Text strong style={{ fontSize: 16, whiteSpace: 'nowrap' }}>
-        {session.tenant.name}
-      </Typography.Text>
+      <TenantLogo name={session.tenant.name} />
       {layout === 'topbar-nav' ? (
         <Navigation session={session} mode="horizontal" />
       ) : (
@@ -193,6 +194,22 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
           element={
             <ModuleErrorBoundary module="Settings">
               <OrganisationSettings session={session} />
+            </ModuleErrorBoundary>
+          }
+        />
+        <Route
+          path="/settings/colours"
+          element={
+            <ModuleErrorBoundary module="Settings">
+              <ColourSettings session={session} />
+            </ModuleErrorBoundary>
+          }
+        />
+        <Route
+          path="/settings/logo"
+          element={
+            <ModuleErrorBoundary module="Settings">
+              <LogoSettings session={session} />
             </ModuleErrorBoundary>
           }
         />
@@ -245,7 +262,7 @@ export function Shell(): ReactNode {
   const pending = useAnyRequestPending();
   const prefersDark = usePrefersDark();
   const appearance = appearanceOf(session);
-  const theme = buildTheme(appearance, prefersDark);
+  const theme = buildTheme(appearance, prefersDark, session?.tenant.branding);
 
   useEffect(() => {
     if (error && 'status' in error && error.status === 401) {

@@ -1,0 +1,190 @@
+import { Alert, Button, Card, ConfigProvider, Flex, Space, Tooltip, Typography } from 'antd';
+import { useState } from 'react';
+import type { Session } from '../../app/api';
+import { AccessRestricted } from '../../ui/AccessRestricted';
+import {
+  accentColours,
+  DEFAULT_DANGER,
+  DEFAULT_SUCCESS,
+  varyColour,
+  type AccentVariation,
+  type Branding,
+} from '../../ui/appearance';
+import { useToast } from '../../ui/feedback';
+import { problemMessage, useSaveBrandingMutation } from './brandingApi';
+import { SettingsTabs } from './SettingsTabs';
+
+const EDIT_SETTINGS = 'tenant.edit_settings';
+
+/** One status colour being edited: the base colour (undefined = antd's standard one) and its variation. */
+interface ColourDraft {
+  colour: string | undefined;
+  variation: AccentVariation;
+}
+
+const variationButtons: { value: AccentVariation; label: string }[] = [
+  { value: 'lighter', label: 'Lighter' },
+  { value: 'darker', label: 'Darker' },
+  { value: 'muted', label: 'Muted' },
+  { value: 'default', label: 'Reset to Default' },
+];
+
+function draftOf(branding: Branding, key: 'success' | 'danger'): ColourDraft {
+  return key === 'success'
+    ? { colour: branding.successColor, variation: branding.successVariation ?? 'default' }
+    : { colour: branding.dangerColor, variation: branding.dangerVariation ?? 'default' };
+}
+
+/** A Success or Danger colour picker: the standard colour or one of the 27 palette colours, and a variation. */
+function StatusColourPicker(props: {
+  name: 'Success' | 'Danger';
+  standard: string;
+  draft: ColourDraft;
+  onChange: (draft: ColourDraft) => void;
+}) {
+  const { name, standard, draft, onChange } = props;
+  const swatches = [{ name: `Standard ${name.toLowerCase()}`, value: undefined }, ...accentColours];
+  const result = varyColour(draft.colour ?? standard, draft.variation);
+  return (
+    <section aria-label={`${name} colour settings`} style={{ marginBottom: 24 }}>
+      <Typography.Title level={5}>{name} colour</Typography.Title>
+      <Flex wrap gap={8} role="radiogroup" aria-label={`${name} colour`}>
+        {swatches.map((swatch) => {
+          const checked = draft.colour === swatch.value;
+          return (
+            <Tooltip key={swatch.name} title={swatch.name}>
+              <button
+                type="button"
+                role="radio"
+                aria-checked={checked}
+                aria-label={swatch.name}
+                onClick={() => {
+                  onChange({ ...draft, colour: swatch.value });
+                }}
+                style={{
+                  width: 28,
+                  height: 28,
+                  borderRadius: 14,
+                  background: swatch.value ?? standard,
+                  cursor: 'pointer',
+                  border: checked ? '3px solid #111827' : '1px solid #d1d5db',
+                  outline: swatch.value === undefined ? '2px dashed #9ca3af' : undefined,
+                  outlineOffset: 2,
+                }}
+              />
+            </Tooltip>
+          );
+        })}
+      </Flex>
+      <Space wrap style={{ marginTop: 12 }}>
+        <span
+          aria-label={`${name} preview`}
+          data-colour={result}
+          style={{ display: 'inline-block', width: 48, height: 24, borderRadius: 6, background: result }}
+        />
+        <Typography.Text code>{result}</Typography.Text>
+        {variationButtons.map((button) => (
+          <Button
+            key={button.value}
+            aria-pressed={draft.variation === button.value}
+            type={draft.variation === button.value && button.value !== 'default' ? 'primary' : 'default'}
+            onClick={() => {
+              onChange({ ...draft, variation: button.value });
+            }}
+          >
+            {button.label}
+          </Button>
+        ))}
+      </Space>
+    </section>
+  );
+}
+
+/** The tenant's branding with the drafts in it (a standard colour and no variation leave their keys out). */
+function withColours(branding: Branding, success: ColourDraft, danger: ColourDraft): Branding {
+  const rest = { ...branding };
+  delete rest.successColor;
+  delete rest.successVariation;
+  delete rest.dangerColor;
+  delete rest.dangerVariation;
+  return {
+    ...rest,
+    ...(success.colour ? { successColor: success.colour } : {}),
+    ...(success.variation !== 'default' ? { successVariation: success.variation } : {}),
+    ...(danger.colour ? { dangerColor: danger.colour } : {}),
+    ...(danger.variation !== 'default' ? { dangerVariation: danger.variation } : {}),
+  };
+}
+
+/**
+ * Color settings (admins, tenant.edit_settings): the Success and Danger colours of the whole tenant, saved in its
+ * branding and applied to everyone's theme (antd colorSuccess and colorError: toasts, alerts, danger buttons).
+ */
+export function ColourSettings({ session }: { session: Session }) {
+  const allowed = session.scopes.includes(EDIT_SETTINGS) || session.scopes.includes('*');
+  const current = session.tenant.branding as Branding;
+  const [success, setSuccess] = useState(() => draftOf(current, 'success'));
+  const [danger, setDanger] = useState(() => draftOf(current, 'danger'));
+  const [save, { isLoading }] = useSaveBrandingMutation();
+  const toast = useToast();
+  const apply = async () => {
+    try {
+      await save(withColours(current, success, danger)).unwrap();
+      toast.success('Colours saved');
+    } catch (error) {
+      toast.error(problemMessage(error, 'Colours could not be saved'));
+    }
+  };
+  const successColour = varyColour(success.colour ?? DEFAULT_SUCCESS, success.variation);
+  const dangerColour = varyColour(danger.colour ?? DEFAULT_DANGER, danger.variation);
+  return (
+    <div>
+      <Typography.Title level={2}>Settings</Typography.Title>
+      <SettingsTabs />
+      {allowed ? (
+        <Card title="Colours">
+          <Typography.Paragraph type="secondary">
+            The Success and Danger colours apply to everyone in {session.tenant.name}: confirmations, warnings
+            of failure and buttons that delete.
+          </Typography.Paragraph>
+          <StatusColourPicker
+            name="Success"
+            standard={DEFAULT_SUCCESS}
+            draft={success}
+            onChange={setSuccess}
+          />
+          <StatusColourPicker name="Danger" standard={DEFAULT_DANGER} draft={danger} onChange={setDanger} />
+          <ConfigProvider theme={{ token: { colorSuccess: successColour, colorError: dangerColour } }}>
+            <Space wrap style={{ marginBottom: 24 }} aria-label="Colour preview">
+              <Alert type="success" showIcon title="Invoice saved" />
+              <Alert type="error" showIcon title="Invoice could not be saved" />
+              <Button type="primary" danger>
+                Delete
+              </Button>
+            </Space>
+          </ConfigProvider>
+          <Space style={{ display: 'flex' }}>
+            <Button
+              onClick={() => {
+                setSuccess(draftOf(current, 'success'));
+                setDanger(draftOf(current, 'danger'));
+              }}
+            >
+              Cancel
+            </Button>
+            <Button type="primary" loading={isLoading} onClick={() => void apply()}>
+              Apply Changes
+            </Button>
+          </Space>
+        </Card>
+      ) : (
+        <AccessRestricted
+          action="change the organisation's colours"
+          permission={EDIT_SETTINGS}
+          user={session.user.email}
+          organisation={session.tenant.name}
+        />
+      )}
+    </div>
+  );
+}

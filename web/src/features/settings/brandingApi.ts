@@ -1,0 +1,45 @@
+import { api } from '../../app/api';
+import type { Branding } from '../../ui/appearance';
+
+/** What the tenant's logo is (GET /api/tenant/logo/settings); the image itself is at /api/tenant/logo?v=<etag>. */
+export interface LogoView {
+  kind: 'none' | 'text' | 'image';
+  text: string | null;
+  contentType: string | null;
+  size: number | null;
+  etag: string | null;
+}
+
+export type LogoInput = { kind: 'text'; text: string } | { kind: 'image'; data: string; fileName: string };
+
+/** The tenant branding calls of the bff: colours (PATCH /api/tenant) and the logo. tenant.edit_settings to change. */
+export const brandingApi = api.enhanceEndpoints({ addTagTypes: ['Logo'] }).injectEndpoints({
+  endpoints: (build) => ({
+    logoSettings: build.query<LogoView, undefined>({
+      query: () => '/tenant/logo/settings',
+      providesTags: ['Logo'],
+    }),
+    saveLogo: build.mutation<LogoView, LogoInput>({
+      query: (body) => ({ url: '/tenant/logo', method: 'PUT', body }),
+      invalidatesTags: ['Logo'],
+    }),
+    deleteLogo: build.mutation<null, undefined>({
+      query: () => ({ url: '/tenant/logo', method: 'DELETE' }),
+      invalidatesTags: ['Logo'],
+    }),
+    /** Replaces the tenant's branding; the session (which carries it, and so the theme) is fetched again. */
+    saveBranding: build.mutation<unknown, Branding>({
+      query: (branding) => ({ url: '/tenant', method: 'PATCH', body: { branding } }),
+      invalidatesTags: ['Session'],
+    }),
+  }),
+});
+
+export const { useLogoSettingsQuery, useSaveLogoMutation, useDeleteLogoMutation, useSaveBrandingMutation } =
+  brandingApi;
+
+/** identity's first field error, else its detail, else the fallback. */
+export function problemMessage(error: unknown, fallback: string): string {
+  const data = (error as { data?: { detail?: string; errors?: { message: string }[] } } | undefined)?.data;
+  return data?.errors?.[0]?.message ?? data?.detail ?? fallback;
+}
