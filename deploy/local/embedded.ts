@@ -141,6 +141,7 @@ started.push({
 
 const cisRoles = await provisionServiceSchema(adminUrl, {
   schema: 'cis',
+  extensions: ['pg_trgm'],
   role: 'svc_cis',
   password: secrets.dbPassword,
   ownerPassword: secrets.dbPassword,

@@ -1,4 +1,5 @@
 import { enableTenantIsolation, type Migration } from '@workspace/kit';
+import { invoiceSearch } from './002_invoice_search.js';
 
 /**
  * The CIS schema (cis.md section 3). Every table is tenant-scoped under row-level security; amounts are integer
@@ -280,4 +281,4 @@ export const cisSchema: Migration = {
   },
 };
 
-export const cisMigrations: Migration[] = [cisSchema];
+export const cisMigrations: Migration[] = [cisSchema, invoiceSearch];

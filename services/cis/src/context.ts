@@ -43,7 +43,12 @@ export const INVOICE_CHANNEL = 'cis_invoice_changes';
 /** Channel that wakes the job workers. */
 export const JOB_CHANNEL = 'cis_jobs';
 
+const SUMMARY_TTL_MS = 60_000;
+
 export class CisContext {
+  /** The invoice list's summary cards per tenant, dropped whenever an invoice of the tenant changes. */
+  private readonly summaries = new Map<string, { value: unknown; expires: number }>();
+
   constructor(
     readonly db: Knex,
     readonly config: CisConfig,
@@ -100,6 +105,19 @@ export class CisContext {
     });
   }
 
+  /** The summary of a tenant from the cache, or loaded (and kept until an invoice changes or a minute passes). */
+  async cachedSummary<T>(tenantId: string, load: () => Promise<T>): Promise<T> {
+    const hit = this.summaries.get(tenantId);
+    if (hit && hit.expires > Date.now()) return hit.value as T;
+    const value = await load();
+    this.summaries.set(tenantId, { value, expires: Date.now() + SUMMARY_TTL_MS });
+    return value;
+  }
+
+  invalidateSummary(tenantId: string): void {
+    this.summaries.delete(tenantId);
+  }
+
   /** Tells every replica's live subscribers that an invoice changed (delivered when the transaction commits). */
   async invoiceChanged(
     trx: Knex.Transaction,
@@ -108,6 +126,13 @@ export class CisContext {
     action: string,
   ): Promise<void> {
     if (ids.length === 0) return;
+    // Here at once and again after the commit (other replicas drop theirs when the notification arrives).
+    this.invalidateSummary(tenantId);
+    void trx.executionPromise
+      .then(() => {
+        this.invalidateSummary(tenantId);
+      })
+      .catch(() => undefined);
     const payload = JSON.stringify({ tenantId, action, ids: ids.length > 50 ? [] : ids, count: ids.length });
     await trx.raw('SELECT pg_notify(?, ?)', [INVOICE_CHANNEL, payload]);
   }

@@ -45,7 +45,10 @@ export function cisService(config: CisConfig, mailer: Mailer): CisService {
     },
     setup(deps) {
       context = new CisContext(deps.db, config, cipher, deps.logger, deps.source, mailer);
-      hub = new InvoiceChangeHub(config.DATABASE_URL, deps.logger);
+      const ready = context;
+      hub = new InvoiceChangeHub(config.DATABASE_URL, deps.logger, (tenantId) => {
+        ready.invalidateSummary(tenantId);
+      });
       worker = new JobWorker(context);
       // Queue depth and the oldest due job's age, read at scrape time (the queue holds ids only).
       const { db } = deps;

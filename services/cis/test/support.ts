@@ -65,6 +65,7 @@ export async function startCisHarness(options: { publicUrl?: string } = {}): Pro
   const notification = await startNotificationService(notificationConfig);
   const cisRoles = await provisionServiceSchema(adminUrl, {
     schema: 'cis',
+    extensions: ['pg_trgm'],
     role: 'svc_cis',
     password: 'cis-test',
     ownerPassword: 'cis-owner-test',

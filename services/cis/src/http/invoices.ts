@@ -311,10 +311,11 @@ export function invoiceRoutes(context: CisContext): ApiRouter {
       const rows = await trx<InvoiceRow>('invoices').whereIn('id', ids).whereNull('deleted_at').forUpdate();
       const byId = new Map(rows.map((row) => [row.id, row]));
       const failed: BatchResult['failed'] = [];
-      const changed: InvoiceRow[] = [];
       const now = new Date();
       const paymentDate = options.paymentDate ?? londonDate(now);
       const statementInvoices: string[] = [];
+      // Rows that take the same change are updated together: one statement per distinct change, not per row.
+      const groups = new Map<string, { update: Record<string, unknown>; ids: string[] }>();
       for (const id of ids) {
         const row = byId.get(id);
         if (!row) {
@@ -326,11 +327,8 @@ export function invoiceRoutes(context: CisContext): ApiRouter {
           failed.push({ id, error: transition.error });
           continue;
         }
-        const update: Record<string, unknown> = {
-          status: transition.to,
-          updated_at: now,
-          updated_by: ctx.userId,
-        };
+        const update: Record<string, unknown> = { updated_at: now, updated_by: ctx.userId };
+        if (action !== 'delete') update.status = transition.to;
         if (action === 'approve') {
           Object.assign(update, { approved_at: now, approved_by: ctx.userId, locked_at: now });
           if (row.cis_deduction_p > 0) {
@@ -354,15 +352,22 @@ export function invoiceRoutes(context: CisContext): ApiRouter {
         if (action === 'cancel' || action === 'reject')
           Object.assign(update, { cancelled_at: now, cancelled_by: ctx.userId });
         if (action === 'delete')
-          Object.assign(update, {
-            status: row.status,
-            deleted_at: now,
-            deleted_by: ctx.userId,
-            archived: true,
-          });
-        const [saved] = await trx<InvoiceRow>('invoices').where({ id }).update(update).returning('*');
-        if (saved) changed.push(saved);
+          Object.assign(update, { deleted_at: now, deleted_by: ctx.userId, archived: true });
+        const key = JSON.stringify(update);
+        const group = groups.get(key) ?? { update, ids: [] };
+        group.ids.push(id);
+        groups.set(key, group);
       }
+      const changed: InvoiceRow[] = [];
+      for (const group of groups.values()) {
+        const saved = await trx<InvoiceRow>('invoices')
+          .whereIn('id', group.ids)
+          .update(group.update)
+          .returning('*');
+        changed.push(...saved);
+      }
+      const order = new Map(ids.map((id, index) => [id, index]));
+      changed.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
       if (statementInvoices.length > 0)
         await queueStatementJob(trx, ctx.tenantId, ctx.userId, {
           invoiceIds: statementInvoices,
@@ -430,6 +435,8 @@ export function invoiceRoutes(context: CisContext): ApiRouter {
           schema: z.object({
             items: z.array(looseObject),
             total: z.number(),
+            /** True when more than `total` (10,000) invoices match: the count stops there. */
+            totalCapped: z.boolean(),
             page: z.number(),
             pageSize: z.number(),
             summary: z.object({
@@ -445,24 +452,31 @@ export function invoiceRoutes(context: CisContext): ApiRouter {
       handler: ({ ctx, query }) =>
         context.inTenant(ctx.tenantId, async (trx) => {
           const offset = (query.page - 1) * query.pageSize;
-          const [rows, counted, summary] = await Promise.all([
-            applyListFilters(trx<InvoiceRow>('invoices').select('*'), query)
-              .orderBy([
-                { column: 'invoice_date', order: 'desc' },
-                { column: 'created_at', order: 'desc' },
-                { column: 'id', order: 'desc' },
-              ])
-              .limit(query.pageSize)
-              .offset(offset) as Promise<InvoiceRow[]>,
-            applyListFilters(
-              trx('invoices').count<{ count: number }[]>('* as count'),
-              query,
-            ).first() as Promise<{ count: number } | undefined>,
-            invoiceSummary(trx),
-          ]);
+          // One connection per transaction: the queries run one after another.
+          const rows = (await applyListFilters(trx<InvoiceRow>('invoices').select('*'), query)
+            .orderBy([
+              { column: 'invoice_date', order: 'desc' },
+              { column: 'created_at', order: 'desc' },
+              { column: 'id', order: 'desc' },
+            ])
+            .limit(query.pageSize)
+            .offset(offset)) as InvoiceRow[];
+          // Counting stops at COUNT_CAP: beyond it the list says "10,000+" rather than scan every row.
+          const capped = await trx
+            .from(
+              applyListFilters(trx('invoices').select(trx.raw('1')), query)
+                .limit(COUNT_CAP + 1)
+                .as('matches'),
+            )
+            .count<{ count: number }[]>('* as count')
+            .first();
+          const summary = await context.cachedSummary(ctx.tenantId, () => invoiceSummary(trx));
+          const counted = { count: Math.min(capped?.count ?? 0, COUNT_CAP) };
+          const totalCapped = (capped?.count ?? 0) > COUNT_CAP;
           return {
             items: rows.map(invoiceView),
-            total: counted?.count ?? 0,
+            total: counted.count,
+            totalCapped,
             page: query.page,
             pageSize: query.pageSize,
             summary,
@@ -754,6 +768,7 @@ export async function invoiceSummary(trx: Knex.Transaction) {
 }
 
 const IMPORT_CHUNK = 1_000;
+const COUNT_CAP = 10_000;
 
 async function importInvoices(context: CisContext, ctx: RequestContext, csv: string) {
   const parsed = parseInvoiceCsv(csv);

@@ -12,7 +12,7 @@ export class InvoiceChangeHub implements BackgroundWorker {
   private readonly subscribers = new Map<string, Set<Listener>>();
   private readonly listener: PgListener;
 
-  constructor(databaseUrl: string, logger: Logger) {
+  constructor(databaseUrl: string, logger: Logger, onChange: (tenantId: string) => void = () => undefined) {
     this.listener = new PgListener({
       databaseUrl,
       channel: INVOICE_CHANNEL,
@@ -33,6 +33,7 @@ export class InvoiceChangeHub implements BackgroundWorker {
           return;
         }
         if (!tenantId) return;
+        onChange(tenantId);
         for (const subscriber of this.subscribers.get(tenantId) ?? []) subscriber(data);
       },
     });

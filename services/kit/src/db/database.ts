@@ -61,7 +61,14 @@ export interface ServiceDatabaseRoles {
  */
 export async function provisionServiceSchema(
   adminUrl: string,
-  options: { schema: string; role: string; password: string; ownerPassword: string },
+  options: {
+    schema: string;
+    role: string;
+    password: string;
+    ownerPassword: string;
+    /** Extensions the service's migrations use (created in `public` by the administrative connection). */
+    extensions?: string[];
+  },
 ): Promise<ServiceDatabaseRoles> {
   const schema = assertIdentifier(options.schema);
   const role = assertIdentifier(options.role);
@@ -78,6 +85,8 @@ export async function provisionServiceSchema(
     };
     await ensureRole(owner, options.ownerPassword);
     await ensureRole(role, options.password);
+    for (const extension of options.extensions ?? [])
+      await client.query(`CREATE EXTENSION IF NOT EXISTS ${assertIdentifier(extension)} SCHEMA public`);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema} AUTHORIZATION ${owner}`);
     await client.query(`GRANT USAGE ON SCHEMA ${schema} TO ${role}`);
     await client.query(
