@@ -435,7 +435,7 @@ export function invoiceRoutes(context: CisContext): ApiRouter {
           schema: z.object({
             items: z.array(looseObject),
             total: z.number(),
-            /** True when more than `total` (10,000) invoices match: the count stops there. */
+            /** True when more than `total` invoices match: the count stops there (10,000; 1,000 with a search). */
             totalCapped: z.boolean(),
             page: z.number(),
             pageSize: z.number(),
@@ -461,18 +461,20 @@ export function invoiceRoutes(context: CisContext): ApiRouter {
             ])
             .limit(query.pageSize)
             .offset(offset)) as InvoiceRow[];
-          // Counting stops at COUNT_CAP: beyond it the list says "10,000+" rather than scan every row.
+          // Counting stops at a cap (10,000; 1,000 for a search, whose matches are read row by row): beyond it
+          // the list says "10,000+" rather than read every match.
+          const cap = query.search?.trim() ? SEARCH_COUNT_CAP : COUNT_CAP;
           const capped = await trx
             .from(
               applyListFilters(trx('invoices').select(trx.raw('1')), query)
-                .limit(COUNT_CAP + 1)
+                .limit(cap + 1)
                 .as('matches'),
             )
             .count<{ count: number }[]>('* as count')
             .first();
           const summary = await context.cachedSummary(ctx.tenantId, () => invoiceSummary(trx));
-          const counted = { count: Math.min(capped?.count ?? 0, COUNT_CAP) };
-          const totalCapped = (capped?.count ?? 0) > COUNT_CAP;
+          const counted = { count: Math.min(capped?.count ?? 0, cap) };
+          const totalCapped = (capped?.count ?? 0) > cap;
           return {
             items: rows.map(invoiceView),
             total: counted.count,
@@ -769,6 +771,7 @@ export async function invoiceSummary(trx: Knex.Transaction) {
 
 const IMPORT_CHUNK = 1_000;
 const COUNT_CAP = 10_000;
+const SEARCH_COUNT_CAP = 1_000;
 
 async function importInvoices(context: CisContext, ctx: RequestContext, csv: string) {
   const parsed = parseInvoiceCsv(csv);

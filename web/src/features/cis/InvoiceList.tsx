@@ -356,6 +356,7 @@ export function InvoiceList() {
             current: data?.page ?? page,
             pageSize: data?.pageSize ?? PAGE_SIZE,
             total: data?.total ?? 0,
+            showTotal: (total) => `${total.toLocaleString('en-GB')}${data?.totalCapped ? '+' : ''} invoices`,
             hideOnSinglePage: true,
             showSizeChanger: false,
             onChange: setPage,

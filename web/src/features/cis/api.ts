@@ -280,6 +280,8 @@ export interface InvoiceFilters {
 export interface InvoiceList {
   items: Invoice[];
   total: number;
+  /** More than `total` invoices match (the service stops counting at its cap). */
+  totalCapped?: boolean;
   page: number;
   pageSize: number;
   summary: {
