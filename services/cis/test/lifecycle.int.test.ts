@@ -534,6 +534,57 @@ describe('tenants and permissions', () => {
     expect(metrics).toMatch(/^cis_job_queue_depth\{service="cis"\} \d+/m);
   });
 
+  it('publishes each audit action to cis.events.v1 without personal data, a bulk action as one event', async () => {
+    const published = await eventually(
+      async () => {
+        const rows = await rawQuery(
+          `SELECT type, topic, payload::text AS payload, published_at FROM cis.outbox ORDER BY id`,
+        );
+        return rows.every((row) => row.published_at !== null) ? rows : undefined;
+      },
+      20_000,
+      'the outbox to drain to Kafka',
+    );
+    const types = new Set(published.map((row) => String(row.type)));
+    for (const action of [
+      'cis.settings.updated',
+      'cis.module.activated',
+      'cis.subcontractor.created',
+      'cis.invoice.created',
+      'cis.invoice.approved',
+      'cis.invoice.paid',
+      'cis.invoice.rejected',
+      'cis.statement.generated',
+      'cis.statement.sent',
+      'cis.return.compiled',
+      'cis.return.submitted',
+      'cis.return.amended',
+      'cis.return.unlocked',
+      'cis.import.invoices',
+      'cis.subcontractor.invited',
+      'cis.permission.denied',
+    ])
+      expect(types).toContain(action);
+    expect(published.every((row) => row.topic === 'cis.events.v1')).toBe(true);
+    const text = published.map((row) => String(row.payload)).join('\n');
+    for (const secret of ['1234567890', 'AB123456C', '2325648152', 'dave@brick.test'])
+      expect(text).not.toContain(secret);
+    const bulk = await h.call(admin, 'POST', '/invoices/delete', {
+      ids: ['00000000-0000-4000-8000-00000000dead', '00000000-0000-4000-8000-00000000beef'],
+    });
+    expect(bulk.body).toMatchObject({
+      succeeded: [],
+      failed: [{ error: 'Invoice not found' }, { error: 'Invoice not found' }],
+    });
+    const [entry] = await rawQuery(
+      `SELECT payload FROM cis.outbox WHERE type = 'cis.invoice.bulk.delete' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(entry?.payload).toMatchObject({
+      targetIds: expect.arrayContaining([expect.any(String)]),
+      failed: 2,
+    });
+  });
+
   it.each([
     ['GET', '/settings', 'cis.settings.read'],
     ['PUT', '/settings', 'cis.settings.write'],
