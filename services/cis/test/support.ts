@@ -11,6 +11,7 @@ import {
 import type { JWTVerifyGetKey } from 'jose';
 import { demoSeed, signIn, startIdentityHarness, type IdentityHarness } from '../../identity/test/support.js';
 import { cisConfigSchema, type CisConfig } from '../src/config.js';
+import { CIS_FINE_SCOPES, CIS_MANAGE_SCOPE } from '../src/domain/index.js';
 import { cisService, type CisService } from '../src/service.js';
 
 export const NOTIFICATION_TOKEN = randomBytes(24).toString('hex');
@@ -136,28 +137,8 @@ export async function startCisHarness(options: { publicUrl?: string } = {}): Pro
   };
 }
 
-/** Every CIS scope (the cis-admin template's). */
-export const ALL_CIS_SCOPES = [
-  'cis.settings.read',
-  'cis.settings.write',
-  'cis.pii.unmask',
-  'cis.sub.read',
-  'cis.sub.write',
-  'cis.sub.verify',
-  'cis.inv.read',
-  'cis.inv.write',
-  'cis.inv.approve',
-  'cis.inv.pay',
-  'cis.stmt.issue',
-  'cis.ret.compile',
-  'cis.ret.submit',
-  'cis.audit.read',
-  'cis.io.import',
-  'cis.io.export',
-  'cis.jobs.run',
-  'cis.portal.invite',
-  'cis.manage',
-];
+/** Every fine CIS scope and cis.manage (the cis-admin template's). */
+export const ALL_CIS_SCOPES: string[] = [...CIS_FINE_SCOPES, CIS_MANAGE_SCOPE];
 
 /** A valid subcontractor for the create form (individual, 20 %). */
 export function subcontractorBody(overrides: Record<string, unknown> = {}) {
