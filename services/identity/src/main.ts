@@ -1,21 +1,8 @@
-import { createLogger, exitOnSignals, loadConfig, startService, startTelemetry } from '@workspace/kit';
+import { runServiceMain } from '@workspace/kit';
 import { identityConfigSchema } from './config.js';
 
-const config = loadConfig(identityConfigSchema);
-const telemetry = await startTelemetry({
-  serviceName: 'identity',
-  otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+await runServiceMain({
+  name: 'identity',
+  configSchema: identityConfigSchema,
+  load: async (config) => (await import('./service.js')).identityService(config),
 });
-const { identityService } = await import('./service.js');
-const logger = createLogger({ name: 'identity', level: config.LOG_LEVEL });
-const service = await startService(identityService(config), config, { logger });
-exitOnSignals(
-  {
-    ...service,
-    shutdown: async (reason) => {
-      await service.shutdown(reason);
-      await telemetry.shutdown();
-    },
-  },
-  logger,
-);

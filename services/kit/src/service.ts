@@ -3,7 +3,8 @@ import type { Knex } from 'knex';
 import type { Registry } from 'prom-client';
 import { Gauge } from 'prom-client';
 import type { EventDefinition } from '@workspace/proto';
-import type { BaseConfig } from './config.js';
+import type { z } from 'zod';
+import { loadConfig, type BaseConfig } from './config.js';
 import { createDatabase, pingDatabase } from './db/database.js';
 import { migrateLatest, type Migration } from './db/migrations.js';
 import type { EventBus, Subscription } from './events/bus.js';
@@ -15,8 +16,9 @@ import type { ApiRouter } from './http/api.js';
 import { createServiceApp, type LifecycleState } from './http/app.js';
 import { remoteJwks, type AuthOptions } from './http/auth.js';
 import { createMetricsRegistry } from './http/metrics.js';
-import { runService, type RunningService } from './lifecycle.js';
+import { exitOnSignals, runService, type RunningService } from './lifecycle.js';
 import { createLogger, type Logger } from './logger.js';
+import { startTelemetry } from './telemetry.js';
 
 export interface ServiceDeps<C extends BaseConfig = BaseConfig> {
   config: C;
@@ -198,4 +200,33 @@ export async function startService<C extends BaseConfig>(
     ],
   });
   return { ...running, app, deps, relay };
+}
+
+/**
+ * A service's `main`: reads its configuration from the environment, starts tracing before the service's modules
+ * load (so their libraries are instrumented), starts the service and stops it on SIGTERM/SIGINT.
+ * `load` imports the service's modules (dynamically, after tracing) and builds its definition.
+ */
+export async function runServiceMain<C extends BaseConfig>(options: {
+  name: string;
+  configSchema: z.ZodType<C>;
+  load: (config: C, logger: Logger) => Promise<ServiceDefinition<C>>;
+}): Promise<void> {
+  const config = loadConfig(options.configSchema);
+  const telemetry = await startTelemetry({
+    serviceName: options.name,
+    otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+  });
+  const logger = createLogger({ name: options.name, level: config.LOG_LEVEL });
+  const service = await startService(await options.load(config, logger), config, { logger });
+  exitOnSignals(
+    {
+      ...service,
+      shutdown: async (reason) => {
+        await service.shutdown(reason);
+        await telemetry.shutdown();
+      },
+    },
+    logger,
+  );
 }
