@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import express from 'express';
 import { bffConfigSchema, startBff } from '../src/index.js';
+import { bffSession } from './session.js';
 import { ScopeCache } from '../../services/identity/src/scope-cache.js';
 import {
   demoSeed,
@@ -24,44 +25,6 @@ import {
 const DURATION_S = Number(process.env.BENCH_HTTP_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 10);
 const TARGET = 0.8;
-
-/** Follows the sign-in redirects through the bff and the dev IdP with a cookie jar; returns the session cookie. */
-async function bffSession(base: string, publicUrl: string): Promise<string> {
-  const jar = new Map<string, string>();
-  const keep = (response: Response) => {
-    for (const header of response.headers.getSetCookie()) {
-      const [pair = ''] = header.split(';');
-      const [name = '', ...value] = pair.split('=');
-      jar.set(name.trim(), value.join('='));
-    }
-  };
-  const cookie = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-  let response = await fetch(`${base}/api/auth/login?tenant=demo`, { redirect: 'manual' });
-  keep(response);
-  let url = response.headers.get('location') ?? '';
-  for (let hop = 0; hop < 12; hop++) {
-    if (url.startsWith(publicUrl)) url = base + url.slice(publicUrl.length);
-    response = await fetch(url, { redirect: 'manual', headers: { cookie: cookie() } });
-    keep(response);
-    if (response.status === 200 && url.includes('/interaction/')) {
-      const page = await response.text();
-      const action = /action="([^"]+)"/.exec(page)?.[1] ?? '';
-      response = await fetch(new URL(action, url), {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { cookie: cookie(), 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ email: 'admin@demo.test', password: demoSeed.password }).toString(),
-      });
-      keep(response);
-    }
-    const session = jar.get('ws_session');
-    if (session && url.includes('/api/auth/callback')) return `ws_session=${session}`;
-    const location = response.headers.get('location');
-    if (!location) throw new Error(`sign-in stopped at ${url} with ${response.status}`);
-    url = new URL(location, url).toString();
-  }
-  throw new Error('sign-in through the bff did not finish');
-}
 
 async function load(url: string, headers: Record<string, string>) {
   await autocannon({ url, connections: CONNECTIONS, duration: 2, headers });

@@ -38,8 +38,9 @@ import autocannon from 'autocannon';
 import PDFDocument from 'pdfkit';
 import pg from 'pg';
 import { bffConfigSchema, startBff } from '../../../bff/src/index.js';
+import { bffSession } from '../../../bff/bench/session.js';
 import { envInt } from '../../kit/bench/env.js';
-import { demoSeed, freePort, INTERNAL_TOKEN } from '../../identity/test/support.js';
+import { freePort, INTERNAL_TOKEN } from '../../identity/test/support.js';
 import { parseInvoiceCsv } from '../src/documents/csv.js';
 import { renderStatementPdf, type StatementPdfInput } from '../src/documents/statement-pdf.js';
 import {
@@ -217,46 +218,6 @@ function direct(
     req.on('error', reject);
     req.end(payload);
   });
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Sign-in through the bff (the real OIDC flow at the dev IdP), as bff/bench/bff.bench.ts does.
-
-async function bffSession(base: string, publicUrl: string, email: string): Promise<string> {
-  const jar = new Map<string, string>();
-  const keep = (response: Response) => {
-    for (const header of response.headers.getSetCookie()) {
-      const [pair = ''] = header.split(';');
-      const [name = '', ...value] = pair.split('=');
-      jar.set(name.trim(), value.join('='));
-    }
-  };
-  const cookie = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-  let response = await fetch(`${base}/api/auth/login?tenant=${TENANT}`, { redirect: 'manual' });
-  keep(response);
-  let url = response.headers.get('location') ?? '';
-  for (let hop = 0; hop < 12; hop++) {
-    if (url.startsWith(publicUrl)) url = base + url.slice(publicUrl.length);
-    response = await fetch(url, { redirect: 'manual', headers: { cookie: cookie() } });
-    keep(response);
-    if (response.status === 200 && url.includes('/interaction/')) {
-      const page = await response.text();
-      const action = /action="([^"]+)"/.exec(page)?.[1] ?? '';
-      response = await fetch(new URL(action, url), {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { cookie: cookie(), 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ email, password: demoSeed.password }).toString(),
-      });
-      keep(response);
-    }
-    const session = jar.get('ws_session');
-    if (session && url.includes('/api/auth/callback')) return `ws_session=${session}`;
-    const location = response.headers.get('location');
-    if (!location) throw new Error(`sign-in stopped at ${url} with ${response.status}`);
-    url = new URL(location, url).toString();
-  }
-  throw new Error('sign-in through the bff did not finish');
 }
 
 // ---------------------------------------------------------------------------------------------------------------
