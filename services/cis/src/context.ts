@@ -195,12 +195,25 @@ export class CisContext {
     return (await response.json()) as { magicLink: string; tenantName: string; expiresAt: string };
   }
 
+  /** Seals a UTR or NINO; a failure is the spec's 'Failed to encrypt sensitive data' (the cause is logged). */
   encrypt(value: string): string {
-    return this.cipher.encrypt(value);
+    try {
+      return this.cipher.encrypt(value);
+    } catch (error) {
+      this.logger.error({ err: error }, 'field encryption failed');
+      throw new HttpProblem(500, 'encryption_failed', 'Failed to encrypt sensitive data');
+    }
   }
 
+  /** Opens a sealed value ('' for none); a failure (wrong or retired key, damage) is 'Failed to decrypt sensitive data'. */
   decrypt(value: string | null): string {
-    return value ? this.cipher.decrypt(value) : '';
+    if (!value) return '';
+    try {
+      return this.cipher.decrypt(value);
+    } catch (error) {
+      this.logger.error({ err: error }, 'field decryption failed');
+      throw new HttpProblem(500, 'decryption_failed', 'Failed to decrypt sensitive data');
+    }
   }
 }
 

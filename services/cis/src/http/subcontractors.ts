@@ -9,6 +9,7 @@ import {
   validateNino,
   validateSubcontractorInput,
   validateUtr,
+  validateVatNumber,
   verificationRate,
 } from '../domain/index.js';
 import {
@@ -116,6 +117,8 @@ export function subcontractorView(row: SubcontractorRow, clear?: { utr: string; 
     companyNumber: row.company_number,
     vatNumber: row.vat_number,
     vatCheckedAt: iso(row.vat_checked_at),
+    /** HMRC's modulus 97 / 9755 check of the VAT number (null without one): a warning, never a refusal. */
+    vatNumberChecksumValid: row.vat_number ? validateVatNumber(row.vat_number).checksumValid : null,
     email: row.email,
     phone: row.phone,
     mobile: row.mobile,
@@ -180,6 +183,8 @@ function columns(context: CisContext, input: SubcontractorInput, existing?: Subc
           : {}),
     company_number: input.type === 'company' ? input.companyNumber.replace(/\s+/g, '').toUpperCase() : '',
     vat_number: input.vatNumber.replace(/\s+/g, '').toUpperCase(),
+    // The VAT number's check digits are computed (not enforced) when it is saved (cis.md section 5).
+    vat_checked_at: input.vatNumber.trim() ? new Date() : null,
     email: input.email.trim(),
     phone: input.phone.trim(),
     mobile: input.mobile.trim(),
@@ -258,7 +263,11 @@ export function subcontractorRoutes(context: CisContext): ApiRouter {
       const failed = ids
         .filter((id) => !found.has(id))
         .map((id) => ({ id, error: 'Subcontractor not found' }));
-      const targets = rows.filter((row) => action === 'delete' || !row.archived);
+      // In the order asked for.
+      const targets = ids.flatMap((id) => {
+        const row = found.get(id);
+        return row && (action === 'delete' || !row.archived) ? [row] : [];
+      });
       for (const row of rows)
         if (action === 'archive' && row.archived) failed.push({ id: row.id, error: 'Already archived' });
       const succeeded = targets.map((row) => row.id);
