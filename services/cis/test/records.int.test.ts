@@ -170,7 +170,7 @@ describe('subcontractor record', () => {
         '/subcontractors',
         subcontractorBody({ name, utr: '1234567890' }),
       );
-      ids.push(String((created.body.subcontractor as { id: string }).id));
+      ids.push((created.body.subcontractor as { id: string }).id);
     }
     const [one, two, three, delOne, delTwo] = ids as [string, string, string, string, string];
     const single = await h.call(admin, 'POST', '/subcontractors/archive', { ids: [one] });
@@ -221,7 +221,7 @@ describe('invoice record', () => {
       '/subcontractors',
       subcontractorBody({ name: 'Ivy Invoice', utr: '9999999999', nino: 'AB123456C' }),
     );
-    subcontractorId = String((created.body.subcontractor as { id: string }).id);
+    subcontractorId = (created.body.subcontractor as { id: string }).id;
   });
 
   it('keeps description, justification, the verification snapshot, masked identifiers and the stamps', async () => {
@@ -306,7 +306,7 @@ describe('statements and jobs', () => {
       '/subcontractors',
       subcontractorBody({ name: 'Stan Statement', utr: '8888888888' }),
     );
-    const subcontractorId = String((created.body.subcontractor as { id: string }).id);
+    const subcontractorId = (created.body.subcontractor as { id: string }).id;
     const today = londonDate(new Date());
     const ids: string[] = [];
     for (const [number, gross] of [
@@ -319,7 +319,7 @@ describe('statements and jobs', () => {
         '/invoices',
         invoiceBody(subcontractorId, { invoiceNumber: number, grossP: gross, materialsP: 10000 }),
       );
-      ids.push(String((invoice.body.invoice as { id: string }).id));
+      ids.push((invoice.body.invoice as { id: string }).id);
     }
     await h.call(admin, 'POST', '/invoices/approve', { ids });
     await h.call(admin, 'POST', '/invoices/pay', { ids, paymentDate: today });
@@ -394,7 +394,7 @@ describe('sealed fields', () => {
       '/subcontractors',
       subcontractorBody({ name: 'Sid Sealed', utr: '7777777777' }),
     );
-    const id = String((created.body.subcontractor as { id: string }).id);
+    const id = (created.body.subcontractor as { id: string }).id;
     await sql(`UPDATE cis.subcontractors SET utr_enc = 'v1.c1.AAAA.BBBB.CCCC' WHERE id = $1`, [id]);
     const response = await h.call(admin, 'GET', `/subcontractors/${id}?unmask=true`);
     expect(response.status).toBe(500);
