@@ -1,7 +1,38 @@
-import { Alert, Button, Card, ConfigProvider, Layout, Result, Spin, Table, Tag, Typography } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  ConfigProvider,
+  DatePicker,
+  Form,
+  Input,
+  Layout,
+  Result,
+  Row,
+  Select,
+  Spin,
+  Switch,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
 import enGB from 'antd/locale/en_GB';
-import { StrictMode, useEffect, useState } from 'react';
+import dayjs, { type Dayjs } from 'dayjs';
+import customParseFormat from 'dayjs/plugin/customParseFormat';
+import { StrictMode, useCallback, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
+// The CIS domain rules the staff app uses (pure, no I/O): the same pounds parsing and thresholds as the server.
+import {
+  INVOICE_MESSAGES,
+  MATERIALS_WARNING_PERCENT,
+  materialsAtLeastPercent,
+  poundsToPence,
+} from '../features/cis/domain';
+
+// DD/MM/YYYY typed or picked (antd's parsing of typed dates needs the plugin).
+dayjs.extend(customParseFormat);
+const UK_DATE_FORMAT = 'DD/MM/YYYY';
 
 interface PortalSession {
   subcontractorId: string;
@@ -42,13 +73,24 @@ const monthEnding = (label: string) => {
   return `Tax month ending ${new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(end)}`;
 };
 
-async function readProblem(response: Response): Promise<string> {
+const SOMETHING_WRONG = 'Something went wrong. Please try again.';
+
+/** RFC 9457 problem+json: `{ status, code, detail, errors?: [{ field: 'body.x', message }] }`. */
+interface Problem {
+  detail?: string;
+  errors?: { field: string; message: string }[];
+}
+
+async function readProblemBody(response: Response): Promise<Problem> {
   try {
-    const body = (await response.json()) as { detail?: string };
-    return body.detail ?? 'Something went wrong. Please try again.';
+    return (await response.json()) as Problem;
   } catch {
-    return 'Something went wrong. Please try again.';
+    return {};
   }
+}
+
+async function readProblem(response: Response): Promise<string> {
+  return (await readProblemBody(response)).detail ?? SOMETHING_WRONG;
 }
 
 /** /portal-login?tid=&token=: redeems the magic link once, then opens the portal. */
@@ -105,12 +147,16 @@ function Portal() {
 function PortalHome({ session }: { session: PortalSession }) {
   const [records, setRecords] = useState<PortalRecords | null>(null);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    void fetch('/api/portal/cis/me', { credentials: 'same-origin' }).then(async (response) => {
-      if (response.ok) setRecords((await response.json()) as PortalRecords);
-      else setError(await readProblem(response));
-    });
+  const load = useCallback(async () => {
+    const response = await fetch('/api/portal/cis/me', { credentials: 'same-origin' });
+    if (response.ok) {
+      setRecords((await response.json()) as PortalRecords);
+      setError(null);
+    } else setError(await readProblem(response));
   }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
   const logout = async () => {
     await fetch('/api/portal/logout', {
       method: 'POST',
@@ -167,6 +213,7 @@ function PortalHome({ session }: { session: PortalSession }) {
                 ]}
               />
             </Card>
+            <SubmitInvoice session={session} onSubmitted={load} />
             <Card title="Invoices">
               <Table
                 rowKey="id"
@@ -190,6 +237,219 @@ function PortalHome({ session }: { session: PortalSession }) {
         ) : null}
       </Layout.Content>
     </Layout>
+  );
+}
+
+interface InvoiceFormValues {
+  invoiceNumber: string;
+  invoiceDate: Dayjs | null;
+  description: string;
+  gross: string;
+  materials: string;
+  vatRate: number;
+  reverseCharge: boolean;
+  materialsJustification: string;
+}
+
+const invoiceDefaults: InvoiceFormValues = {
+  invoiceNumber: '',
+  invoiceDate: null,
+  description: '',
+  gross: '',
+  materials: '0',
+  vatRate: 20,
+  reverseCharge: false,
+  materialsJustification: '',
+};
+
+/** The server's field names (after 'body.') to the form's. */
+const formFieldOf: Record<string, keyof InvoiceFormValues> = {
+  invoiceNumber: 'invoiceNumber',
+  invoiceDate: 'invoiceDate',
+  description: 'description',
+  grossP: 'gross',
+  amounts: 'gross',
+  materialsP: 'materials',
+  vatRate: 'vatRate',
+  reverseCharge: 'reverseCharge',
+  materialsJustification: 'materialsJustification',
+};
+
+/** Pounds text → pence; null when blank or not an amount. */
+function penceOf(text: string | undefined): number | null {
+  if (text === undefined || text.trim() === '') return null;
+  try {
+    return poundsToPence(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * 'Submit an invoice': the subcontractor's invoice goes to POST /api/portal/cis/invoices and waits as Portal
+ * Pending until the contractor approves or rejects it. The server checks every rule; its field errors land under
+ * the fields.
+ */
+function SubmitInvoice({
+  session,
+  onSubmitted,
+}: {
+  session: PortalSession;
+  onSubmitted: () => Promise<void>;
+}) {
+  const [form] = Form.useForm<InvoiceFormValues>();
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [submitted, setSubmitted] = useState<{ number: string; warnings: string[] } | null>(null);
+  const gross = Form.useWatch('gross', form);
+  const materials = Form.useWatch('materials', form);
+  const grossP = penceOf(gross);
+  const materialsP = penceOf(materials) ?? 0;
+  const highMaterials =
+    grossP !== null && materialsAtLeastPercent(grossP, materialsP, MATERIALS_WARNING_PERCENT);
+
+  const submit = async (raw: InvoiceFormValues) => {
+    const values = { ...invoiceDefaults, ...raw };
+    setFailure(null);
+    setSubmitted(null);
+    const amountErrors: { name: keyof InvoiceFormValues; errors: string[] }[] = [];
+    const gross = penceOf(values.gross);
+    const materials = values.materials.trim() === '' ? 0 : penceOf(values.materials);
+    if (gross === null) amountErrors.push({ name: 'gross', errors: [INVOICE_MESSAGES.invalidGross] });
+    if (materials === null)
+      amountErrors.push({ name: 'materials', errors: [INVOICE_MESSAGES.invalidMaterials] });
+    if (gross === null || materials === null) {
+      form.setFields(amountErrors);
+      return;
+    }
+    setBusy(true);
+    try {
+      const response = await fetch('/api/portal/cis/invoices', {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrfToken },
+        body: JSON.stringify({
+          invoiceNumber: values.invoiceNumber.trim(),
+          invoiceDate: values.invoiceDate ? values.invoiceDate.format('YYYY-MM-DD') : '',
+          description: values.description.trim(),
+          grossP: gross,
+          materialsP: materials,
+          vatRate: values.vatRate,
+          reverseCharge: values.reverseCharge,
+          materialsJustification: materialsAtLeastPercent(gross, materials, MATERIALS_WARNING_PERCENT)
+            ? values.materialsJustification.trim()
+            : '',
+        }),
+      });
+      if (!response.ok) {
+        const problem = await readProblemBody(response);
+        const fields = new Map<keyof InvoiceFormValues, string>();
+        for (const item of problem.errors ?? []) {
+          const name = formFieldOf[item.field.replace(/^body\.?/, '')];
+          if (name && !fields.has(name)) fields.set(name, item.message);
+        }
+        form.setFields([...fields].map(([name, message]) => ({ name, errors: [message] })));
+        setFailure(
+          fields.size > 0 ? 'Please correct the highlighted fields.' : (problem.detail ?? SOMETHING_WRONG),
+        );
+        return;
+      }
+      const body = (await response.json()) as { invoice: { invoiceNumber: string }; warnings?: string[] };
+      setSubmitted({ number: body.invoice.invoiceNumber, warnings: body.warnings ?? [] });
+      form.resetFields();
+      await onSubmitted();
+    } catch {
+      setFailure(SOMETHING_WRONG);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card title="Submit an invoice" data-testid="portal-invoice-form">
+      <Form<InvoiceFormValues>
+        form={form}
+        layout="vertical"
+        initialValues={invoiceDefaults}
+        onFinish={(values) => void submit(values)}
+        onValuesChange={(changed: Partial<InvoiceFormValues>) => {
+          // A field's error clears as the subcontractor edits it.
+          form.setFields(
+            (Object.keys(changed) as (keyof InvoiceFormValues)[]).map((name) => ({ name, errors: [] })),
+          );
+          setFailure(null);
+        }}
+      >
+        {submitted ? (
+          <Alert
+            type="success"
+            showIcon
+            style={{ marginBottom: 16 }}
+            title={`Invoice ${submitted.number} submitted. ${session.tenant.name} will review it; it shows as Portal Pending until then.`}
+            description={submitted.warnings.length > 0 ? submitted.warnings.join(' ') : undefined}
+          />
+        ) : null}
+        {failure ? <Alert type="error" showIcon style={{ marginBottom: 16 }} title={failure} /> : null}
+        <Row gutter={16}>
+          <Col xs={24} md={8}>
+            <Form.Item label="Invoice number" name="invoiceNumber" required>
+              <Input maxLength={50} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={8}>
+            <Form.Item label="Invoice date" name="invoiceDate" required>
+              <DatePicker format={UK_DATE_FORMAT} placeholder={UK_DATE_FORMAT} style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={8}>
+            <Form.Item label="VAT rate" name="vatRate">
+              <Select
+                options={[
+                  { value: 0, label: '0%' },
+                  { value: 5, label: '5%' },
+                  { value: 20, label: '20%' },
+                ]}
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={8}>
+            <Form.Item label="Gross amount (£)" name="gross" required extra="Excluding VAT">
+              <Input inputMode="decimal" prefix="£" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={8}>
+            <Form.Item label="Materials (£)" name="materials">
+              <Input inputMode="decimal" prefix="£" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={8}>
+            <Form.Item label="Reverse charge" name="reverseCharge" valuePropName="checked">
+              <Switch />
+            </Form.Item>
+          </Col>
+          <Col span={24}>
+            <Form.Item label="Description" name="description">
+              <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} maxLength={2000} />
+            </Form.Item>
+          </Col>
+          {highMaterials ? (
+            <Col span={24}>
+              <Form.Item
+                label="Materials justification"
+                name="materialsJustification"
+                required
+                extra="Materials justification required when materials exceed 60%"
+              >
+                <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} maxLength={2000} />
+              </Form.Item>
+            </Col>
+          ) : null}
+        </Row>
+        <Button type="primary" htmlType="submit" loading={busy}>
+          Submit Invoice
+        </Button>
+      </Form>
+    </Card>
   );
 }
 
