@@ -18,6 +18,9 @@ import { pounds } from './format';
 
 const colours = { gross: '#1677ff', materials: '#faad14', cis: '#f5222d' };
 
+/** Room on the right for the last axis label (Recharts otherwise cuts it at the chart's edge). */
+const chartMargin = { top: 8, right: 32, bottom: 0, left: 0 };
+
 /** Recharts works in pounds; labels and tooltips show pounds with pence. */
 const toPounds = (pence: number) => pence / 100;
 const poundsTick = (value: number) => `£${value.toLocaleString('en-GB')}`;
@@ -71,9 +74,9 @@ export function CisAnalytics() {
               <Empty description="No invoices in this period" />
             ) : (
               <ResponsiveContainer width="100%" height={320}>
-                <BarChart data={rows}>
+                <BarChart data={rows} margin={chartMargin}>
                   <CartesianGrid strokeDasharray="3 3" />
-                  <XAxis dataKey="month" />
+                  <XAxis dataKey="month" interval="preserveStartEnd" minTickGap={12} />
                   <YAxis tickFormatter={poundsTick} width={90} />
                   <Tooltip formatter={poundsTooltip} />
                   <Legend />
@@ -91,9 +94,9 @@ export function CisAnalytics() {
               <Empty description="No invoices in this period" />
             ) : (
               <ResponsiveContainer width="100%" height={320}>
-                <LineChart data={rows}>
+                <LineChart data={rows} margin={chartMargin}>
                   <CartesianGrid strokeDasharray="3 3" />
-                  <XAxis dataKey="month" />
+                  <XAxis dataKey="month" interval="preserveStartEnd" minTickGap={12} />
                   <YAxis tickFormatter={poundsTick} width={90} />
                   <Tooltip formatter={poundsTooltip} />
                   <Legend />
@@ -111,7 +114,7 @@ export function CisAnalytics() {
         ) : (
           <Space orientation="vertical" style={{ width: '100%' }}>
             <ResponsiveContainer width="100%" height={Math.max(200, subRows.length * 48)}>
-              <BarChart data={subRows} layout="vertical" margin={{ left: 40 }}>
+              <BarChart data={subRows} layout="vertical" margin={{ ...chartMargin, left: 40 }}>
                 <CartesianGrid strokeDasharray="3 3" />
                 <XAxis type="number" tickFormatter={poundsTick} />
                 <YAxis type="category" dataKey="name" width={160} />
