@@ -5,7 +5,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { bffConfigSchema, startBff, type RunningBff } from '../../bff/src/index.js';
-import { londonDate } from '../../services/cis/src/domain/index.js';
+import { londonDate, taxMonthOf } from '../../services/cis/src/domain/index.js';
 import { startCisHarness, type CisHarness } from '../../services/cis/test/support.js';
 import { demoSeed, freePort, INTERNAL_TOKEN } from '../../services/identity/test/support.js';
 
@@ -368,5 +368,274 @@ describe('CIS screens in Chromium', () => {
     await clerk.goto(`${baseUrl}/cis/settings`);
     await expectVisible(clerk, clerk.getByText("You don't have permission to manage CIS settings."));
     await clerk.context().close();
+  });
+});
+
+// The journeys below continue from the state the ones above leave: the module configured, Sam Site with INV-1001
+// paid (its statement issued by email) and INV-1002 approved, Paula Plaster invited, and this tax month's return
+// submitted.
+describe('CIS journeys in Chromium: import, Generate All, returns, the portal and analytics', () => {
+  let accountant: Page | undefined;
+  const today = londonDate(new Date());
+  const signedIn = (): Page => {
+    if (!accountant) throw new Error('the accountant is not signed in');
+    return accountant;
+  };
+  /** The antd card with this title. */
+  const card = (page: Page, cardTitle: string) =>
+    page.locator('.ant-card', { has: page.getByText(cardTitle, { exact: true }) });
+
+  beforeAll(async () => {
+    // A second subcontractor without a statement this month, verified for gross payment (0 %): its paid
+    // invoices queue no statement job, so Generate All has one to make.
+    const token = await harness.signInAs('cis.admin@demo.test');
+    const created = await harness.call(token, 'POST', '/subcontractors', {
+      type: 'individual',
+      name: 'Ivy Importer',
+      utr: '2325648152',
+      registeredAddress: { line1: '2 Mill Lane', city: 'York', postcode: 'YO1 7HH', country: 'GB' },
+      gdprConsent: true,
+    });
+    expect(created.status).toBe(201);
+    const id = (created.body.subcontractor as { id: string }).id;
+    const verified = await harness.call(token, 'POST', `/subcontractors/${id}/verification`, {
+      status: 'gross',
+      method: 'online',
+      reference: 'V1234567890',
+    });
+    expect(verified.status).toBe(200);
+    accountant = await newPage('accountant@demo.test');
+  });
+
+  afterAll(async () => {
+    await accountant?.context().close();
+  });
+
+  it('the accountant imports a CSV file with valid and invalid rows, sees the errors by row, and bulk approves the drafts', async () => {
+    const page = signedIn();
+    await page.goto(`${baseUrl}/cis/invoices/import`);
+    const csv = [
+      'Invoice Number,Subcontractor,Invoice Date,Gross,Materials,VAT Rate,Reverse Charge,Description',
+      `IMP-001,Paula Plaster,${uk(today)},"2,000.00",500.00,20,No,Plastering`,
+      `IMP-BAD1,Nobody Known,${uk(today)},100.00,0,20,No,Unknown subcontractor`,
+      `IMP-002,Paula Plaster,${uk(today)},800.00,0,20,No,Skimming`,
+      `IMP-BAD2,Paula Plaster,${uk(today)},500.00,600.00,20,No,Materials above gross`,
+      `IMP-003,Ivy Importer,${uk(today)},"1,500.00",300.00,20,No,Joinery`,
+    ].join('\r\n');
+    await page.locator('input[type=file]').setInputFiles({
+      name: 'march-invoices.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(csv),
+    });
+    await expectVisible(page, page.getByText('Loaded march-invoices.csv'));
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const results = page.getByTestId('import-results');
+    await expectVisible(page, results.getByText('3 invoice(s) created'));
+    await expectVisible(page, results.getByText('2 row(s) had errors'));
+    const rowErrors = results.locator('.ant-table-tbody tr');
+    expect(await rowErrors.count()).toBe(2);
+    await expectVisible(page, rowErrors.nth(0).locator('td').first().getByText('2', { exact: true }));
+    // The service reports an unknown subcontractor name as a missing one.
+    await expectVisible(page, rowErrors.nth(0).getByText('Subcontractor is required'));
+    await expectVisible(page, rowErrors.nth(1).locator('td').first().getByText('4', { exact: true }));
+    await expectVisible(page, rowErrors.nth(1).getByText('Materials cannot exceed gross amount'));
+    await page.screenshot({ path: `${shots}/cis-import-results.png`, fullPage: true });
+
+    await page.goto(`${baseUrl}/cis/invoices`);
+    for (const number of ['IMP-001', 'IMP-002', 'IMP-003']) {
+      const row = page.locator('tr', { hasText: number });
+      await expectVisible(page, row.getByText('Draft'));
+      await row.getByRole('checkbox').check();
+    }
+    await expectVisible(page, page.getByText('3 selected'));
+    await page.getByRole('button', { name: 'Approve Selected' }).click();
+    await expectVisible(page, page.getByText('3 invoice(s) approved'));
+    for (const number of ['IMP-001', 'IMP-002', 'IMP-003'])
+      await expectVisible(page, page.locator('tr', { hasText: number }).getByText('Approved'));
+    expect(await page.locator('tr', { hasText: 'IMP-BAD' }).count()).toBe(0);
+    await page.screenshot({ path: `${shots}/cis-import-approved.png` });
+  });
+
+  it('the accountant marks invoices paid, runs Generate All with its progress and counts, and issues by print and by portal', async () => {
+    const page = signedIn();
+    await page.goto(`${baseUrl}/cis/invoices`);
+    for (const number of ['IMP-001', 'IMP-003']) {
+      await page.getByRole('button', { name: `Mark ${number} paid` }).click();
+      const pay = dialog(page, 'Mark as Paid');
+      await pay.getByRole('button', { name: 'Mark Paid' }).click();
+      await pay.waitFor({ state: 'detached' });
+      await expectVisible(page, page.locator('tr', { hasText: number }).getByText('Paid', { exact: true }));
+    }
+
+    // Paying IMP-001 (CIS £300) queued a statement job for Paula; wait until it has made her statement, so that
+    // Generate All has exactly Ivy's (0 %, no job queued) to make.
+    const paula = page.locator('tr', { hasText: 'Paula Plaster' }).first();
+    const ivy = page.locator('tr', { hasText: 'Ivy Importer' }).first();
+    for (let attempt = 0; ; attempt++) {
+      await page.goto(`${baseUrl}/cis/statements`);
+      await expectVisible(page, ivy.getByText('Pending generation'));
+      if (await paula.getByText('Generated', { exact: true }).isVisible()) break;
+      if (attempt === 10) throw new Error("Paula Plaster's statement was not generated by the job");
+      await page.waitForTimeout(500);
+    }
+    await page.getByRole('button', { name: 'Generate All' }).click();
+    await expectVisible(page, page.getByTestId('job-progress').getByText(/Generating statements/));
+    await expectVisible(page, page.getByTestId('job-progress').locator('.ant-progress'));
+    await page.screenshot({ path: `${shots}/cis-statements-generate-all.png` });
+    await expectVisible(page, page.getByText('Generated 1 statement(s), 0 failed'));
+    await page.getByTestId('job-progress').waitFor({ state: 'detached' });
+    await expectVisible(page, ivy.getByText('Generated', { exact: true }));
+
+    // Print opens the PDF in a new tab.
+    const [printed] = await Promise.all([
+      page.context().waitForEvent('page'),
+      ivy.getByRole('button', { name: 'Print' }).click(),
+    ]);
+    await printed.close();
+    await expectVisible(page, ivy.getByText('Issued (Print)'));
+    await paula.getByRole('button', { name: 'Portal' }).click();
+    await expectVisible(page, paula.getByText('Issued (Portal)'));
+    await page.screenshot({ path: `${shots}/cis-statements-print-portal.png`, fullPage: true });
+  });
+
+  it('the accountant unlocks the submitted return for testing, recompiles, submits it and reads its totals in the history', async () => {
+    const page = signedIn();
+    await page.goto(`${baseUrl}/cis/returns`);
+    const current = page.getByTestId('current-return');
+    await expectVisible(page, current.locator('.ant-tag', { hasText: 'Locked' }));
+
+    await current.getByRole('button', { name: 'Unlock (Testing)' }).click();
+    const confirmUnlock = dialog(page, 'Unlock for Testing');
+    await expectVisible(page, confirmUnlock.getByText('This is for testing only. Unlock this return?'));
+    await confirmUnlock.getByRole('button', { name: 'Unlock' }).click();
+    const unlocked = dialog(page, 'Return Unlocked');
+    await expectVisible(
+      page,
+      unlocked.getByText('Return unlocked for testing. You can now recompile or edit it.'),
+    );
+    await unlocked.getByRole('button', { name: 'OK' }).click();
+    await expectVisible(page, current.locator('.ant-tag', { hasText: 'Draft' }));
+
+    // Sam Site (INV-1001), Paula Plaster (IMP-001) and Ivy Importer (IMP-003) were paid this tax month.
+    await current.getByRole('button', { name: 'Recompile' }).click();
+    const compiled = dialog(page, 'Return Compiled Successfully');
+    await expectVisible(page, compiled.getByText('3 subcontractors included.'));
+    await compiled.getByRole('button', { name: 'OK' }).click();
+    await expectVisible(page, current.getByText('Return validated successfully'));
+
+    await current.getByRole('button', { name: 'Submit Return' }).click();
+    const confirmSubmit = dialog(page, 'Submit Return');
+    await expectVisible(
+      page,
+      confirmSubmit.getByText(
+        'Are you sure you want to submit this return? It will be locked after submission.',
+      ),
+    );
+    await confirmSubmit.getByRole('button', { name: 'Submit' }).click();
+    const submitted = dialog(page, 'Return Submitted');
+    await expectVisible(page, submitted.getByText('Return submitted successfully'));
+    await submitted.getByRole('button', { name: 'OK' }).click();
+    await expectVisible(page, current.locator('.ant-tag', { hasText: 'Locked' }));
+
+    // Gross £1,000 + £2,000 + £1,500; materials £200 + £500 + £300; CIS £160 + £300 + £0.
+    const history = card(page, 'Historical Returns');
+    const row = history.locator('tr.ant-table-row').first();
+    await expectVisible(page, row.getByText('£460.00'));
+    await row.locator('.ant-table-row-expand-icon').click();
+    const expanded = history.locator('tr.ant-table-expanded-row');
+    await expectVisible(page, expanded.getByText('Total Gross'));
+    await expectVisible(page, expanded.getByText('£4,500.00'));
+    await expectVisible(page, expanded.getByText('Total Materials'));
+    await expectVisible(page, expanded.getByText('£1,000.00'));
+    await expectVisible(page, expanded.getByText('Total CIS'));
+    await expectVisible(page, expanded.getByText('£460.00'));
+    await page.screenshot({ path: `${shots}/cis-returns-history-expanded.png`, fullPage: true });
+  });
+
+  it('a subcontractor invited from the staff app signs in to the portal and submits an invoice, which the accountant rejects', async () => {
+    const page = signedIn();
+    await page.goto(`${baseUrl}/cis/subcontractors`);
+    await page.getByRole('button', { name: 'Invite to Portal' }).click();
+    const invite = dialog(page, 'Invite Subcontractor to Portal');
+    await invite.getByLabel('Name').fill('Rita Roofer');
+    await invite.getByLabel('Email').fill('rita@roofer.test');
+    await invite.getByRole('button', { name: 'Create & Send Invite' }).click();
+    const created = dialog(page, 'Invitation Created');
+    await expectVisible(page, created.getByText('Subcontractor created successfully!'));
+    const link = await created.getByLabel('Portal Access Link').inputValue();
+    expect(link).toMatch(/\/portal-login\?/);
+    await created.getByRole('button', { name: 'Close & Refresh' }).click();
+
+    // The portal, in a context of its own (no staff session).
+    const portalContext = await browser.newContext({
+      viewport: { width: 1366, height: 900 },
+      locale: 'en-GB',
+    });
+    const portal = await portalContext.newPage();
+    // identity builds the link on its PORTAL_LOGIN_URL, which the identity test harness leaves at its default
+    // (localhost:8080); the path and query are the link.
+    const { pathname, search } = new URL(link);
+    await portal.goto(`${baseUrl}${pathname}${search}`);
+    await portal.waitForURL(/\/portal\/dashboard$/);
+    await expectVisible(portal, portal.getByTestId('portal-subcontractor').getByText('Rita Roofer'));
+    const form = portal.getByTestId('portal-invoice-form');
+    await form.getByLabel('Invoice number').fill('RR-001');
+    await pickDate(form.getByLabel('Invoice date'), today);
+    await form.getByLabel('Description').fill('Re-roofing, 4 Elm Road');
+    await form.getByLabel('Gross amount (£)').fill('1000');
+    await form.getByLabel('Materials (£)').fill('1200');
+    await form.getByRole('button', { name: 'Submit Invoice' }).click();
+    // The service's field error lands under the field.
+    await expectVisible(portal, form.getByText('Materials cannot exceed gross amount'));
+    await portal.screenshot({ path: `${shots}/cis-portal-invoice-error.png`, fullPage: true });
+    await form.getByLabel('Materials (£)').fill('700');
+    await form.getByText('Materials cannot exceed gross amount').waitFor({ state: 'detached' });
+    await form.getByLabel('Materials justification').fill('Tiles, battens and membrane supplied');
+    await form.getByRole('button', { name: 'Submit Invoice' }).click();
+    await expectVisible(portal, form.getByText(/^Invoice RR-001 submitted\./));
+    const portalRow = card(portal, 'Invoices').locator('tr', { hasText: 'RR-001' });
+    await expectVisible(portal, portalRow.getByText('Portal Pending'));
+    await expectVisible(portal, portalRow.getByText('£1,000.00'));
+    await portal.screenshot({ path: `${shots}/cis-portal-invoice-submitted.png`, fullPage: true });
+    await portalContext.close();
+
+    await page.goto(`${baseUrl}/cis/invoices`);
+    const row = page.locator('tr', { hasText: 'RR-001' });
+    await expectVisible(page, row.getByText('Portal', { exact: true }));
+    await expectVisible(page, row.getByText('Portal Pending'));
+    await expectVisible(page, row.getByText('Rita Roofer'));
+    await page.screenshot({ path: `${shots}/cis-invoices-portal-pending.png` });
+    await row.getByRole('button', { name: 'Reject RR-001' }).click();
+    const reject = dialog(page, 'Reject Invoice');
+    await expectVisible(page, reject.getByText('Reject this portal-submitted invoice?'));
+    // The page reloads after a rejection.
+    await Promise.all([page.waitForEvent('load'), reject.getByRole('button', { name: 'Reject' }).click()]);
+    await expectVisible(page, page.locator('tr', { hasText: 'RR-001' }).getByText('Cancelled'));
+  });
+
+  it('the analytics show the paid amounts per tax month and per subcontractor', async () => {
+    const page = signedIn();
+    await page.goto(`${baseUrl}/cis/analytics`);
+    const byMonth = card(page, 'Gross, Materials and CIS Deductions by Tax Month');
+    await expectVisible(page, byMonth.locator('.recharts-bar-rectangle').first());
+    await expectVisible(page, byMonth.getByText(taxMonthOf(today)).first());
+    const bySub = card(page, 'By Subcontractor');
+    await expectVisible(page, bySub.locator('.recharts-bar-rectangle').first());
+    const expected: [string, string, string][] = [
+      ['Paula Plaster', '£2,000.00', '£300.00'],
+      ['Ivy Importer', '£1,500.00', '£0.00'],
+      ['Sam Site', '£1,000.00', '£160.00'],
+    ];
+    const rows = bySub.locator('.ant-table-tbody tr.ant-table-row');
+    expect(await rows.count()).toBe(3);
+    for (const [index, [name, gross, cis]] of expected.entries()) {
+      const row = rows.nth(index);
+      await expectVisible(page, row.getByText(name));
+      await expectVisible(page, row.getByText(gross));
+      await expectVisible(page, row.getByText(cis));
+    }
+    // Unpaid (IMP-002, INV-1002) and cancelled (RR-001) invoices are not counted.
+    expect(await bySub.getByText('Rita Roofer').count()).toBe(0);
+    await page.screenshot({ path: `${shots}/cis-analytics.png`, fullPage: true });
   });
 });
