@@ -44,10 +44,14 @@ export const INVOICE_CHANNEL = 'cis_invoice_changes';
 export const JOB_CHANNEL = 'cis_jobs';
 
 const SUMMARY_TTL_MS = 60_000;
+const MAX_FIGURES_PER_TENANT = 200;
 
 export class CisContext {
-  /** The invoice list's summary cards per tenant, dropped whenever an invoice of the tenant changes. */
-  private readonly summaries = new Map<string, { value: unknown; expires: number }>();
+  /**
+   * Per tenant, what the invoice list derives from all of the tenant's invoices (the summary cards, the count of
+   * a filter), dropped whenever an invoice of the tenant changes (every replica hears it) or after a minute.
+   */
+  private readonly derived = new Map<string, Map<string, { value: unknown; expires: number }>>();
 
   constructor(
     readonly db: Knex,
@@ -105,17 +109,20 @@ export class CisContext {
     });
   }
 
-  /** The summary of a tenant from the cache, or loaded (and kept until an invoice changes or a minute passes). */
-  async cachedSummary<T>(tenantId: string, load: () => Promise<T>): Promise<T> {
-    const hit = this.summaries.get(tenantId);
+  /** A derived figure of the tenant's invoices from the cache, or loaded and kept until an invoice changes. */
+  async cachedInvoiceFigure<T>(tenantId: string, key: string, load: () => Promise<T>): Promise<T> {
+    const figures = this.derived.get(tenantId) ?? new Map<string, { value: unknown; expires: number }>();
+    const hit = figures.get(key);
     if (hit && hit.expires > Date.now()) return hit.value as T;
     const value = await load();
-    this.summaries.set(tenantId, { value, expires: Date.now() + SUMMARY_TTL_MS });
+    if (figures.size >= MAX_FIGURES_PER_TENANT) figures.clear();
+    figures.set(key, { value, expires: Date.now() + SUMMARY_TTL_MS });
+    this.derived.set(tenantId, figures);
     return value;
   }
 
-  invalidateSummary(tenantId: string): void {
-    this.summaries.delete(tenantId);
+  invalidateInvoiceFigures(tenantId: string): void {
+    this.derived.delete(tenantId);
   }
 
   /** Tells every replica's live subscribers that an invoice changed (delivered when the transaction commits). */
@@ -127,10 +134,10 @@ export class CisContext {
   ): Promise<void> {
     if (ids.length === 0) return;
     // Here at once and again after the commit (other replicas drop theirs when the notification arrives).
-    this.invalidateSummary(tenantId);
+    this.invalidateInvoiceFigures(tenantId);
     void trx.executionPromise
       .then(() => {
-        this.invalidateSummary(tenantId);
+        this.invalidateInvoiceFigures(tenantId);
       })
       .catch(() => undefined);
     const payload = JSON.stringify({ tenantId, action, ids: ids.length > 50 ? [] : ids, count: ids.length });

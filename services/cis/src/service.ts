@@ -47,7 +47,7 @@ export function cisService(config: CisConfig, mailer: Mailer): CisService {
       context = new CisContext(deps.db, config, cipher, deps.logger, deps.source, mailer);
       const ready = context;
       hub = new InvoiceChangeHub(config.DATABASE_URL, deps.logger, (tenantId) => {
-        ready.invalidateSummary(tenantId);
+        ready.invalidateInvoiceFigures(tenantId);
       });
       worker = new JobWorker(context);
       // Queue depth and the oldest due job's age, read at scrape time (the queue holds ids only).

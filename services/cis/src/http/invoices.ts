@@ -464,15 +464,23 @@ export function invoiceRoutes(context: CisContext): ApiRouter {
           // Counting stops at a cap (10,000; 1,000 for a search, whose matches are read row by row): beyond it
           // the list says "10,000+" rather than read every match.
           const cap = query.search?.trim() ? SEARCH_COUNT_CAP : COUNT_CAP;
-          const capped = await trx
-            .from(
-              applyListFilters(trx('invoices').select(trx.raw('1')), query)
-                .limit(cap + 1)
-                .as('matches'),
-            )
-            .count<{ count: number }[]>('* as count')
-            .first();
-          const summary = await context.cachedSummary(ctx.tenantId, () => invoiceSummary(trx));
+          const filters = { ...query, page: undefined, pageSize: undefined };
+          const capped = await context.cachedInvoiceFigure(
+            ctx.tenantId,
+            `count:${JSON.stringify(filters)}`,
+            () =>
+              trx
+                .from(
+                  applyListFilters(trx('invoices').select(trx.raw('1')), query)
+                    .limit(cap + 1)
+                    .as('matches'),
+                )
+                .count<{ count: number }[]>('* as count')
+                .first(),
+          );
+          const summary = await context.cachedInvoiceFigure(ctx.tenantId, 'summary', () =>
+            invoiceSummary(trx),
+          );
           const counted = { count: Math.min(capped?.count ?? 0, cap) };
           const totalCapped = (capped?.count ?? 0) > cap;
           return {
