@@ -435,8 +435,7 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
     const rowErrors = results.locator('.ant-table-tbody tr');
     expect(await rowErrors.count()).toBe(2);
     await expectVisible(page, rowErrors.nth(0).locator('td').first().getByText('2', { exact: true }));
-    // The service reports an unknown subcontractor name as a missing one.
-    await expectVisible(page, rowErrors.nth(0).getByText('Subcontractor is required'));
+    await expectVisible(page, rowErrors.nth(0).getByText(/^Unknown subcontractor: /));
     await expectVisible(page, rowErrors.nth(1).locator('td').first().getByText('4', { exact: true }));
     await expectVisible(page, rowErrors.nth(1).getByText('Materials cannot exceed gross amount'));
     await page.screenshot({ path: `${shots}/cis-import-results.png`, fullPage: true });

@@ -403,7 +403,7 @@ describe('bulk import', () => {
     expect((result.body.created as string[]).length).toBe(2);
     const failed = result.body.failed as { index: number; errors: string[] }[];
     expect(failed.map((f) => f.index)).toEqual([2, 3]);
-    expect(failed[0]?.errors).toContain('Subcontractor is required');
+    expect(failed[0]?.errors).toEqual(['Unknown subcontractor: Nobody Here']);
     expect(failed[1]?.errors).toContain('Materials cannot exceed gross amount');
     const list = await h.call(admin, 'GET', '/invoices?search=IMP-4');
     expect((list.body.items as { amounts: { grossP: number } }[])[0]?.amounts.grossP).toBe(123456);

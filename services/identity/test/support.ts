@@ -104,6 +104,8 @@ export async function startIdentityHarness(options: { publicUrl?: string } = {})
     OIDC_CLIENT_ID: CLIENT.clientId,
     OIDC_CLIENT_SECRET: CLIENT.clientSecret,
     OIDC_ALLOW_HTTP: 'true',
+    // Magic links land on the bff the test serves, when it serves one.
+    ...(options.publicUrl ? { PORTAL_LOGIN_URL: `${options.publicUrl}/portal-login` } : {}),
   });
   const definition = identityService(config);
   const service = await startService(definition, config);

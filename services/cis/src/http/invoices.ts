@@ -828,7 +828,8 @@ async function importInvoices(context: CisContext, ctx: RequestContext, csv: str
         : (byName.get(ref.toLowerCase()) ?? []);
       const rowErrors = [...errors];
       const subcontractor = matches.length === 1 ? matches[0] : undefined;
-      if (matches.length === 0) rowErrors.push('Subcontractor is required');
+      if (matches.length === 0)
+        rowErrors.push(ref ? `Unknown subcontractor: ${ref}` : 'Subcontractor is required');
       else if (matches.length > 1) rowErrors.push(`More than one subcontractor is named ${ref}; use its id`);
       else if (subcontractor?.archived)
         rowErrors.push('Archived subcontractors cannot be used for new invoices');
@@ -845,8 +846,7 @@ async function importInvoices(context: CisContext, ctx: RequestContext, csv: str
       };
       const fieldErrors = validateInvoiceInput(input);
       for (const [field, message] of Object.entries(fieldErrors))
-        if (!(field === 'subcontractorId' && rowErrors.includes('Subcontractor is required')))
-          rowErrors.push(message);
+        if (!(field === 'subcontractorId' && matches.length !== 1)) rowErrors.push(message);
       if (subcontractor && taken.has(`${subcontractor.id}:${value.invoiceNumber.trim().toLowerCase()}`))
         rowErrors.push(DUPLICATE_NUMBER);
       if (rowErrors.length > 0 || !subcontractor) {
