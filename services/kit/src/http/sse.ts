@@ -1,0 +1,129 @@
+import type { Request, Response } from 'express';
+import { PgListener } from '../db/listener.js';
+import type { Logger } from '../logger.js';
+import type { BackgroundWorker } from '../service.js';
+
+/** One Server-Sent Event for the subscribers of one tenant. */
+export interface SseMessage {
+  tenantId: string;
+  /** The SSE event name (`event:` line). */
+  event: string;
+  /** The `data:` line: JSON, ids and what changed only (no personal data). */
+  data: string;
+}
+
+export interface SseHubOptions {
+  /** The worker's name (logs, shutdown). */
+  name: string;
+  databaseUrl: string;
+  /** The NOTIFY channel the service's write paths send to inside their transactions. */
+  channel: string;
+  logger?: Logger;
+  /** Turns a notification's payload into the event to send; undefined drops it (unreadable or not for browsers). */
+  parse: (payload: string) => SseMessage | undefined;
+  /** Called for each message before it is fanned out (e.g. to drop a replica's cache of that tenant). */
+  onMessage?: (message: SseMessage) => void;
+}
+
+type Subscriber = (message: Pick<SseMessage, 'event' | 'data'> | undefined) => void;
+
+/**
+ * Live updates for browsers: one LISTEN per process on a channel (every replica hears every commit), fanned out to
+ * the Server-Sent-Event subscribers of the tenant each notification belongs to. Serve a stream with `serveSse`.
+ */
+export class SseHub implements BackgroundWorker {
+  readonly name: string;
+  private readonly subscribers = new Map<string, Set<Subscriber>>();
+  private readonly listener: PgListener;
+
+  constructor(private readonly options: SseHubOptions) {
+    this.name = options.name;
+    this.listener = new PgListener({
+      databaseUrl: options.databaseUrl,
+      channel: options.channel,
+      ...(options.logger ? { logger: options.logger } : {}),
+      onNotify: (payload) => {
+        const message = this.options.parse(payload);
+        if (message) this.publish(message);
+      },
+    });
+  }
+
+  start(): void {
+    this.listener.start();
+  }
+
+  /** Ends every open stream and the LISTEN connection. */
+  async stop(): Promise<void> {
+    for (const set of this.subscribers.values()) for (const subscriber of set) subscriber(undefined);
+    this.subscribers.clear();
+    await this.listener.stop();
+  }
+
+  /** Sends a message to this process's subscribers of its tenant (what a notification does). */
+  publish(message: SseMessage): void {
+    this.options.onMessage?.(message);
+    for (const subscriber of this.subscribers.get(message.tenantId) ?? []) subscriber(message);
+  }
+
+  /** Calls `subscriber` with each message of the tenant, and with undefined when the hub stops. */
+  subscribe(tenantId: string, subscriber: Subscriber): () => void {
+    const set = this.subscribers.get(tenantId) ?? new Set<Subscriber>();
+    set.add(subscriber);
+    this.subscribers.set(tenantId, set);
+    return () => {
+      set.delete(subscriber);
+      if (set.size === 0) this.subscribers.delete(tenantId);
+    };
+  }
+
+  /** How many streams this process serves for the tenant (tests, metrics). */
+  subscriberCount(tenantId: string): number {
+    return this.subscribers.get(tenantId)?.size ?? 0;
+  }
+}
+
+/** Proxies close idle connections; a comment line every 25 s keeps the stream open. */
+export const SSE_HEARTBEAT_MS = 25_000;
+
+/**
+ * Serves one tenant's stream of the hub as `text/event-stream` until the client goes away or the hub stops:
+ * `retry: 5000` first (EventSource reconnects by itself), then `event:`/`data:` per message and a heartbeat.
+ * Use as a route's handler: `handler: ({ ctx, req, res }) => serveSse(hub, ctx.tenantId, req, res)`.
+ */
+export function serveSse(
+  hub: SseHub,
+  tenantId: string,
+  req: Request,
+  res: Response,
+  options: { heartbeatMs?: number } = {},
+): Promise<void> {
+  return new Promise<void>((resolve) => {
+    res.status(200).set({
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    res.flushHeaders();
+    res.write('retry: 5000\n\n');
+    const heartbeat = setInterval(
+      () => res.write(': keep-alive\n\n'),
+      options.heartbeatMs ?? SSE_HEARTBEAT_MS,
+    );
+    let closed = false;
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      clearInterval(heartbeat);
+      unsubscribe();
+      if (!res.writableEnded) res.end();
+      resolve();
+    };
+    const unsubscribe = hub.subscribe(tenantId, (message) => {
+      if (!message) close();
+      else res.write(`event: ${message.event}\ndata: ${message.data}\n\n`);
+    });
+    req.on('close', close);
+  });
+}
