@@ -21,6 +21,7 @@ import {
 } from './domain/index.js';
 import type { IdpSettings } from './oidc.js';
 import { OidcClients } from './oidc.js';
+import { notifyLive, type LiveChange } from './live.js';
 import { ScopeCache } from './scope-cache.js';
 import type { TokenSigner } from './tokens.js';
 
@@ -48,12 +49,19 @@ export class IdentityContext {
     return withTenant(this.db, tenantId, (trx) => work(new IdentityStore(trx), trx));
   }
 
-  record<Schema extends DescMessage>(
+  /**
+   * Records an identity event in the outbox and, for tenant, user, whitelist and role-bundle events, sends the live
+   * notification of GET /v1/live in the same transaction (`change` says which parts changed).
+   */
+  async record<Schema extends DescMessage>(
     trx: Knex.Transaction,
     definition: EventDefinition<Schema>,
     event: NewEvent<Schema>,
-  ) {
-    return recordEvent(trx, this.source, definition, event);
+    change?: LiveChange,
+  ): Promise<string> {
+    const eventId = await recordEvent(trx, this.source, definition, event);
+    await notifyLive(trx, definition.type, event, change);
+    return eventId;
   }
 
   /** Endpoints only the bff may call (sign-in, refresh, logout, link redemption) carry the shared internal token. */

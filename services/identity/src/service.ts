@@ -6,6 +6,7 @@ import { identityMigrations } from '../migrations/001_identity.js';
 import type { IdentityConfig } from './config.js';
 import { IdentityContext } from './context.js';
 import { identityRoutes } from './http/routes.js';
+import { IdentityLiveHub, liveRoutes } from './live.js';
 import { TokenSigner } from './tokens.js';
 
 export const IDENTITY_SCHEMA = 'identity';
@@ -18,6 +19,7 @@ export interface IdentityService extends ServiceDefinition<IdentityConfig> {
 export function identityService(config: IdentityConfig): IdentityService {
   const cipher = FieldCipher.fromConfig(config.IDENTITY_ENCRYPTION_KEYS);
   let context: IdentityContext | undefined;
+  let hub: IdentityLiveHub | undefined;
   const current = () => {
     if (!context) throw new Error('identity has not started');
     return context;
@@ -33,11 +35,21 @@ export function identityService(config: IdentityConfig): IdentityService {
     context: current,
     async setup(deps) {
       const signer = await TokenSigner.load(deps.db, cipher, config.JWT_ISSUER, config.JWT_AUDIENCE);
-      context = new IdentityContext(deps.db, config, cipher, signer, deps.logger, deps.source);
+      const ready = new IdentityContext(deps.db, config, cipher, signer, deps.logger, deps.source);
+      context = ready;
+      // Live updates (GET /v1/live): every replica hears the NOTIFY its peers send with each recorded change, and
+      // drops its cached scopes of the tenant at once when their inputs changed (the consumer below does so too).
+      hub = new IdentityLiveHub(config.DATABASE_URL, deps.logger, (tenantId, event) => {
+        if (event !== 'tenant') ready.scopeCache.invalidateTenant(tenantId);
+      });
     },
+    workers: () => (hub ? [hub] : []),
     // Identity verifies the tokens it signs with its own public keys.
     authKeys: () => createLocalJWKSet(current().signer.jwks()),
-    routes: () => identityRoutes(current()),
+    routes: () => {
+      if (!hub) throw new Error('identity has not started');
+      return [...identityRoutes(current()), { basePath: '/v1', api: liveRoutes(hub) }];
+    },
     consumers: () => [
       {
         // Every replica drops its cached scopes when any replica changes their inputs (role bundles, the whitelist,

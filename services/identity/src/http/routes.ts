@@ -402,17 +402,22 @@ function selfRoutes(context: IdentityContext): ApiRouter {
           });
           if (!user) throw problems.notFound('User not found.');
           if (body.status) {
-            await context.record(trx, identityEvents.userUpdated, {
-              tenantId: ctx.tenantId,
-              aggregateId: user.uid,
-              data: {
-                uid: user.uid,
-                role: user.role,
-                status: user.status,
-                bundleIds: user.bundleIds,
-                changedBy: ctx.userId,
+            await context.record(
+              trx,
+              identityEvents.userUpdated,
+              {
+                tenantId: ctx.tenantId,
+                aggregateId: user.uid,
+                data: {
+                  uid: user.uid,
+                  role: user.role,
+                  status: user.status,
+                  bundleIds: user.bundleIds,
+                  changedBy: ctx.userId,
+                },
               },
-            });
+              { changed: ['status'] },
+            );
           }
           return toUserView(user);
         }),
@@ -461,11 +466,16 @@ function adminRoutes(context: IdentityContext): ApiRouter {
         context.inTenant(ctx.tenantId, async (store, trx) => {
           await store.updateTenant(ctx.tenantId, body);
           const tenant = await requireTenant(store, ctx.tenantId);
-          await context.record(trx, identityEvents.tenantUpdated, {
-            tenantId: tenant.id,
-            aggregateId: tenant.id,
-            data: tenantChangedData(tenant),
-          });
+          await context.record(
+            trx,
+            identityEvents.tenantUpdated,
+            {
+              tenantId: tenant.id,
+              aggregateId: tenant.id,
+              data: tenantChangedData(tenant),
+            },
+            { changed: Object.keys(body) },
+          );
           return toTenantView(tenant);
         }),
     })
@@ -497,11 +507,16 @@ function adminRoutes(context: IdentityContext): ApiRouter {
           await trx('tenants')
             .where({ tenant_id: ctx.tenantId })
             .update({ footer: JSON.stringify(body), updated_at: trx.fn.now() });
-          await context.record(trx, identityEvents.tenantUpdated, {
-            tenantId: tenant.id,
-            aggregateId: tenant.id,
-            data: tenantChangedData(tenant),
-          });
+          await context.record(
+            trx,
+            identityEvents.tenantUpdated,
+            {
+              tenantId: tenant.id,
+              aggregateId: tenant.id,
+              data: tenantChangedData(tenant),
+            },
+            { changed: ['footer'] },
+          );
           return { ...body, displayName: body.displayName || tenant.name };
         }),
     })
@@ -569,11 +584,16 @@ function adminRoutes(context: IdentityContext): ApiRouter {
         return context.inTenant(ctx.tenantId, async (store, trx) => {
           const tenant = await requireTenant(store, ctx.tenantId);
           await store.saveLogo(ctx.tenantId, logo, ctx.userId);
-          await context.record(trx, identityEvents.tenantUpdated, {
-            tenantId: tenant.id,
-            aggregateId: tenant.id,
-            data: tenantChangedData(tenant),
-          });
+          await context.record(
+            trx,
+            identityEvents.tenantUpdated,
+            {
+              tenantId: tenant.id,
+              aggregateId: tenant.id,
+              data: tenantChangedData(tenant),
+            },
+            { changed: ['logo'] },
+          );
           return toLogoView(await store.logo(ctx.tenantId, { withImage: false }));
         });
       },
@@ -588,11 +608,16 @@ function adminRoutes(context: IdentityContext): ApiRouter {
         await context.inTenant(ctx.tenantId, async (store, trx) => {
           const tenant = await requireTenant(store, ctx.tenantId);
           if (!(await store.deleteLogo(ctx.tenantId))) return;
-          await context.record(trx, identityEvents.tenantUpdated, {
-            tenantId: tenant.id,
-            aggregateId: tenant.id,
-            data: tenantChangedData(tenant),
-          });
+          await context.record(
+            trx,
+            identityEvents.tenantUpdated,
+            {
+              tenantId: tenant.id,
+              aggregateId: tenant.id,
+              data: tenantChangedData(tenant),
+            },
+            { changed: ['logo'] },
+          );
         });
         return undefined;
       },
@@ -805,17 +830,22 @@ function adminRoutes(context: IdentityContext): ApiRouter {
           }
           const updated = await store.updateUser(params.uid, body);
           if (!updated) throw problems.notFound('User not found.');
-          await context.record(trx, identityEvents.userUpdated, {
-            tenantId: ctx.tenantId,
-            aggregateId: updated.uid,
-            data: {
-              uid: updated.uid,
-              role: updated.role,
-              status: updated.status,
-              bundleIds: updated.bundleIds,
-              changedBy: ctx.userId,
+          await context.record(
+            trx,
+            identityEvents.userUpdated,
+            {
+              tenantId: ctx.tenantId,
+              aggregateId: updated.uid,
+              data: {
+                uid: updated.uid,
+                role: updated.role,
+                status: updated.status,
+                bundleIds: updated.bundleIds,
+                changedBy: ctx.userId,
+              },
             },
-          });
+            { changed: Object.keys(body) },
+          );
           return updated;
         });
         context.scopeCache.invalidateTenant(ctx.tenantId);
