@@ -134,6 +134,18 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
           session: 'portal',
         }),
       },
+      {
+        basePath: '/api',
+        api: serviceProxy(context, {
+          prefix: 'live',
+          target: `${config.IDENTITY_URL}/v1/live`,
+          timeoutMs: config.SERVICE_TIMEOUT_MS,
+          single: {
+            summary:
+              "Live updates of the signed-in user's tenant (Server-Sent Events from identity's /v1/live: tenant, user, whitelist, roles)",
+          },
+        }),
+      },
       ...(config.STATIC_DIR ? [{ basePath: '/', api: webBundles(context, config.STATIC_DIR) }] : []),
     ],
   });

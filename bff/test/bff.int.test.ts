@@ -653,6 +653,8 @@ describe('HTTP surface', () => {
         'POST /api/portal/session',
         'GET /api/portal/session',
         'POST /api/portal/logout',
+        // identity's live updates (Server-Sent Events), streamed with the session's token.
+        'GET /api/live',
         // Forwarded to the cis service, whose own /openapi.json lists its routes.
         'GET /api/cis/*path',
         'POST /api/cis/*path',

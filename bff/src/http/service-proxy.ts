@@ -21,6 +21,8 @@ export interface ServiceProxyOptions {
   timeoutMs: number;
   /** Whose session carries the token: staff (default) or the subcontractor portal's (reads and submissions). */
   session?: 'staff' | 'portal';
+  /** Forward only `GET /api/<prefix>` itself (one read, e.g. a stream), with this summary; not the paths under it. */
+  single?: { summary: string };
 }
 
 /**
@@ -40,7 +42,7 @@ export function serviceProxy(context: BffContext, options: ServiceProxyOptions):
     if (!options.target)
       throw new HttpProblem(503, 'unavailable', `The ${serviceName} service is not available.`);
     const path = req.originalUrl.slice(`/api/${options.prefix}`.length);
-    const url = `${options.target}${path.startsWith('/') ? path : `/${path}`}`;
+    const url = `${options.target}${path === '' || path.startsWith('/') || path.startsWith('?') ? path : `/${path}`}`;
     const streaming = req.get('accept')?.includes('text/event-stream') === true;
     const controller = new AbortController();
     const timer = streaming
@@ -87,6 +89,16 @@ export function serviceProxy(context: BffContext, options: ServiceProxyOptions):
     }
   };
   const api = new ApiRouter();
+  if (options.single) {
+    return api.route({
+      method: 'get',
+      path: `/${options.prefix}`,
+      summary: options.single.summary,
+      public: true,
+      responses: { 200: { description: "The service's answer, as it gave it" } },
+      handler: forward,
+    });
+  }
   const methods =
     options.session === 'portal' ? (['get', 'post'] as const) : (['get', 'post', 'put', 'delete'] as const);
   for (const method of methods) {
