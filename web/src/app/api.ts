@@ -136,6 +136,14 @@ export const api = createApi({
       query: (body) => ({ url: '/tenant/footer', method: 'PUT', body }),
       invalidatesTags: ['Footer'],
     }),
+    /**
+     * Renews the session's access token now (POST /auth/set-token), so changed scopes (role bundles, the whitelist,
+     * the user's role) take effect; the session is fetched again.
+     */
+    renewSession: build.mutation<unknown, undefined>({
+      query: () => ({ url: '/auth/set-token', method: 'POST', body: {} }),
+      invalidatesTags: ['Session'],
+    }),
     logout: build.mutation<null, undefined>({
       query: () => ({ url: '/auth/logout', method: 'POST' }),
     }),

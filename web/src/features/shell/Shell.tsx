@@ -28,6 +28,7 @@ import { AppFooter } from './AppFooter';
 import { ModuleHome } from './ModuleHome';
 import { StatusPicker } from './StatusPicker';
 import { TenantLogo } from './TenantLogo';
+import { useLiveUpdates } from './useLiveUpdates';
 import { Welcome } from './Welcome';
 
 function useWindowWidth(): number {
@@ -263,6 +264,7 @@ export function Shell(): ReactNode {
   const prefersDark = usePrefersDark();
   const appearance = appearanceOf(session);
   const theme = buildTheme(appearance, prefersDark, session?.tenant.branding);
+  useLiveUpdates(session?.user.uid);
 
   useEffect(() => {
     if (error && 'status' in error && error.status === 401) {

@@ -17,6 +17,12 @@ export function StatusPicker({
   photoUrl: string | null;
 }) {
   const [shown, setShown] = useState<UserStatus>(status);
+  // A status changed elsewhere (another tab, live updates) replaces the one shown.
+  const [saved, setSaved] = useState<UserStatus>(status);
+  if (status !== saved) {
+    setSaved(status);
+    setShown(status);
+  }
   const [updateMe] = useUpdateMeMutation();
   const toast = useToast();
   const choose = async (next: UserStatus) => {

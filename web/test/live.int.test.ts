@@ -1,0 +1,179 @@
+// Live updates of the shell (WS-368, WS-369) in two tabs: Debian's Chromium driven by playwright-core against the
+// real stack (PostgreSQL, Kafka, identity, the dev OIDC provider and the bff serving the built web bundles). Tab A
+// changes the text logo, the user's status, the Success colour and the modules; tab B shows each without a reload (identity's
+// /v1/live through the bff's /api/live and the shell's EventSource).
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { bffConfigSchema, startBff, type RunningBff } from '../../bff/src/index.js';
+import {
+  demoSeed,
+  freePort,
+  INTERNAL_TOKEN,
+  startIdentityHarness,
+  type IdentityHarness,
+} from '../../services/identity/test/support.js';
+
+const distDir = fileURLToPath(new URL('../dist', import.meta.url));
+const shots = fileURLToPath(new URL('../../test-results/screenshots', import.meta.url));
+
+let harness: IdentityHarness;
+let bff: RunningBff;
+let browser: Browser;
+let baseUrl: string;
+
+beforeAll(async () => {
+  if (!existsSync(`${distDir}/index.html`)) {
+    throw new Error(
+      'web/dist is missing: build the web bundles first (npm run build -w @workspace/web; make test does it).',
+    );
+  }
+  mkdirSync(shots, { recursive: true });
+  const port = await freePort();
+  baseUrl = `http://localhost:${port}`;
+  harness = await startIdentityHarness({ publicUrl: baseUrl });
+  bff = await startBff(
+    bffConfigSchema.parse({
+      PORT: String(port),
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      IDENTITY_URL: harness.baseUrl,
+      INTERNAL_API_TOKEN: INTERNAL_TOKEN,
+      PUBLIC_URL: baseUrl,
+      SESSION_SECRET: 'browser-test-session-secret-0123456789abcdef',
+      STATIC_DIR: distDir,
+      DEFAULT_TENANT: 'demo',
+    }),
+  );
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+});
+
+afterAll(async () => {
+  await browser.close();
+  await bff.shutdown();
+  await harness.stop();
+});
+
+async function signIn(page: Page, email: string) {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel('Organisation').fill('demo');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  // The dev IdP's own sign-in page.
+  await page.waitForURL(/\/interaction\//);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(demoSeed.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.origin === baseUrl && !url.pathname.startsWith('/login'));
+}
+
+/** Marks the page's window: the mark survives anything but a reload or a navigation away. */
+const markWindow = (page: Page) =>
+  page.evaluate(() => {
+    (globalThis as unknown as { liveMark?: string }).liveMark = 'not reloaded';
+  });
+const windowMark = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as { liveMark?: string }).liveMark);
+
+describe('live updates in two tabs', () => {
+  it("shows tab B the text logo, the user's status, the Success colour and the module list that tab A changes, without a reload", async () => {
+    const contextA = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
+    const contextB = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
+    const pageA = await contextA.newPage();
+    const pageB = await contextB.newPage();
+    await signIn(pageA, 'admin@demo.test');
+    await signIn(pageB, 'admin@demo.test');
+    const liveOpen = pageB.waitForResponse((response) => response.url().endsWith('/api/live'));
+    await pageB.goto(`${baseUrl}/settings/logo`);
+    expect((await liveOpen).headers()['content-type']).toContain('text/event-stream');
+    const logoB = pageB.locator('header [data-testid="tenant-logo"]');
+    await expectVisible(logoB);
+    await markWindow(pageB);
+    await pageB.screenshot({ path: `${shots}/live-b-before.png`, fullPage: true });
+
+    // A text logo saved in tab A appears in tab B's top bar.
+    await pageA.goto(`${baseUrl}/settings/logo`);
+    await pageA.locator('label.ant-radio-button-wrapper', { hasText: 'Text logo' }).click();
+    await pageA.getByLabel('Logo text').fill('Live Logo Co');
+    await pageA.getByRole('button', { name: 'Save Logo' }).click();
+    await expectVisible(pageA.getByText('Logo saved'));
+    await expectVisible(pageB.locator('header').getByText('Live Logo Co'));
+    expect(await logoB.getAttribute('data-logo-kind')).toBe('text');
+    await pageB.screenshot({ path: `${shots}/live-b-logo.png`, fullPage: true });
+
+    // The user's status chosen in tab A shows in tab B's top bar.
+    await expectVisible(pageB.getByRole('button', { name: 'Status: Active' }));
+    await pageA.getByRole('button', { name: 'Status: Active' }).click();
+    await pageA.getByRole('menuitem', { name: 'Busy' }).click();
+    await expectVisible(pageA.getByRole('button', { name: 'Status: Busy' }));
+    await expectVisible(pageB.getByRole('button', { name: 'Status: Busy' }));
+    await pageB.screenshot({ path: `${shots}/live-b-status.png`, fullPage: true });
+
+    // The Success colour applied in tab A: tab B's session (and so its theme) has it; its Colours tab, opened
+    // in the app (no reload), shows Emerald made darker.
+    const sessionRefetched = pageB.waitForResponse((response) =>
+      response.url().endsWith('/api/auth/session'),
+    );
+    await pageA.goto(`${baseUrl}/settings/colours`);
+    const successA = pageA.getByRole('region', { name: 'Success colour settings' });
+    await successA.getByRole('radio', { name: 'Emerald' }).click();
+    await successA.getByRole('button', { name: 'Darker' }).click();
+    await pageA.getByRole('button', { name: 'Apply Changes' }).click();
+    await expectVisible(pageA.getByText('Colours saved'));
+    const refetched = (await (await sessionRefetched).json()) as {
+      tenant: { branding: Record<string, string> };
+    };
+    expect(refetched.tenant.branding).toMatchObject({ successColor: '#10B981', successVariation: 'darker' });
+    await pageB.getByRole('tab', { name: 'Colours' }).click();
+    const successB = pageB.getByRole('region', { name: 'Success colour settings' });
+    await expectVisible(successB);
+    expect(await successB.getByRole('radio', { name: 'Emerald' }).getAttribute('aria-checked')).toBe('true');
+    expect(await successB.getByRole('button', { name: 'Darker' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await successB.getByLabel('Success preview').getAttribute('data-colour')).toBe('#088E62');
+    await pageB.screenshot({ path: `${shots}/live-b-colours.png`, fullPage: true });
+
+    // The module list: tab A turns Notes off (PATCH /api/tenant); tab B's open navigation drawer loses it.
+    await pageB.getByRole('button', { name: 'Open navigation' }).click();
+    const drawerB = pageB.locator('.ant-drawer');
+    await expectVisible(drawerB.getByRole('link', { name: 'Notes' }));
+    const status = await pageA.evaluate(async () => {
+      const session = (await (await fetch('/api/auth/session')).json()) as {
+        csrfToken: string;
+        tenant: { modules: { id: string; enabled: boolean }[] };
+      };
+      const modules = session.tenant.modules.map((module) =>
+        module.id === 'notes' ? { ...module, enabled: false } : module,
+      );
+      const res = await fetch('/api/tenant', {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrfToken },
+        body: JSON.stringify({ modules }),
+      });
+      return res.status;
+    });
+    expect(status).toBe(200);
+    await drawerB.getByRole('link', { name: 'Notes' }).waitFor({ state: 'detached', timeout: 15_000 });
+    await expectVisible(drawerB.getByRole('link', { name: 'Drive' }));
+    await pageB.screenshot({ path: `${shots}/live-b-modules.png`, fullPage: true });
+
+    expect(await windowMark(pageB)).toBe('not reloaded');
+    await pageA.screenshot({ path: `${shots}/live-a-colours.png`, fullPage: true });
+    await contextA.close();
+    await contextB.close();
+  });
+});
+
+async function expectVisible(locator: ReturnType<Page['locator']>) {
+  await locator.waitFor({ state: 'visible', timeout: 15_000 });
+}
