@@ -110,6 +110,13 @@ describe('colour and logo settings in Chromium', () => {
     await expectVisible(page, page.getByRole('button', { name: 'Cancel' }));
     await success.getByRole('radio', { name: 'Emerald' }).click();
     await success.getByRole('button', { name: 'Darker' }).click();
+    // The preset sets the Success sliders (saturation -100 to 100, lightness -50 to 50) to Darker's (+5, -10).
+    const successSaturation = success.getByRole('slider', { name: 'Success saturation shift' });
+    expect(await successSaturation.getAttribute('aria-valuenow')).toBe('5');
+    expect(await successSaturation.getAttribute('aria-valuemin')).toBe('-100');
+    expect(
+      await success.getByRole('slider', { name: 'Success lightness shift' }).getAttribute('aria-valuenow'),
+    ).toBe('-10');
     const successColour = (await success.getByLabel('Success preview').getAttribute('data-colour')) ?? '';
     expect(successColour).toBe('#088E62'); // Emerald's Darker (docs/web.md, the accent colours' table)
     // Reset to Default brings back Emerald itself; Darker again.

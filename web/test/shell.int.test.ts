@@ -98,8 +98,83 @@ describe('staff app shell in Chromium', () => {
     await page.getByRole('button', { name: 'Apply Changes' }).click();
     await expectVisible(page, page.getByText('Appearance saved'));
 
+    // Choose Primary Color: the palette grid, the presets and the free sliders (moved with the keyboard), Apply.
+    await page.getByRole('button', { name: 'Choose Primary Color' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Choose Primary Color' });
+    await expectVisible(page, dialog);
+    expect(
+      await dialog.getByRole('radiogroup', { name: 'Primary colour palette' }).getByRole('radio').count(),
+    ).toBe(27);
+    for (const label of ['Lighter', 'Darker', 'Muted', 'Reset to Default', 'Cancel', 'Apply Changes'])
+      await expectVisible(page, dialog.getByRole('button', { name: label, exact: true }));
+    await dialog.getByRole('radio', { name: 'Violet' }).click();
+    const saturation = dialog.getByRole('slider', { name: 'Primary saturation shift' });
+    const lightness = dialog.getByRole('slider', { name: 'Primary lightness shift' });
+    const bounds = async (slider: typeof saturation) =>
+      [
+        await slider.getAttribute('aria-valuemin'),
+        await slider.getAttribute('aria-valuemax'),
+        await slider.getAttribute('aria-valuenow'),
+      ].join(' ');
+    expect(await bounds(saturation)).toBe('-100 100 0');
+    expect(await bounds(lightness)).toBe('-50 50 0');
+    // The ends: End and Home stop at the bounds (WS-470).
+    await saturation.focus();
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowRight');
+    expect(await saturation.getAttribute('aria-valuenow')).toBe('100');
+    await page.keyboard.press('Home');
+    expect(await saturation.getAttribute('aria-valuenow')).toBe('-100');
+    await lightness.focus();
+    await page.keyboard.press('End');
+    expect(await lightness.getAttribute('aria-valuenow')).toBe('50');
+    expect(await dialog.getByTestId('primary-preview').getAttribute('data-colour')).toBe('#FFFFFF');
+    // Reset to Default gives Violet itself; Darker sets the sliders to (+5, -10); then -5 and -7 by keyboard.
+    await dialog.getByRole('button', { name: 'Reset to Default' }).click();
+    expect(await dialog.getByTestId('primary-preview').getAttribute('data-colour')).toBe('#8B5CF6');
+    await dialog.getByRole('button', { name: 'Darker' }).click();
+    expect(await saturation.getAttribute('aria-valuenow')).toBe('5');
+    expect(await lightness.getAttribute('aria-valuenow')).toBe('-10');
+    expect(await dialog.getByTestId('primary-preview').getAttribute('data-colour')).toBe('#6626F9');
+    await saturation.focus();
+    for (let step = 0; step < 5; step += 1) await page.keyboard.press('PageDown'); // 2 points each
+    await lightness.focus();
+    for (let step = 0; step < 3; step += 1) await page.keyboard.press('ArrowUp');
+    expect(await saturation.getAttribute('aria-valuenow')).toBe('-5');
+    expect(await lightness.getAttribute('aria-valuenow')).toBe('-7');
+    expect(await dialog.getByRole('button', { name: 'Darker' }).getAttribute('aria-pressed')).toBe('false');
+    // Violet hsl(258, 90%, 66%) shifted by (-5, -7): hsl(258, 85%, 59%).
+    expect(await dialog.getByTestId('primary-preview').getAttribute('data-colour')).toBe('#753FEF');
+    await page.screenshot({ path: `${shots}/shell-admin-primary-colour-dialog.png` });
+    await dialog.getByRole('button', { name: 'Apply Changes' }).click();
+    await expectVisible(page, page.getByText('Primary colour saved'));
+    await dialog.waitFor({ state: 'hidden' });
+
     await page.reload();
     await expectVisible(page, page.getByTestId('sidebar'));
+    // The accent is kept: the panel shows it, and the dialog reopens on Violet with the sliders at (-5, -7).
+    expect(await page.getByTestId('accent-preview').getAttribute('data-colour')).toBe('#753FEF');
+    await expectVisible(page, page.getByText('Violet, saturation -5, lightness -7'));
+    // And the theme's primary changed from Blue (hue 215°) to the violet (hue 258°): the primary Apply Changes
+    // button (antd's dark algorithm derives its exact shade from the seed, so the hue is compared).
+    const primaryBackground = await page
+      .getByRole('button', { name: 'Apply Changes' })
+      .evaluate(
+        (element) =>
+          (
+            globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }
+          ).getComputedStyle(element).backgroundColor,
+      );
+    expect(Math.abs(hueOf(primaryBackground) - 258)).toBeLessThan(6);
+    await page.getByRole('button', { name: 'Choose Primary Color' }).click();
+    await expectVisible(page, dialog);
+    expect(await dialog.getByRole('radio', { name: 'Violet' }).getAttribute('aria-checked')).toBe('true');
+    expect(await saturation.getAttribute('aria-valuenow')).toBe('-5');
+    expect(await lightness.getAttribute('aria-valuenow')).toBe('-7');
+    await page.waitForTimeout(400); // the dialog's opening animation, for the screenshot
+    await page.screenshot({ path: `${shots}/shell-admin-primary-colour-after-reload.png` });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
     // Runs in the page; the test's own TypeScript has no DOM types.
     const background = await page
       .locator('.ant-layout')
@@ -150,4 +225,14 @@ async function expectVisible(_page: Page, locator: ReturnType<Page['locator']>) 
 function isDarkColour(css: string): boolean {
   const [r = 255, g = 255, b = 255] = (css.match(/\d+/g) ?? []).map(Number);
   return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255 < 0.3;
+}
+
+/** The hue in degrees of a CSS rgb() colour. */
+function hueOf(css: string): number {
+  const [r = 0, g = 0, b = 0] = (css.match(/\d+/g) ?? []).map((value) => Number(value) / 255);
+  const max = Math.max(r, g, b);
+  const delta = max - Math.min(r, g, b);
+  if (delta === 0) return 0;
+  const sector = max === r ? ((g - b) / delta) % 6 : max === g ? (b - r) / delta + 2 : (r - g) / delta + 4;
+  return (sector * 60 + 360) % 360;
 }

@@ -15,6 +15,12 @@ export interface Appearance {
   font: string;
   accent: string;
   accentVariation: AccentVariation;
+  /**
+   * Free shifts from the Choose Primary Color sliders, in percentage points (saturation -100 to 100, lightness -50
+   * to 50). Added later: when both are absent (older saved values) the shift is `accentVariation`'s preset.
+   */
+  accentSaturation?: number;
+  accentLightness?: number;
 }
 
 export const layouts: { value: NavigationLayout; label: string }[] = [
@@ -96,18 +102,84 @@ export const defaultAppearance: Appearance = {
   accentVariation: 'default',
 };
 
-export function varyColour(hex: string, variation: AccentVariation): string {
-  if (variation === 'default') return hex.toUpperCase();
-  const shift = variations[variation];
+/** A saturation and lightness shift in percentage points. */
+export interface ColourShift {
+  saturation: number;
+  lightness: number;
+}
+
+/** The spec's slider bounds (WS-470). */
+export const SATURATION_RANGE = { min: -100, max: 100 } as const;
+export const LIGHTNESS_RANGE = { min: -50, max: 50 } as const;
+
+const clampTo = (value: number, min: number, max: number) =>
+  Math.min(max, Math.max(min, Number.isFinite(value) ? value : 0));
+
+/** The shift a preset stands for: Reset to Default (`default`) is no shift. */
+export function shiftOf(variation: AccentVariation): ColourShift {
+  return variation === 'default' ? { saturation: 0, lightness: 0 } : { ...variations[variation] };
+}
+
+/** A shift held within the slider bounds, in whole points. */
+export function clampShift(shift: ColourShift): ColourShift {
+  return {
+    saturation: Math.round(clampTo(shift.saturation, SATURATION_RANGE.min, SATURATION_RANGE.max)),
+    lightness: Math.round(clampTo(shift.lightness, LIGHTNESS_RANGE.min, LIGHTNESS_RANGE.max)),
+  };
+}
+
+/** The preset whose shift this is, or undefined for a free (slider) shift. No shift is `default`. */
+export function presetOf(shift: ColourShift): AccentVariation | undefined {
+  const presets: AccentVariation[] = ['default', 'lighter', 'darker', 'muted'];
+  return presets.find((preset) => {
+    const candidate = shiftOf(preset);
+    return candidate.saturation === shift.saturation && candidate.lightness === shift.lightness;
+  });
+}
+
+/**
+ * The saved shift: the free slider values when either is saved, else the preset of `variation` (values saved
+ * before the sliders existed carry only the preset).
+ */
+export function savedShift(
+  variation: AccentVariation | undefined,
+  saturation: number | undefined,
+  lightness: number | undefined,
+): ColourShift {
+  if (typeof saturation === 'number' || typeof lightness === 'number') {
+    return clampShift({ saturation: saturation ?? 0, lightness: lightness ?? 0 });
+  }
+  return shiftOf(variation ?? 'default');
+}
+
+/**
+ * Shift a colour in HSL: keep the hue, add the shifts (clamped to the slider bounds) to saturation and lightness
+ * in percentage points, clamp the results to 0 to 100 %, back to upper-case hex. No shift gives the colour itself.
+ */
+export function adjustColour(hex: string, shift: ColourShift): string {
+  const { saturation, lightness } = clampShift(shift);
+  if (saturation === 0 && lightness === 0) return new TinyColor(hex).toHexString().toUpperCase();
   const hsl = new TinyColor(hex).toHsl();
   const clamp = (value: number) => Math.min(1, Math.max(0, value));
   return new TinyColor({
     h: hsl.h,
-    s: clamp(hsl.s + shift.saturation / 100),
-    l: clamp(hsl.l + shift.lightness / 100),
+    s: clamp(hsl.s + saturation / 100),
+    l: clamp(hsl.l + lightness / 100),
   })
     .toHexString()
     .toUpperCase();
+}
+
+export function varyColour(hex: string, variation: AccentVariation): string {
+  return adjustColour(hex, shiftOf(variation));
+}
+
+/** The accent the theme uses: the chosen colour with its saved shift. */
+export function accentOf(appearance: Appearance): string {
+  return adjustColour(
+    appearance.accent,
+    savedShift(appearance.accentVariation, appearance.accentSaturation, appearance.accentLightness),
+  );
 }
 
 export const MOBILE_BREAKPOINT = 768;
@@ -127,8 +199,13 @@ export interface Branding {
   accentHsl?: string;
   successColor?: string;
   successVariation?: AccentVariation;
+  /** Free slider shifts (added with the sliders; absent means the variation's preset). */
+  successSaturation?: number;
+  successLightness?: number;
   dangerColor?: string;
   dangerVariation?: AccentVariation;
+  dangerSaturation?: number;
+  dangerLightness?: number;
 }
 
 /** antd's own Success and Error colours: what applies until an admin picks others. */
@@ -138,8 +215,14 @@ export const DEFAULT_DANGER = '#FF4D4F';
 /** The Success and Danger colours the tenant's branding gives, variations applied (defaults when unset). */
 export function statusColours(branding: Branding | undefined): { success: string; danger: string } {
   return {
-    success: varyColour(branding?.successColor ?? DEFAULT_SUCCESS, branding?.successVariation ?? 'default'),
-    danger: varyColour(branding?.dangerColor ?? DEFAULT_DANGER, branding?.dangerVariation ?? 'default'),
+    success: adjustColour(
+      branding?.successColor ?? DEFAULT_SUCCESS,
+      savedShift(branding?.successVariation, branding?.successSaturation, branding?.successLightness),
+    ),
+    danger: adjustColour(
+      branding?.dangerColor ?? DEFAULT_DANGER,
+      savedShift(branding?.dangerVariation, branding?.dangerSaturation, branding?.dangerLightness),
+    ),
   };
 }
 
@@ -153,7 +236,7 @@ export function buildTheme(appearance: Appearance, prefersDark: boolean, brandin
   return {
     algorithm: isDark(appearance.mode, prefersDark) ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
     token: {
-      colorPrimary: varyColour(appearance.accent, appearance.accentVariation),
+      colorPrimary: accentOf(appearance),
       colorSuccess: success,
       colorError: danger,
       borderRadius: radius,

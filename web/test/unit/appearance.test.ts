@@ -1,7 +1,15 @@
 import { enabledModules } from '../../src/app/modules';
 import {
   accentColours,
+  accentOf,
+  adjustColour,
   buildTheme,
+  clampShift,
+  LIGHTNESS_RANGE,
+  presetOf,
+  SATURATION_RANGE,
+  savedShift,
+  statusColours,
   defaultAppearance,
   effectiveLayout,
   isDark,
@@ -44,6 +52,81 @@ describe('appearance rules', () => {
     const theme = buildTheme({ ...defaultAppearance, radius: 'large', scale: 125, font: 'Lato' }, false);
     expect(theme.token).toMatchObject({ borderRadius: 12, fontSize: 18, colorPrimary: '#1677FF' });
     expect(theme.token?.fontFamily).toMatch(/^"Lato"/);
+  });
+});
+
+describe('accent variation sliders (WS-470)', () => {
+  it('WS-470: bounds the shifts to saturation -100 to 100 and lightness -50 to 50', () => {
+    expect(SATURATION_RANGE).toEqual({ min: -100, max: 100 });
+    expect(LIGHTNESS_RANGE).toEqual({ min: -50, max: 50 });
+  });
+
+  it.each([
+    // [saturation, lightness] in, clamped and rounded out
+    [0, 0, 0, 0],
+    [100, 50, 100, 50],
+    [-100, -50, -100, -50],
+    [150, 80, 100, 50],
+    [-250, -51, -100, -50],
+    [12.4, -7.6, 12, -8],
+    [Number.NaN, Number.POSITIVE_INFINITY, 0, 0],
+  ])('clamps the shift (%p, %p) to (%p, %p)', (saturation, lightness, expectedS, expectedL) => {
+    expect(clampShift({ saturation, lightness })).toEqual({ saturation: expectedS, lightness: expectedL });
+  });
+
+  // #1677FF is hsl(215, 100%, 54.3%); the expected values are that HSL shifted, clamped and converted back.
+  it.each([
+    ['no shift gives the base colour itself', '#1677ff', 0, 0, '#1677FF'],
+    ['no shift keeps a grey', '#64748B', 0, 0, '#64748B'],
+    ['lightness +50 clamps at white', '#1677FF', 0, 50, '#FFFFFF'],
+    ['lightness -50 clamps at black (Navy is 33 % light)', '#1E3A8A', 0, -50, '#000000'],
+    ['lightness -50 from 54 % leaves 4 %', '#1677FF', 0, -50, '#000916'],
+    ['saturation -100 gives the grey of the same lightness', '#1677FF', -100, 0, '#8A8A8A'],
+    ['saturation +100 on a full colour stays full', '#1677FF', 100, 0, '#1677FF'],
+    ['a shift beyond the bounds is the bound: lightness +80 is +50', '#1677FF', 0, 80, '#FFFFFF'],
+    ['a free shift: saturation -30, lightness +10', '#1677FF', -30, 10, '#6499E4'],
+    ['Darker by hand is the preset', '#10B981', 5, -10, '#088E62'],
+  ])('%s (%s, %p, %p → %s)', (_name, hex, saturation, lightness, expected) => {
+    expect(adjustColour(hex, { saturation, lightness })).toBe(expected);
+  });
+
+  it.each([
+    [0, 0, 'default'],
+    [0, 15, 'lighter'],
+    [5, -10, 'darker'],
+    [-20, 5, 'muted'],
+    [-30, 10, undefined],
+  ] as const)('names the shift (%p, %p) as the preset %p', (saturation, lightness, expected) => {
+    expect(presetOf({ saturation, lightness })).toBe(expected);
+  });
+
+  it('loads values saved before the sliders (the preset alone) and after (the slider values win)', () => {
+    expect(savedShift(undefined, undefined, undefined)).toEqual({ saturation: 0, lightness: 0 });
+    expect(savedShift('darker', undefined, undefined)).toEqual({ saturation: 5, lightness: -10 });
+    expect(savedShift('lighter', -30, 10)).toEqual({ saturation: -30, lightness: 10 });
+    expect(savedShift('default', 200, undefined)).toEqual({ saturation: 100, lightness: 0 });
+    // An appearance saved before the sliders still builds the same theme.
+    expect(accentOf({ ...defaultAppearance, accentVariation: 'lighter' })).toBe('#62A4FF');
+    expect(accentOf({ ...defaultAppearance, accentSaturation: -30, accentLightness: 10 })).toBe('#6499E4');
+    expect(
+      buildTheme(
+        { ...defaultAppearance, accentVariation: 'lighter', accentSaturation: 0, accentLightness: 0 },
+        false,
+      ).token?.colorPrimary,
+    ).toBe('#1677FF');
+  });
+
+  it('applies the Success and Danger sliders of the branding, and the old variation-only branding', () => {
+    expect(statusColours(undefined)).toEqual({ success: '#52C41A', danger: '#FF4D4F' });
+    expect(statusColours({ successColor: '#10B981', successVariation: 'darker' }).success).toBe('#088E62');
+    expect(
+      statusColours({
+        dangerColor: '#1677FF',
+        dangerVariation: 'darker',
+        dangerSaturation: 0,
+        dangerLightness: 50,
+      }).danger,
+    ).toBe('#FFFFFF');
   });
 });
 

@@ -24,6 +24,9 @@ export const tenantModule = z.object({
 const hexColour = (label: string, example: string) =>
   z.string().regex(/^#[0-9a-fA-F]{6}$/, `${label} must be a hex colour such as ${example}`);
 const colourVariation = z.enum(['default', 'lighter', 'darker', 'muted']);
+/** The free variation sliders' shifts in percentage points (spec: saturation -100 to 100, lightness -50 to 50). */
+const saturationShift = z.number().int().min(-100).max(100);
+const lightnessShift = z.number().int().min(-50).max(50);
 
 /**
  * The tenant's branding: the accent colour, and the Success and Danger colours with their variations (applied to
@@ -34,8 +37,12 @@ export const branding = z.object({
   accentHsl: z.string().max(40).optional(),
   successColor: hexColour('Success colour', '#52C41A').optional(),
   successVariation: colourVariation.optional(),
+  successSaturation: saturationShift.optional(),
+  successLightness: lightnessShift.optional(),
   dangerColor: hexColour('Danger colour', '#FF4D4F').optional(),
   dangerVariation: colourVariation.optional(),
+  dangerSaturation: saturationShift.optional(),
+  dangerLightness: lightnessShift.optional(),
 });
 
 /** What the tenant's logo is: none, a text logo or an image (its type, size and a version tag, not its bytes). */
@@ -98,6 +105,8 @@ export const themePreference = z.object({
     .optional(),
   accent: z.string().max(40).optional(),
   accentVariation: z.enum(['lighter', 'darker', 'muted', 'default']).optional(),
+  accentSaturation: saturationShift.optional(),
+  accentLightness: lightnessShift.optional(),
 });
 
 export const userView = z.object({

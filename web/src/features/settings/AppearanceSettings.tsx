@@ -1,18 +1,19 @@
-import { Button, Card, Col, Flex, Form, Radio, Row, Select, Space, Tooltip, Typography } from 'antd';
+import { Button, Card, Col, Form, Radio, Row, Select, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useUpdateMeMutation } from '../../app/api';
 import {
   accentColours,
+  accentOf,
   defaultAppearance,
   fonts,
   layouts,
   radii,
+  savedShift,
   scales,
-  varyColour,
-  type AccentVariation,
   type Appearance,
 } from '../../ui/appearance';
 import { useToast } from '../../ui/feedback';
+import { PrimaryColourDialog } from './PrimaryColourDialog';
 import { SettingsTabs } from './SettingsTabs';
 
 /** The appearance panel: a draft the user edits, saved to their profile with Apply Changes. */
@@ -31,9 +32,8 @@ export function AppearanceSettings({ current }: { current: Appearance }) {
       toast.error('Appearance could not be saved');
     }
   };
-  const variation = (value: AccentVariation) => {
-    set('accentVariation', value);
-  };
+  const [choosing, setChoosing] = useState(false);
+  const accent = accentOf(draft);
 
   return (
     <div>
@@ -103,73 +103,44 @@ export function AppearanceSettings({ current }: { current: Appearance }) {
               </Form.Item>
             </Col>
           </Row>
-          <Form.Item label="Accent colour">
-            <Flex wrap gap={8} role="radiogroup" aria-label="Accent colour">
-              {accentColours.map((colour) => (
-                <Tooltip key={colour.name} title={colour.name}>
-                  <button
-                    type="button"
-                    role="radio"
-                    aria-checked={draft.accent === colour.value}
-                    aria-label={colour.name}
-                    onClick={() => {
-                      set('accent', colour.value);
-                    }}
-                    style={{
-                      width: 28,
-                      height: 28,
-                      borderRadius: 14,
-                      background: colour.value,
-                      cursor: 'pointer',
-                      border: draft.accent === colour.value ? '3px solid #111827' : '1px solid #d1d5db',
-                    }}
-                  />
-                </Tooltip>
-              ))}
-            </Flex>
-          </Form.Item>
-          <Form.Item label="Accent variation">
+          <Form.Item
+            label="Primary colour"
+            extra="The palette, the variations and the free saturation and lightness sliders are in Choose Primary Color, which saves the colour at once."
+          >
             <Space wrap>
               <span
                 aria-label="Accent preview"
+                data-testid="accent-preview"
+                data-colour={accent}
                 style={{
                   display: 'inline-block',
                   width: 48,
                   height: 24,
                   borderRadius: 6,
-                  background: varyColour(draft.accent, draft.accentVariation),
+                  background: accent,
                 }}
               />
+              <Typography.Text code>{accent}</Typography.Text>
+              <Typography.Text type="secondary">{accentLabel(draft)}</Typography.Text>
               <Button
                 onClick={() => {
-                  variation('lighter');
+                  setChoosing(true);
                 }}
               >
-                Lighter
-              </Button>
-              <Button
-                onClick={() => {
-                  variation('darker');
-                }}
-              >
-                Darker
-              </Button>
-              <Button
-                onClick={() => {
-                  variation('muted');
-                }}
-              >
-                Muted
-              </Button>
-              <Button
-                onClick={() => {
-                  variation('default');
-                }}
-              >
-                Reset to Default
+                Choose Primary Color
               </Button>
             </Space>
           </Form.Item>
+          <PrimaryColourDialog
+            open={choosing}
+            current={draft}
+            onClose={() => {
+              setChoosing(false);
+            }}
+            onApplied={(fields) => {
+              setDraft((previous) => ({ ...previous, ...fields }));
+            }}
+          />
           <Space>
             <Button
               onClick={() => {
@@ -180,7 +151,14 @@ export function AppearanceSettings({ current }: { current: Appearance }) {
             </Button>
             <Button
               onClick={() => {
-                setDraft({ ...defaultAppearance, accent: current.accent });
+                // The primary colour is the dialog's: Defaults leaves it (colour and shift) as it is.
+                setDraft((previous) => ({
+                  ...defaultAppearance,
+                  accent: previous.accent,
+                  accentVariation: previous.accentVariation,
+                  accentSaturation: previous.accentSaturation,
+                  accentLightness: previous.accentLightness,
+                }));
               }}
             >
               Defaults
@@ -193,4 +171,24 @@ export function AppearanceSettings({ current }: { current: Appearance }) {
       </Card>
     </div>
   );
+}
+
+/** "Blue, Darker" or "Blue, saturation −10, lightness +5": the chosen colour and its shift in words. */
+function accentLabel(appearance: Appearance): string {
+  const name =
+    accentColours.find((entry) => entry.value === appearance.accent.toUpperCase())?.name ?? 'Custom';
+  const shift = savedShift(
+    appearance.accentVariation,
+    appearance.accentSaturation,
+    appearance.accentLightness,
+  );
+  if (shift.saturation === 0 && shift.lightness === 0) return name;
+  const labels = { lighter: 'Lighter', darker: 'Darker', muted: 'Muted' } as const;
+  const preset = (['lighter', 'darker', 'muted'] as const).find((key) => {
+    const candidate = savedShift(key, undefined, undefined);
+    return candidate.saturation === shift.saturation && candidate.lightness === shift.lightness;
+  });
+  if (preset) return `${name}, ${labels[preset]}`;
+  const signed = (value: number) => (value > 0 ? `+${value}` : String(value));
+  return `${name}, saturation ${signed(shift.saturation)}, lightness ${signed(shift.lightness)}`;
 }

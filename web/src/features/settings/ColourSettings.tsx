@@ -4,38 +4,42 @@ import type { Session } from '../../app/api';
 import { AccessRestricted } from '../../ui/AccessRestricted';
 import {
   accentColours,
+  adjustColour,
   DEFAULT_DANGER,
   DEFAULT_SUCCESS,
-  varyColour,
-  type AccentVariation,
+  savedShift,
   type Branding,
+  type ColourShift,
 } from '../../ui/appearance';
 import { useToast } from '../../ui/feedback';
 import { problemMessage, useSaveBrandingMutation } from './brandingApi';
 import { SettingsTabs } from './SettingsTabs';
+import { savedFields, VariationControls } from './VariationControls';
 
 const EDIT_SETTINGS = 'tenant.edit_settings';
 
-/** One status colour being edited: the base colour (undefined = antd's standard one) and its variation. */
+/** One status colour being edited: the base colour (undefined = antd's standard one) and its shift. */
 interface ColourDraft {
   colour: string | undefined;
-  variation: AccentVariation;
+  shift: ColourShift;
 }
-
-const variationButtons: { value: AccentVariation; label: string }[] = [
-  { value: 'lighter', label: 'Lighter' },
-  { value: 'darker', label: 'Darker' },
-  { value: 'muted', label: 'Muted' },
-  { value: 'default', label: 'Reset to Default' },
-];
 
 function draftOf(branding: Branding, key: 'success' | 'danger'): ColourDraft {
   return key === 'success'
-    ? { colour: branding.successColor, variation: branding.successVariation ?? 'default' }
-    : { colour: branding.dangerColor, variation: branding.dangerVariation ?? 'default' };
+    ? {
+        colour: branding.successColor,
+        shift: savedShift(branding.successVariation, branding.successSaturation, branding.successLightness),
+      }
+    : {
+        colour: branding.dangerColor,
+        shift: savedShift(branding.dangerVariation, branding.dangerSaturation, branding.dangerLightness),
+      };
 }
 
-/** A Success or Danger colour picker: the standard colour or one of the 27 palette colours, and a variation. */
+/**
+ * A Success or Danger colour picker: the standard colour or one of the 27 palette colours, and a variation (the
+ * presets or the free saturation and lightness sliders).
+ */
 function StatusColourPicker(props: {
   name: 'Success' | 'Danger';
   standard: string;
@@ -44,7 +48,7 @@ function StatusColourPicker(props: {
 }) {
   const { name, standard, draft, onChange } = props;
   const swatches = [{ name: `Standard ${name.toLowerCase()}`, value: undefined }, ...accentColours];
-  const result = varyColour(draft.colour ?? standard, draft.variation);
+  const result = adjustColour(draft.colour ?? standard, draft.shift);
   return (
     <section aria-label={`${name} colour settings`} style={{ marginBottom: 24 }}>
       <Typography.Title level={5}>{name} colour</Typography.Title>
@@ -83,36 +87,55 @@ function StatusColourPicker(props: {
           style={{ display: 'inline-block', width: 48, height: 24, borderRadius: 6, background: result }}
         />
         <Typography.Text code>{result}</Typography.Text>
-        {variationButtons.map((button) => (
-          <Button
-            key={button.value}
-            aria-pressed={draft.variation === button.value}
-            type={draft.variation === button.value && button.value !== 'default' ? 'primary' : 'default'}
-            onClick={() => {
-              onChange({ ...draft, variation: button.value });
-            }}
-          >
-            {button.label}
-          </Button>
-        ))}
       </Space>
+      <div style={{ marginTop: 12 }}>
+        <VariationControls
+          name={name}
+          shift={draft.shift}
+          withReset
+          onChange={(shift) => {
+            onChange({ ...draft, shift });
+          }}
+        />
+      </div>
     </section>
   );
 }
 
-/** The tenant's branding with the drafts in it (a standard colour and no variation leave their keys out). */
+/**
+ * The tenant's branding with the drafts in it. A standard colour leaves its key out, and no shift leaves the
+ * variation and slider keys out; a preset shift saves its variation (as before the sliders) and the slider values.
+ */
+const STATUS_KEYS = new Set([
+  'successColor',
+  'successVariation',
+  'successSaturation',
+  'successLightness',
+  'dangerColor',
+  'dangerVariation',
+  'dangerSaturation',
+  'dangerLightness',
+]);
+
 function withColours(branding: Branding, success: ColourDraft, danger: ColourDraft): Branding {
-  const rest = { ...branding };
-  delete rest.successColor;
-  delete rest.successVariation;
-  delete rest.dangerColor;
-  delete rest.dangerVariation;
+  const rest = Object.fromEntries(
+    Object.entries(branding).filter(([key]) => !STATUS_KEYS.has(key)),
+  ) as Branding;
+  const shifted = (draft: ColourDraft, prefix: 'success' | 'danger'): Branding => {
+    const saved = savedFields(draft.shift);
+    if (saved.saturation === 0 && saved.lightness === 0) return {};
+    return {
+      ...(saved.variation !== 'default' ? { [`${prefix}Variation`]: saved.variation } : {}),
+      [`${prefix}Saturation`]: saved.saturation,
+      [`${prefix}Lightness`]: saved.lightness,
+    };
+  };
   return {
     ...rest,
     ...(success.colour ? { successColor: success.colour } : {}),
-    ...(success.variation !== 'default' ? { successVariation: success.variation } : {}),
+    ...shifted(success, 'success'),
     ...(danger.colour ? { dangerColor: danger.colour } : {}),
-    ...(danger.variation !== 'default' ? { dangerVariation: danger.variation } : {}),
+    ...shifted(danger, 'danger'),
   };
 }
 
@@ -135,8 +158,8 @@ export function ColourSettings({ session }: { session: Session }) {
       toast.error(problemMessage(error, 'Colours could not be saved'));
     }
   };
-  const successColour = varyColour(success.colour ?? DEFAULT_SUCCESS, success.variation);
-  const dangerColour = varyColour(danger.colour ?? DEFAULT_DANGER, danger.variation);
+  const successColour = adjustColour(success.colour ?? DEFAULT_SUCCESS, success.shift);
+  const dangerColour = adjustColour(danger.colour ?? DEFAULT_DANGER, danger.shift);
   return (
     <div>
       <Typography.Title level={2}>Settings</Typography.Title>
