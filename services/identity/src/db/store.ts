@@ -37,8 +37,12 @@ export interface Tenant {
     accentHsl?: string;
     successColor?: string;
     successVariation?: ColourVariation;
+    successSaturation?: number;
+    successLightness?: number;
     dangerColor?: string;
     dangerVariation?: ColourVariation;
+    dangerSaturation?: number;
+    dangerLightness?: number;
   };
   modules: TenantModule[];
   storageTier: (typeof STORAGE_TIERS)[number];
