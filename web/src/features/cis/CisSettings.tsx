@@ -231,6 +231,8 @@ export function CisSettings() {
           clearEditedErrors(form, changed);
         }}
         data-testid="cis-settings-form"
+        // The domain's messages, not the browser's own bubbles (type="email" would block the submit unseen).
+        noValidate
       >
         <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
           <Card title="Tax Authority Details" size="small">
@@ -284,13 +286,14 @@ export function CisSettings() {
                 </Form.Item>
               </Col>
               <Col xs={12} md={8}>
+                {/* No min and max: the input would clamp 31 to 30 unseen; the form's check says why instead. */}
                 <Form.Item label="Warning days" name="warningDays">
-                  <InputNumber min={0} max={30} precision={0} style={{ width: '100%' }} />
+                  <InputNumber precision={0} style={{ width: '100%' }} />
                 </Form.Item>
               </Col>
               <Col xs={12} md={8}>
                 <Form.Item label="Statement deadline days" name="statementDeadlineDays">
-                  <InputNumber min={1} max={30} precision={0} style={{ width: '100%' }} />
+                  <InputNumber precision={0} style={{ width: '100%' }} />
                 </Form.Item>
               </Col>
               <Col xs={12} md={8}>

@@ -248,6 +248,8 @@ export function SubcontractorForm() {
         setBanner(null);
       }}
       data-testid="subcontractor-form"
+      // The domain's messages, not the browser's own bubbles (type="email" would block the submit unseen).
+      noValidate
     >
       <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
         {banner && <Alert type="error" showIcon title={banner} data-testid="save-error" />}
