@@ -177,7 +177,7 @@ export function SubcontractorList() {
               onClick={() => void navigate(`/cis/subcontractors/${row.id}`)}
             />
           </Tooltip>
-          {abilities.canInvite && row.email && (
+          {abilities.canInvite && row.email && !row.archived && (
             <Tooltip title="Invite to portal">
               <Button
                 type="text"
