@@ -3,7 +3,7 @@
 // the bff forwarding /api/cis and serving the built web bundles).
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Download, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type Download, type Locator, type Page, type Route } from 'playwright-core';
 import { bffConfigSchema, startBff, type RunningBff } from '../../bff/src/index.js';
 import { londonDate, taxMonthOf } from '../../services/cis/src/domain/index.js';
 import { startCisHarness, type CisHarness } from '../../services/cis/test/support.js';
@@ -979,5 +979,204 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
     await expectVisible(page, page.getByText('No invoices found'));
     await expectVisible(page, page.getByText('Try adjusting your filters'));
     await page.screenshot({ path: `${shots}/cis-invoices-search-empty.png` });
+  });
+  it("shows the spec's loading, error and failure texts when the service is slow or fails", async () => {
+    const page = signedIn();
+    const problem = (detail?: string) => ({
+      status: 500,
+      contentType: 'application/problem+json',
+      body: JSON.stringify({ status: 500, code: 'internal_error', ...(detail ? { detail } : {}) }),
+    });
+    const fail = (route: Route) => route.fulfill(problem('Database unavailable'));
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 1500));
+    // A call held for 1.5 s, then let through (the screen shows its loading state meanwhile).
+    const slow = async (route: Route) => {
+      await pause();
+      await route.continue().catch(() => undefined);
+    };
+    /** Fails only the calls of this method; the others go through. */
+    const failOn = (method: string) => (route: Route) =>
+      route.request().method() === method ? fail(route) : route.continue();
+    // The list calls alone (not /api/cis/invoices/import and the like), whatever their query.
+    const invoiceList = (url: URL) => url.pathname === '/api/cis/invoices';
+    const subcontractorList = (url: URL) => url.pathname === '/api/cis/subcontractors';
+    const listSkeleton = page.locator('.ant-skeleton', { has: page.locator('.ant-skeleton-paragraph') });
+
+    // Invoice list: the skeleton while the list call is held, then the rows; a failed call shows its error.
+    await page.route(invoiceList, slow);
+    await page.goto(`${baseUrl}/cis/invoices`);
+    await expectVisible(page, listSkeleton);
+    await expectVisible(page, page.locator('tr', { hasText: 'INV-1001' }));
+    await page.unroute(invoiceList, slow);
+    await page.route(invoiceList, fail);
+    await page.goto(`${baseUrl}/cis/invoices`);
+    await expectVisible(
+      page,
+      page.getByText('Error loading invoices: Database unavailable', { exact: true }),
+    );
+    await page.screenshot({ path: `${shots}/cis-errors-invoices.png` });
+    await page.unroute(invoiceList, fail);
+
+    // Subcontractor list: the same.
+    await page.route(subcontractorList, slow);
+    await page.goto(`${baseUrl}/cis/subcontractors`);
+    await expectVisible(page, listSkeleton);
+    await expectVisible(page, page.locator('tr', { hasText: 'Sam Site' }));
+    await page.unroute(subcontractorList, slow);
+    await page.route(subcontractorList, fail);
+    await page.goto(`${baseUrl}/cis/subcontractors`);
+    await expectVisible(
+      page,
+      page.getByText('Error loading subcontractors: Database unavailable', { exact: true }),
+    );
+    await page.unroute(subcontractorList, fail);
+
+    // Invite: 'Creating...' while the call runs; the fallback text when the server gives none, else its message.
+    await page.goto(`${baseUrl}/cis/subcontractors`);
+    await page.getByRole('button', { name: 'Invite to Portal' }).click();
+    const invite = dialog(page, 'Invite Subcontractor to Portal');
+    await invite.getByLabel('Name').fill('Otto Offline');
+    await invite.getByLabel('Email').fill('otto@offline.test');
+    const slowFailure = async (route: Route) => {
+      await pause();
+      await route.fulfill(problem());
+    };
+    await page.route('**/api/cis/subcontractors/invite', slowFailure);
+    await invite.getByRole('button', { name: 'Create & Send Invite' }).click();
+    await expectVisible(page, invite.getByRole('button', { name: 'Creating...' }));
+    await expectVisible(page, invite.getByText('Failed to create subcontractor and send invitation'));
+    await expectVisible(page, invite.getByRole('button', { name: 'Create & Send Invite' }));
+    await page.unroute('**/api/cis/subcontractors/invite', slowFailure);
+    await page.route('**/api/cis/subcontractors/invite', fail);
+    await invite.getByRole('button', { name: 'Create & Send Invite' }).click();
+    await expectVisible(page, invite.getByText('Database unavailable', { exact: true }));
+    await page.unroute('**/api/cis/subcontractors/invite', fail);
+    await invite.getByRole('button', { name: 'Cancel' }).click();
+    await invite.waitFor({ state: 'detached' });
+
+    // Subcontractor form: a failed save shows the server's message in a banner.
+    await page.goto(`${baseUrl}/cis/subcontractors/new`);
+    const form = page.getByTestId('subcontractor-form');
+    await form.getByLabel('Name', { exact: true }).fill('Otto Offline');
+    await form.getByLabel('UTR', { exact: true }).fill('1122334455');
+    await form.getByLabel('Registered address line 1').fill('3 Quay Street');
+    await form.getByLabel('Registered city').fill('Hull');
+    await form.getByLabel('Registered postcode').fill('HU1 1AA');
+    await form.getByLabel('GDPR consent').click();
+    const failCreate = failOn('POST');
+    await page.route('**/api/cis/subcontractors', failCreate);
+    await page.getByRole('button', { name: 'Create Subcontractor' }).click();
+    await expectVisible(
+      page,
+      page.getByTestId('save-error').getByText('Database unavailable', { exact: true }),
+    );
+    await page.screenshot({ path: `${shots}/cis-errors-subcontractor-form.png`, fullPage: true });
+    await page.unroute('**/api/cis/subcontractors', failCreate);
+    expect(page.url()).toMatch(/\/cis\/subcontractors\/new$/);
+
+    // Statements: a failed issue (every statement was generated earlier, so no row offers Generate).
+    await page.goto(`${baseUrl}/cis/statements`);
+    const portal = page.getByRole('button', { name: 'Portal' }).first();
+    await expectVisible(page, portal);
+    await page.route('**/api/cis/statements/*/issue', fail);
+    await portal.click();
+    await expectVisible(
+      page,
+      page.getByText('Failed to issue statement: Database unavailable', { exact: true }),
+    );
+    await page.unroute('**/api/cis/statements/*/issue', fail);
+
+    // Returns: the skeleton while the current return is held, then its error when the call fails.
+    await page.route('**/api/cis/returns/current', slow);
+    await page.goto(`${baseUrl}/cis/returns`);
+    await expectVisible(page, listSkeleton);
+    const current = page.getByTestId('current-return');
+    await expectVisible(page, current.locator('.ant-tag', { hasText: 'Locked' }));
+    await page.unroute('**/api/cis/returns/current', slow);
+    await page.route('**/api/cis/returns/current', fail);
+    await page.goto(`${baseUrl}/cis/returns`);
+    await expectVisible(page, page.getByText('Error loading returns: Database unavailable', { exact: true }));
+    await page.unroute('**/api/cis/returns/current', fail);
+
+    // Export: the server's failure, then a return without lines ('No data to export').
+    await page.goto(`${baseUrl}/cis/returns`);
+    await expectVisible(page, current.locator('.ant-tag', { hasText: 'Locked' }));
+    await page.route('**/api/cis/returns/*/export.csv', fail);
+    await current.getByRole('button', { name: 'Export CSV' }).click();
+    const exportFailed = dialog(page, 'Export Failed');
+    await expectVisible(page, exportFailed.getByText('Database unavailable', { exact: true }));
+    await exportFailed.getByRole('button', { name: 'OK' }).click();
+    await exportFailed.waitFor({ state: 'detached' });
+    await page.unroute('**/api/cis/returns/*/export.csv', fail);
+    const withoutLines = async (route: Route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { return: { lines: unknown[] } };
+      body.return.lines = [];
+      await route.fulfill({ response, json: body });
+    };
+    await page.route('**/api/cis/returns/current', withoutLines);
+    await page.goto(`${baseUrl}/cis/returns`);
+    await current.getByRole('button', { name: 'Export CSV' }).click();
+    await expectVisible(page, exportFailed.getByText('No data to export', { exact: true }));
+    await exportFailed.getByRole('button', { name: 'OK' }).click();
+    await exportFailed.waitFor({ state: 'detached' });
+    await page.unroute('**/api/cis/returns/current', withoutLines);
+
+    // Unlock (Testing) failing, then for real; Recompile and Submit failing on the draft; then submitted again.
+    await page.goto(`${baseUrl}/cis/returns`);
+    await page.route('**/api/cis/returns/*/unlock', fail);
+    await current.getByRole('button', { name: 'Unlock (Testing)' }).click();
+    await dialog(page, 'Unlock for Testing').getByRole('button', { name: 'Unlock' }).click();
+    const unlockFailed = dialog(page, 'Unlock Failed');
+    await expectVisible(page, unlockFailed.getByText('Failed to unlock return', { exact: true }));
+    await unlockFailed.getByRole('button', { name: 'OK' }).click();
+    await unlockFailed.waitFor({ state: 'detached' });
+    await page.unroute('**/api/cis/returns/*/unlock', fail);
+    expect(await current.locator('.ant-tag', { hasText: 'Locked' }).count()).toBe(1);
+    await current.getByRole('button', { name: 'Unlock (Testing)' }).click();
+    await dialog(page, 'Unlock for Testing').getByRole('button', { name: 'Unlock' }).click();
+    await dialog(page, 'Return Unlocked').getByRole('button', { name: 'OK' }).click();
+    await expectVisible(page, current.locator('.ant-tag', { hasText: 'Draft' }));
+
+    await page.route('**/api/cis/returns/*/compile', fail);
+    await current.getByRole('button', { name: 'Recompile' }).click();
+    const compileFailed = dialog(page, 'Compilation Failed');
+    await expectVisible(page, compileFailed.getByText('Database unavailable', { exact: true }));
+    await page.screenshot({ path: `${shots}/cis-errors-compilation-failed.png` });
+    await compileFailed.getByRole('button', { name: 'OK' }).click();
+    await compileFailed.waitFor({ state: 'detached' });
+    await page.unroute('**/api/cis/returns/*/compile', fail);
+
+    await page.route('**/api/cis/returns/*/submit', fail);
+    await current.getByRole('button', { name: 'Submit Return' }).click();
+    await dialog(page, 'Submit Return').getByRole('button', { name: 'Submit' }).click();
+    const submitFailed = dialog(page, 'Submission Failed');
+    await expectVisible(page, submitFailed.getByText('Failed to submit return', { exact: true }));
+    await expectVisible(page, submitFailed.getByText('Database unavailable', { exact: true }));
+    await submitFailed.getByRole('button', { name: 'OK' }).click();
+    await submitFailed.waitFor({ state: 'detached' });
+    await page.unroute('**/api/cis/returns/*/submit', fail);
+    expect(await current.locator('.ant-tag', { hasText: 'Draft' }).count()).toBe(1);
+    await current.getByRole('button', { name: 'Submit Return' }).click();
+    await dialog(page, 'Submit Return').getByRole('button', { name: 'Submit' }).click();
+    await dialog(page, 'Return Submitted').getByRole('button', { name: 'OK' }).click();
+    await expectVisible(page, current.locator('.ant-tag', { hasText: 'Locked' }));
+
+    // Settings: the accountant may only read them (cis.settings.read), so the CIS admin saves against a failure.
+    const admin = await newPage('cis.admin@demo.test');
+    try {
+      await admin.goto(`${baseUrl}/cis/settings`);
+      const settings = admin.getByTestId('cis-settings-form');
+      await expectVisible(admin, settings);
+      await expectVisible(admin, settings.getByText(/Stored: .*8152/));
+      const failSave = failOn('PUT');
+      await admin.route('**/api/cis/settings', failSave);
+      await admin.getByRole('button', { name: 'Save Settings' }).click();
+      await expectVisible(admin, admin.getByText('Save Failed', { exact: true }));
+      await expectVisible(admin, admin.getByText('Failed to save settings', { exact: true }));
+      await admin.unroute('**/api/cis/settings', failSave);
+    } finally {
+      await admin.context().close();
+    }
   });
 });
