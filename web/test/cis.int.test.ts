@@ -826,9 +826,15 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
     await row.getByRole('button', { name: 'Reject RR-001' }).click();
     const reject = dialog(page, 'Reject Invoice');
     await expectVisible(page, reject.getByText('Reject this portal-submitted invoice?'));
-    // The page reloads after a rejection.
-    await Promise.all([page.waitForEvent('load'), reject.getByRole('button', { name: 'Reject' }).click()]);
-    await expectVisible(page, page.locator('tr', { hasText: 'RR-001' }).getByText('Cancelled'));
+    // The page reloads after a rejection (the reload's own load event is not awaited: on a busy machine it can
+    // fire before the wait starts); the reloaded list shows the invoice cancelled.
+    const reloaded = page.waitForEvent('load', { timeout: 60_000 }).catch(() => undefined);
+    await reject.getByRole('button', { name: 'Reject' }).click();
+    await reloaded;
+    await page
+      .locator('tr', { hasText: 'RR-001' })
+      .getByText('Cancelled')
+      .waitFor({ state: 'visible', timeout: 60_000 });
   });
 
   it('the analytics show the paid amounts per tax month and per subcontractor', async () => {
