@@ -1,16 +1,19 @@
 // Browser journeys of the CIS screens: Debian's Chromium driven by playwright-core against the real stack
 // (PostgreSQL, Kafka, identity with the dev OIDC provider, notification with its SMTP sink, the cis service, and
 // the bff forwarding /api/cis and serving the built web bundles).
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Download, type Locator, type Page, type Route } from 'playwright-core';
-import { bffConfigSchema, startBff, type RunningBff } from '../../bff/src/index.js';
+import { readFileSync } from 'node:fs';
+import type { Browser, Download, Locator, Page, Route } from 'playwright-core';
+import type { RunningBff } from '../../bff/src/index.js';
 import { londonDate, taxMonthOf } from '../../services/cis/src/domain/index.js';
 import { startCisHarness, type CisHarness } from '../../services/cis/test/support.js';
-import { demoSeed, freePort, INTERNAL_TOKEN } from '../../services/identity/test/support.js';
-
-const distDir = fileURLToPath(new URL('../dist', import.meta.url));
-const shots = fileURLToPath(new URL('../../test-results/screenshots', import.meta.url));
+import {
+  freeOrigin,
+  launchChromium,
+  prepareArtifacts,
+  shots,
+  signInThroughPages,
+  startTestBff,
+} from './browser.js';
 
 let harness: CisHarness;
 let bff: RunningBff;
@@ -18,42 +21,11 @@ let browser: Browser;
 let baseUrl: string;
 
 beforeAll(async () => {
-  if (!existsSync(`${distDir}/index.html`)) {
-    throw new Error(
-      'web/dist is missing: build the web bundles first (npm run build -w @workspace/web; make test does it).',
-    );
-  }
-  mkdirSync(shots, { recursive: true });
-  const port = await freePort();
-  baseUrl = `http://localhost:${port}`;
+  prepareArtifacts();
+  baseUrl = await freeOrigin();
   harness = await startCisHarness({ publicUrl: baseUrl });
-  bff = await startBff(
-    bffConfigSchema.parse({
-      PORT: String(port),
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-      IDENTITY_URL: harness.identity.baseUrl,
-      INTERNAL_API_TOKEN: INTERNAL_TOKEN,
-      PUBLIC_URL: baseUrl,
-      SESSION_SECRET: 'browser-test-session-secret-0123456789abcdef',
-      STATIC_DIR: distDir,
-      DEFAULT_TENANT: 'demo',
-      CIS_URL: harness.cisUrl,
-    }),
-  );
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  bff = await startTestBff(baseUrl, harness.identity.baseUrl, { CIS_URL: harness.cisUrl });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -62,17 +34,7 @@ afterAll(async () => {
   await harness.stop();
 });
 
-async function signIn(page: Page, email: string) {
-  await page.goto(`${baseUrl}/login`);
-  await page.getByLabel('Organisation').fill('demo');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  // The dev IdP's own sign-in page.
-  await page.waitForURL(/\/interaction\//);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(demoSeed.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.origin === baseUrl && !url.pathname.startsWith('/login'));
-}
+const signIn = (page: Page, email: string) => signInThroughPages(page, baseUrl, email);
 
 async function newPage(email: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'en-GB' });

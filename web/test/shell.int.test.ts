@@ -1,80 +1,22 @@
 // Browser journeys of the staff app shell: Debian's Chromium driven by playwright-core against the real stack
 // (PostgreSQL, Kafka, identity, the dev OIDC provider and the bff serving the built web bundles).
-import { existsSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { bffConfigSchema, startBff, type RunningBff } from '../../bff/src/index.js';
-import {
-  demoSeed,
-  freePort,
-  INTERNAL_TOKEN,
-  startIdentityHarness,
-  type IdentityHarness,
-} from '../../services/identity/test/support.js';
+import type { Browser, Page } from 'playwright-core';
+import { shots, signInThroughPages, startShellStack, type ShellStack } from './browser.js';
 
-const distDir = fileURLToPath(new URL('../dist', import.meta.url));
-const shots = fileURLToPath(new URL('../../test-results/screenshots', import.meta.url));
-
-let harness: IdentityHarness;
-let bff: RunningBff;
+let stack: ShellStack;
 let browser: Browser;
 let baseUrl: string;
 
 beforeAll(async () => {
-  if (!existsSync(`${distDir}/index.html`)) {
-    throw new Error(
-      'web/dist is missing: build the web bundles first (npm run build -w @workspace/web; make test does it).',
-    );
-  }
-  mkdirSync(shots, { recursive: true });
-  const port = await freePort();
-  baseUrl = `http://localhost:${port}`;
-  harness = await startIdentityHarness({ publicUrl: baseUrl });
-  bff = await startBff(
-    bffConfigSchema.parse({
-      PORT: String(port),
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-      IDENTITY_URL: harness.baseUrl,
-      INTERNAL_API_TOKEN: INTERNAL_TOKEN,
-      PUBLIC_URL: baseUrl,
-      SESSION_SECRET: 'browser-test-session-secret-0123456789abcdef',
-      STATIC_DIR: distDir,
-      DEFAULT_TENANT: 'demo',
-    }),
-  );
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  stack = await startShellStack();
+  ({ browser, baseUrl } = stack);
 });
 
 afterAll(async () => {
-  await browser.close();
-  await bff.shutdown();
-  await harness.stop();
+  await stack.stop();
 });
 
-async function signIn(page: Page, email: string) {
-  await page.goto(`${baseUrl}/login`);
-  await page.getByLabel('Organisation').fill('demo');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  // The dev IdP's own sign-in page.
-  await page.waitForURL(/\/interaction\//);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(demoSeed.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.origin === baseUrl && !url.pathname.startsWith('/login'));
-}
+const signIn = (page: Page, email: string) => signInThroughPages(page, baseUrl, email);
 
 describe('staff app shell in Chromium', () => {
   it('signs the admin in through the real OIDC pages, shows the modules, and keeps dark mode and the sidebar layout across a reload', async () => {

@@ -1,0 +1,106 @@
+// What the browser journeys share: the built bundles, the screenshot folder, Debian's Chromium with the flags these
+// machines need, the sign-in through the real OIDC pages, and the shell's stack (identity with the dev IdP and
+// the bff serving web/dist on one origin).
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { bffConfigSchema, startBff, type RunningBff } from '../../bff/src/index.js';
+import {
+  demoSeed,
+  freePort,
+  INTERNAL_TOKEN,
+  startIdentityHarness,
+} from '../../services/identity/test/support.js';
+
+export const distDir = fileURLToPath(new URL('../dist', import.meta.url));
+export const shots = fileURLToPath(new URL('../../test-results/screenshots', import.meta.url));
+
+/** Fails clearly when the bundles were not built; makes the screenshot folder. */
+export function prepareArtifacts(): void {
+  if (!existsSync(`${distDir}/index.html`)) {
+    throw new Error(
+      'web/dist is missing: build the web bundles first (npm run build -w @workspace/web; make test does it).',
+    );
+  }
+  mkdirSync(shots, { recursive: true });
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** Signs a seeded demo user in through the site's sign-in page and the dev IdP's own page. */
+export async function signInThroughPages(page: Page, baseUrl: string, email: string): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel('Organisation').fill('demo');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  // The dev IdP's own sign-in page.
+  await page.waitForURL(/\/interaction\//);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(demoSeed.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.origin === baseUrl && !url.pathname.startsWith('/login'));
+}
+
+export interface ShellStack {
+  baseUrl: string;
+  browser: Browser;
+  stop(): Promise<void>;
+}
+
+/** The bff on `baseUrl`'s port, serving the built bundles, in front of the given identity (and services). */
+export function startTestBff(
+  baseUrl: string,
+  identityUrl: string,
+  services: { CIS_URL?: string } = {},
+): Promise<RunningBff> {
+  return startBff(
+    bffConfigSchema.parse({
+      PORT: new URL(baseUrl).port,
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      IDENTITY_URL: identityUrl,
+      INTERNAL_API_TOKEN: INTERNAL_TOKEN,
+      PUBLIC_URL: baseUrl,
+      SESSION_SECRET: 'browser-test-session-secret-0123456789abcdef',
+      STATIC_DIR: distDir,
+      DEFAULT_TENANT: 'demo',
+      ...services,
+    }),
+  );
+}
+
+/** A free local origin for the bff of a test. */
+export async function freeOrigin(): Promise<string> {
+  return `http://localhost:${await freePort()}`;
+}
+
+/** Real PostgreSQL and Kafka, identity with the dev IdP, the bff serving the built bundles, and Chromium. */
+export async function startShellStack(): Promise<ShellStack> {
+  prepareArtifacts();
+  const baseUrl = await freeOrigin();
+  const harness = await startIdentityHarness({ publicUrl: baseUrl });
+  const bff = await startTestBff(baseUrl, harness.baseUrl);
+  const browser = await launchChromium();
+  return {
+    baseUrl,
+    browser,
+    stop: async () => {
+      await browser.close();
+      await bff.shutdown();
+      await harness.stop();
+    },
+  };
+}
