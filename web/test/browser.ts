@@ -12,7 +12,8 @@ import {
   startIdentityHarness,
 } from '../../services/identity/test/support.js';
 
-export const distDir = fileURLToPath(new URL('../dist', import.meta.url));
+/** The built bundles; WEB_DIST points elsewhere when several builds must not share web/dist. */
+export const distDir = process.env.WEB_DIST ?? fileURLToPath(new URL('../dist', import.meta.url));
 export const shots = fileURLToPath(new URL('../../test-results/screenshots', import.meta.url));
 
 /** Fails clearly when the bundles were not built; makes the screenshot folder. */
