@@ -20,3 +20,4 @@ export * from './events/consumer.js';
 export * from './events/kafka-bus.js';
 export * from './events/memory-bus.js';
 export * from './events/outbox.js';
+export * from './privacy.js';

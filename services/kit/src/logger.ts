@@ -1,5 +1,6 @@
 import { trace } from '@opentelemetry/api';
-import { pino, type Logger, type LoggerOptions } from 'pino';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { maskSensitiveIdentifiers } from './privacy.js';
 
 export type { Logger } from 'pino';
 
@@ -24,6 +25,18 @@ export const redactedPaths = [
   ].flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
 ];
 
+/** A JSON string literal (quotes included), escapes and all. */
+const JSON_STRING = /"(?:[^"\\]|\\.)*"/g;
+
+/**
+ * Masks every 10-digit number (a UTR's shape) and NINO pattern inside the string values of a finished log line,
+ * wherever it sits (a message, an error text, a field the redaction paths do not name). Numbers are left alone:
+ * only text is plain text. UUIDs and hex ids (trace ids) are not mistaken for tax references (privacy.ts).
+ */
+export function maskLogLine(line: string): string {
+  return line.replace(JSON_STRING, (literal) => maskSensitiveIdentifiers(literal));
+}
+
 /** Adds the trace and span ids of the active OpenTelemetry span (when tracing is on) to each line. */
 function traceContext(): Record<string, string> {
   const span = trace.getActiveSpan()?.spanContext();
@@ -32,13 +45,18 @@ function traceContext(): Record<string, string> {
     : {};
 }
 
-export function createLogger({ name, ...options }: { name: string; level?: string } & LoggerOptions): Logger {
-  return pino({
+export function createLogger(
+  { name, ...options }: { name: string; level?: string } & LoggerOptions,
+  destination?: DestinationStream,
+): Logger {
+  const settings: LoggerOptions = {
     base: { service: name },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
     redact: { paths: redactedPaths, censor: '[redacted]' },
     mixin: traceContext,
+    hooks: { streamWrite: maskLogLine },
     ...options,
-  });
+  };
+  return destination ? pino(settings, destination) : pino(settings);
 }

@@ -3,7 +3,7 @@ import { Avatar, Badge } from 'antd';
 export type AvatarSize = 'xs' | 'sm' | 'md' | 'lg' | 'xl';
 export type UserStatus = 'active' | 'busy' | 'unavailable';
 
-const pixels: Record<AvatarSize, number> = { xs: 20, sm: 28, md: 36, lg: 48, xl: 72 };
+export const avatarPixels: Record<AvatarSize, number> = { xs: 20, sm: 28, md: 36, lg: 48, xl: 72 };
 export const statusColours: Record<UserStatus, string> = {
   active: '#22C55E',
   busy: '#F59E0B',
@@ -29,7 +29,7 @@ export function UserAvatar({
   status?: UserStatus;
 }) {
   const avatar = (
-    <Avatar size={pixels[size]} src={photoUrl ?? undefined} alt={name}>
+    <Avatar size={avatarPixels[size]} src={photoUrl ?? undefined} alt={name}>
       {initials(name)}
     </Avatar>
   );
@@ -38,7 +38,7 @@ export function UserAvatar({
     <Badge
       dot
       color={statusColours[status]}
-      offset={[-pixels[size] / 8, pixels[size] - pixels[size] / 6]}
+      offset={[-avatarPixels[size] / 8, avatarPixels[size] - avatarPixels[size] / 6]}
       title={status}
     >
       {avatar}

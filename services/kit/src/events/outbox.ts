@@ -6,6 +6,7 @@ import type { Registry } from 'prom-client';
 import { Gauge } from 'prom-client';
 import { assertIdentifier } from '../db/database.js';
 import type { Logger } from '../logger.js';
+import { findSensitiveFields, maskSensitiveIdentifiers, SensitiveTextError } from '../privacy.js';
 import { backoffDelay, sleep, type BusMessage, type EventBus } from './bus.js';
 import { cloudEventHeaders, eventKey, newEventId } from './cloudevents.js';
 
@@ -18,25 +19,66 @@ export interface NewEvent<Schema extends DescMessage> {
   occurredAt?: Date;
 }
 
+export interface RecordEventOptions {
+  /**
+   * What to do with a text field (or the subject) holding a 10-digit number or a NINO pattern (docs/privacy.md):
+   * 'refuse' (default) throws SensitiveTextError so the caller's transaction rolls back; 'mask' replaces each
+   * with its display mask, for machine-written text a caller cannot refuse (e.g. a remote server's error).
+   */
+  sensitiveText?: 'refuse' | 'mask';
+}
+
+/** Applies the plain-text rule to an event's message: refuses it, or masks each offending string in place. */
+function guardSensitiveText(message: object, subject: string, mode: 'refuse' | 'mask'): string {
+  const fields = [
+    ...findSensitiveFields(message).map((field) => `data.${field}`),
+    ...findSensitiveFields(subject).map(() => 'subject'),
+  ];
+  if (fields.length === 0) return subject;
+  if (mode === 'refuse') throw new SensitiveTextError(fields);
+  const mask = (value: unknown): unknown => {
+    if (typeof value === 'string') return maskSensitiveIdentifiers(value);
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => (value[i] = mask(item)));
+      return value;
+    }
+    if (value !== null && typeof value === 'object' && !(value instanceof Uint8Array)) {
+      const record = value as Record<string, unknown>;
+      for (const key of Object.keys(record)) if (key !== '$typeName') record[key] = mask(record[key]);
+    }
+    return value;
+  };
+  mask(message);
+  return maskSensitiveIdentifiers(subject);
+}
+
 /**
  * Writes an event to the outbox inside the caller's transaction, so the domain change and its event commit
- * together or not at all. Returns the event id.
+ * together or not at all. Returns the event id. Events never carry a tax reference or NINO in clear: a text field
+ * or subject holding one is refused (or masked, see RecordEventOptions).
  */
 export async function recordEvent<Schema extends DescMessage>(
   trx: Knex.Transaction,
   source: string,
   definition: EventDefinition<Schema>,
   event: NewEvent<Schema>,
+  options: RecordEventOptions = {},
 ): Promise<string> {
   const eventId = newEventId();
-  const payload: JsonValue = toJson(definition.schema, create(definition.schema, event.data));
+  const message = create(definition.schema, event.data);
+  const subject = guardSensitiveText(
+    message,
+    event.subject ?? event.aggregateId,
+    options.sensitiveText ?? 'refuse',
+  );
+  const payload: JsonValue = toJson(definition.schema, message);
   await trx('outbox').insert({
     event_id: eventId,
     topic: definition.topic,
     key: eventKey(event.tenantId, event.aggregateId),
     type: definition.type,
     source,
-    subject: event.subject ?? event.aggregateId,
+    subject,
     tenant_id: event.tenantId,
     occurred_at: event.occurredAt ?? new Date(),
     payload: JSON.stringify(payload),

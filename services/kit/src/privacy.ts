@@ -1,0 +1,145 @@
+// The workspace spec's data rules (§5): plain text must not contain a 10-digit number (a tax reference, UTR) or a
+// national-insurance pattern (NINO); for display a tax reference shows its last 4 digits, a NINO its first 2 and
+// last character, email and phone are partly masked. The policy (where each rule applies) is in docs/privacy.md.
+
+import { HttpProblem } from './http/problem.js';
+
+export type SensitiveIdentifierKind = 'tax-reference' | 'national-insurance-number';
+
+/** Where a sensitive identifier sits in a text; the value itself is not repeated (it is what must not spread). */
+export interface SensitiveIdentifierMatch {
+  kind: SensitiveIdentifierKind;
+  index: number;
+  length: number;
+}
+
+/** A run of exactly 10 digits (not part of a longer run of digits): the shape of a UTR. */
+const TEN_DIGITS = /(?<!\d)\d{10}(?!\d)/g;
+/**
+ * A NINO: two prefix letters (HMRC never uses D, F, I, Q, U, V, nor O second), six digits, a suffix A-D; any case,
+ * spaces allowed between the pairs, not glued to other letters or digits.
+ */
+const NINO = /(?<![A-Z0-9])[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Z0-9])/gi;
+/**
+ * Machine identifiers that are not tax references even when ten of their characters happen to be digits: UUIDs
+ * (event, user and invoice ids) and hex strings of 16 characters or more (trace and span ids, digests).
+ */
+const MACHINE_IDS =
+  /(?<![0-9A-Za-z-])(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{16,})(?![0-9A-Za-z-])/gi;
+
+/** The text with machine identifiers blanked (same length, so indices still point into the original). */
+const withoutMachineIds = (text: string): string =>
+  text.replace(MACHINE_IDS, (id) => (/[a-f]/i.test(id) ? '_'.repeat(id.length) : id));
+
+/** Every 10-digit number and NINO-shaped text in `text`, in order of position. */
+export function findSensitiveIdentifiers(text: string): SensitiveIdentifierMatch[] {
+  if (typeof text !== 'string' || text.length < 9) return [];
+  const scanned = withoutMachineIds(text);
+  const matches: SensitiveIdentifierMatch[] = [];
+  for (const match of scanned.matchAll(TEN_DIGITS))
+    matches.push({ kind: 'tax-reference', index: match.index, length: match[0].length });
+  for (const match of scanned.matchAll(NINO))
+    matches.push({ kind: 'national-insurance-number', index: match.index, length: match[0].length });
+  return matches.sort((a, b) => a.index - b.index);
+}
+
+export function containsSensitiveIdentifier(text: string): boolean {
+  return findSensitiveIdentifiers(text).length > 0;
+}
+
+/** The message a refused text gets; the same words as the CIS forms use. */
+export const SENSITIVE_TEXT_MESSAGE =
+  'Must not contain a tax reference (10-digit number) or a National Insurance number';
+
+/**
+ * Refused plain text: a validation problem (400, like any invalid field) naming the fields, never echoing the
+ * values, so a handler's transaction rolls back and the caller learns which field to change.
+ */
+export class SensitiveTextError extends HttpProblem {
+  constructor(readonly fields: string[]) {
+    super(
+      400,
+      'validation_failed',
+      'Text must not contain a tax reference (10-digit number) or a National Insurance number.',
+      fields.map((field) => ({ field, message: SENSITIVE_TEXT_MESSAGE })),
+    );
+    this.name = 'SensitiveTextError';
+  }
+}
+
+/** Throws SensitiveTextError when `text` (the field `field`) holds a 10-digit number or a NINO pattern. */
+export function assertPlainText(text: string, field = 'text'): void {
+  if (containsSensitiveIdentifier(text)) throw new SensitiveTextError([field]);
+}
+
+/**
+ * The paths (`a.b[2].c`) of every string in `value` that holds a sensitive identifier: objects and arrays are
+ * walked (maps as objects); numbers, bigints and booleans are not text and are not checked.
+ */
+export function findSensitiveFields(value: unknown, path = ''): string[] {
+  if (typeof value === 'string') return containsSensitiveIdentifier(value) ? [path || '(value)'] : [];
+  if (Array.isArray(value)) return value.flatMap((item, i) => findSensitiveFields(item, `${path}[${i}]`));
+  if (value !== null && typeof value === 'object' && !(value instanceof Uint8Array)) {
+    return Object.entries(value).flatMap(([key, item]) =>
+      key === '$typeName' ? [] : findSensitiveFields(item, path ? `${path}.${key}` : key),
+    );
+  }
+  return [];
+}
+
+/** `text` with each 10-digit number and NINO replaced by its display mask (what logs show instead). */
+export function maskSensitiveIdentifiers(text: string): string {
+  const matches = findSensitiveIdentifiers(text);
+  if (matches.length === 0) return text;
+  let result = '';
+  let at = 0;
+  for (const match of matches) {
+    if (match.index < at) continue;
+    const found = text.slice(match.index, match.index + match.length);
+    result +=
+      text.slice(at, match.index) +
+      (match.kind === 'tax-reference' ? maskTaxReference(found) : maskNino(found));
+    at = match.index + match.length;
+  }
+  return result + text.slice(at);
+}
+
+// ---- Masking for display -----------------------------------------------------------------------------------
+// Masks keep the length of the value (except email) so a column lines up; empty or missing input gives ''. These
+// give the same output as the CIS domain's maskUtr, maskNino, maskEmail and maskPhone (a test holds them together).
+
+const clean = (value: string | null | undefined): string =>
+  typeof value === 'string' ? value.replace(/\s+/g, '') : '';
+
+/** A tax reference shows its last 4 digits: '1234567890' → '******7890'. 4 characters or fewer: all masked. */
+export function maskTaxReference(reference: string | null | undefined): string {
+  const value = clean(reference);
+  if (value.length <= 4) return '*'.repeat(value.length);
+  return '*'.repeat(value.length - 4) + value.slice(-4);
+}
+
+/** A NINO shows its first 2 and last 1 characters: 'AB123456C' → 'AB******C'. 3 characters or fewer: all masked. */
+export function maskNino(nino: string | null | undefined): string {
+  const value = clean(nino).toUpperCase();
+  if (value.length <= 3) return '*'.repeat(value.length);
+  return value.slice(0, 2) + '*'.repeat(value.length - 3) + value.slice(-1);
+}
+
+/** 'john.smith@example.com' → 'j***@example.com': the local part keeps its first character; no '@' → '***'. */
+export function maskEmail(email: string | null | undefined): string {
+  const value = typeof email === 'string' ? email.trim() : '';
+  if (!value) return '';
+  const at = value.lastIndexOf('@');
+  if (at <= 0) return '***';
+  return `${value.charAt(0)}***${value.slice(at)}`;
+}
+
+/** '07700 900123' → '********123': separators dropped, all but the last 3 digits masked, a leading '+' kept. */
+export function maskPhone(phone: string | null | undefined): string {
+  const value = typeof phone === 'string' ? phone.replace(/[\s\-().]/g, '') : '';
+  if (!value) return '';
+  const plus = value.startsWith('+') ? '+' : '';
+  const digits = plus ? value.slice(1) : value;
+  if (digits.length <= 3) return plus + '*'.repeat(digits.length);
+  return plus + '*'.repeat(digits.length - 3) + digits.slice(-3);
+}
