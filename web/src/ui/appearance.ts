@@ -131,18 +131,74 @@ export interface SurfacePreset {
 
 /** The light presets; Classic (antd's own light colours) is the default. */
 export const lightSurfaces: SurfacePreset[] = [
-  { id: 'classic', name: 'Classic', primary: '#FFFFFF', elevated: '#FFFFFF', surface: '#F5F5F5', border: '#D9D9D9' },
-  { id: 'paper', name: 'Paper', primary: '#FFFDF8', elevated: '#FFFFFF', surface: '#F4EFE6', border: '#DDD5C7' },
-  { id: 'cool', name: 'Cool', primary: '#FFFFFF', elevated: '#FFFFFF', surface: '#EEF2F7', border: '#CBD5E1' },
-  { id: 'mist', name: 'Mist', primary: '#F8FAFC', elevated: '#FFFFFF', surface: '#E2E8F0', border: '#B8C2CF' },
+  {
+    id: 'classic',
+    name: 'Classic',
+    primary: '#FFFFFF',
+    elevated: '#FFFFFF',
+    surface: '#F5F5F5',
+    border: '#D9D9D9',
+  },
+  {
+    id: 'paper',
+    name: 'Paper',
+    primary: '#FFFDF8',
+    elevated: '#FFFFFF',
+    surface: '#F4EFE6',
+    border: '#DDD5C7',
+  },
+  {
+    id: 'cool',
+    name: 'Cool',
+    primary: '#FFFFFF',
+    elevated: '#FFFFFF',
+    surface: '#EEF2F7',
+    border: '#CBD5E1',
+  },
+  {
+    id: 'mist',
+    name: 'Mist',
+    primary: '#F8FAFC',
+    elevated: '#FFFFFF',
+    surface: '#E2E8F0',
+    border: '#B8C2CF',
+  },
 ];
 
 /** The dark presets; Classic (antd's own dark colours) is the default. */
 export const darkSurfaces: SurfacePreset[] = [
-  { id: 'classic', name: 'Classic', primary: '#141414', elevated: '#1F1F1F', surface: '#000000', border: '#424242' },
-  { id: 'midnight', name: 'Midnight', primary: '#111827', elevated: '#1F2937', surface: '#0B1120', border: '#374151' },
-  { id: 'charcoal', name: 'Charcoal', primary: '#1C1C1E', elevated: '#2C2C2E', surface: '#121212', border: '#48484A' },
-  { id: 'navy', name: 'Navy', primary: '#12203A', elevated: '#1B2B45', surface: '#0A1628', border: '#2C3E5C' },
+  {
+    id: 'classic',
+    name: 'Classic',
+    primary: '#141414',
+    elevated: '#1F1F1F',
+    surface: '#000000',
+    border: '#424242',
+  },
+  {
+    id: 'midnight',
+    name: 'Midnight',
+    primary: '#111827',
+    elevated: '#1F2937',
+    surface: '#0B1120',
+    border: '#374151',
+  },
+  {
+    id: 'charcoal',
+    name: 'Charcoal',
+    primary: '#1C1C1E',
+    elevated: '#2C2C2E',
+    surface: '#121212',
+    border: '#48484A',
+  },
+  {
+    id: 'navy',
+    name: 'Navy',
+    primary: '#12203A',
+    elevated: '#1B2B45',
+    surface: '#0A1628',
+    border: '#2C3E5C',
+  },
 ];
 
 /** The preset `id` names in `presets`, else the first (Classic). */

@@ -9,7 +9,10 @@ export interface Debounced<A extends unknown[]> {
 }
 
 /** A trailing-edge debounce: only the last call of a burst runs, `ms` after it. Pure: no React, no DOM. */
-export function debounce<A extends unknown[]>(fn: (...args: A) => void, ms = SEARCH_DEBOUNCE_MS): Debounced<A> {
+export function debounce<A extends unknown[]>(
+  fn: (...args: A) => void,
+  ms = SEARCH_DEBOUNCE_MS,
+): Debounced<A> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   return {
     call: (...args: A) => {

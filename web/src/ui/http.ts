@@ -15,7 +15,7 @@ export async function errorMessageOf(response: Response): Promise<string> {
   try {
     const body = JSON.parse(text) as unknown;
     if (body && typeof body === 'object' && 'error' in body) {
-      const error = (body as { error: unknown }).error;
+      const error = body.error;
       if (typeof error === 'string' && error.trim()) return error;
     }
   } catch {

@@ -229,8 +229,7 @@ describe('display formats', () => {
 });
 
 describe('generic GET helper (WS-362)', () => {
-  const answering = (response: Response) =>
-    jest.fn<typeof fetch>(() => Promise.resolve(response));
+  const answering = (response: Response) => jest.fn<typeof fetch>(() => Promise.resolve(response));
 
   it("WS-362: a 500 without a body fails with 'HTTP 500'", async () => {
     const fetchImpl = answering(new Response(null, { status: 500 }));
@@ -362,7 +361,17 @@ function hslToRgb(h: number, s: number, l: number): [number, number, number] {
   const x = c * (1 - Math.abs(((h / 60) % 2) - 1));
   const m = l - c / 2;
   const [r, g, b] =
-    h < 60 ? [c, x, 0] : h < 120 ? [x, c, 0] : h < 180 ? [0, c, x] : h < 240 ? [0, x, c] : h < 300 ? [x, 0, c] : [c, 0, x];
+    h < 60
+      ? [c, x, 0]
+      : h < 120
+        ? [x, c, 0]
+        : h < 180
+          ? [0, c, x]
+          : h < 240
+            ? [0, x, c]
+            : h < 300
+              ? [x, 0, c]
+              : [c, 0, x];
   return [Math.round((r + m) * 255), Math.round((g + m) * 255), Math.round((b + m) * 255)];
 }
 
