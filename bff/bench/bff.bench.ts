@@ -12,6 +12,8 @@
 //
 //   BENCH_HTTP_CONNECTIONS   concurrent connections (default 10)
 //   BENCH_HTTP_DURATION_S    measured seconds per path and round (default 10, after 2 s of warm-up)
+//   BENCH_LOG_LEVEL          the servers' log level, their output shown (default: silent)
+//   BENCH_CPU_PROF_DIR       write each server process's V8 CPU profile there (node --cpu-prof)
 //   BENCH_BFF_ROUNDS         rounds, alternating which path goes first (default 2); figures are their mean
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +35,7 @@ const DURATION_S = Number(process.env.BENCH_HTTP_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_BFF_ROUNDS ?? 2);
 const TARGET = 0.8;
+const PROFILE_DIR = process.env.BENCH_CPU_PROF_DIR;
 const ROUTE = '/v1/me/effective-scopes';
 
 type Role = 'identity' | 'bff' | 'bare';
@@ -80,7 +83,9 @@ async function serve(role: Role, args: string[]): Promise<void> {
     await new Promise<void>((resolve) => server.once('listening', resolve));
     stop = () =>
       new Promise<void>((resolve) => {
-        server.close(() => { resolve(); });
+        server.close(() => {
+          resolve();
+        });
         server.closeAllConnections();
       });
     send({ ready: { url: `http://127.0.0.1:${port}` } });
@@ -127,6 +132,9 @@ function nextMessage<T>(child: ChildProcess, pick: (message: ToParent) => T | un
 async function start(role: Role, ...args: string[]) {
   const child = fork(fileURLToPath(import.meta.url), ['--serve', role, ...args], {
     stdio: ['ignore', process.env.BENCH_LOG_LEVEL ? 'inherit' : 'ignore', 'inherit', 'ipc'],
+    execArgv: PROFILE_DIR
+      ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`]
+      : process.execArgv,
   });
   children.add(child);
   const ready = await nextMessage(child, (message) => ('ready' in message ? message.ready : undefined));
@@ -145,7 +153,10 @@ async function stopAll(): Promise<void> {
     [...children].map(
       (child) =>
         new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) { resolve(); return; }
+          if (child.exitCode !== null || child.signalCode !== null) {
+            resolve();
+            return;
+          }
           const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
           child.once('exit', () => {
             clearTimeout(timer);
