@@ -21,3 +21,4 @@ export * from './events/kafka-bus.js';
 export * from './events/memory-bus.js';
 export * from './events/outbox.js';
 export * from './privacy.js';
+export * from './cache.js';
