@@ -21,7 +21,7 @@ import { workspaceRoutes } from './http/workspace-routes.js';
 import { IdentityClient } from './identity-client.js';
 import { FixedWindowLimiter } from './rate-limit.js';
 import { contentSecurityPolicyDirectives } from './security.js';
-import { MemorySessionStore } from './session-store.js';
+import { IdentitySessionStore } from './identity-session-store.js';
 import {
   PortalSessions,
   StaffSessions,
@@ -43,7 +43,7 @@ export interface Bff {
   lifecycle: LifecycleState;
   logger: Logger;
   context: BffContext;
-  /** Stops the session stores' sweepers and drops their sessions. */
+  /** Releases the session stores (they hold nothing in the process: the sessions stay at identity). */
   close(): void;
 }
 
@@ -64,8 +64,22 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
     logger: logger.child({ component: 'identity-client' }),
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
   });
-  const staffStore = new MemorySessionStore<StaffSession>({ now });
-  const portalStore = new MemorySessionStore<PortalSession>({ now });
+  // Sessions live in identity's PostgreSQL (ADR 0025): every bff replica accepts every session, and identity can end
+  // a subcontractor's portal sessions at once.
+  const staffStore = new IdentitySessionStore<StaffSession>({
+    identity,
+    kind: 'staff',
+    describe: (session) => ({ tenantId: session.tenantId, subject: session.uid }),
+    secret: config.SESSION_SECRET,
+    now,
+  });
+  const portalStore = new IdentitySessionStore<PortalSession>({
+    identity,
+    kind: 'portal',
+    describe: (session) => ({ tenantId: session.tenantId, subject: session.subcontractorId }),
+    secret: config.SESSION_SECRET,
+    now,
+  });
   const limiter = () =>
     new FixedWindowLimiter({ limit: config.SIGNIN_RATE_LIMIT_PER_MINUTE, windowMs: RATE_WINDOW_MS, now });
   const context: BffContext = {

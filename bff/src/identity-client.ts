@@ -51,6 +51,13 @@ const portalRedemption = z.object({
   tenant: z.object({ id: z.string(), name: z.string() }),
 });
 
+const storedSession = z.object({
+  kind: z.enum(['staff', 'portal']),
+  value: z.string(),
+  expiresAt: z.number(),
+});
+const lease = z.object({ acquired: z.boolean() });
+
 export const tenantMetadata = z.object({
   id: z.string(),
   name: z.string(),
@@ -133,6 +140,38 @@ export class IdentityClient {
 
   redeemPortalLink(input: { tenantId: string; token: string }) {
     return this.call(portalRedemption, 'POST', '/v1/portal/links/redeem', { internal: true }, input);
+  }
+
+  /** The bff's session store at identity (ADR 0025): a sealed session by its key, or undefined. */
+  async getSession(key: string): Promise<z.infer<typeof storedSession> | undefined> {
+    try {
+      return await this.call(storedSession, 'GET', sessionPath(key), { internal: true });
+    } catch (error) {
+      if (error instanceof HttpProblem && error.status === 404) return undefined;
+      throw error;
+    }
+  }
+
+  async putSession(
+    key: string,
+    session: {
+      kind: 'staff' | 'portal';
+      tenantId: string;
+      subject: string;
+      value: string;
+      expiresAt: number;
+    },
+  ): Promise<void> {
+    await this.send('PUT', sessionPath(key), { internal: true }, session);
+  }
+
+  async deleteSession(key: string): Promise<void> {
+    await this.send('DELETE', sessionPath(key), { internal: true });
+  }
+
+  /** Takes the session's refresh lease for `ms` (true), or frees it with 0. */
+  async leaseSession(key: string, ms: number): Promise<boolean> {
+    return (await this.call(lease, 'POST', `${sessionPath(key)}/lease`, { internal: true }, { ms })).acquired;
   }
 
   metadata(tenantId: string) {
@@ -264,6 +303,8 @@ export class IdentityClient {
     );
   }
 }
+
+const sessionPath = (key: string) => `/v1/internal/sessions/${encodeURIComponent(key)}`;
 
 function parseJson(text: string): unknown {
   try {

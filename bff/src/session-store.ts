@@ -1,12 +1,17 @@
 /**
- * Where sessions live. Asynchronous so a shared store (PostgreSQL, for several replicas) can replace the memory
- * one without touching its callers; see README.
+ * Where sessions live: `IdentitySessionStore` (identity's PostgreSQL, shared by every bff replica; ADR 0025) in
+ * the running bff, `MemorySessionStore` in unit tests.
  */
 export interface SessionStore<T> {
   get(key: string): Promise<T | undefined>;
-  /** Inserts or replaces; the entry is gone after `expiresAt` (epoch milliseconds). */
+  /** Inserts or replaces (and frees the lease); the entry is gone after `expiresAt` (epoch milliseconds). */
   set(key: string, value: T, expiresAt: number): Promise<void>;
   delete(key: string): Promise<void>;
+  /**
+   * A shared store: take the entry's lease for `ms` (true) unless another holder has it (false); `ms` 0 frees it.
+   * Lets one replica at a time refresh a session. A store of one process has none (its callers coordinate).
+   */
+  lease?(key: string, ms: number): Promise<boolean>;
   close(): void;
 }
 

@@ -33,6 +33,9 @@ export interface PortalSession {
 
 /** The access token is renewed when it has less than this left, so a call never starts with a dying token. */
 export const REFRESH_MARGIN_MS = 30_000;
+/** How long one replica may hold a session's refresh (identity's answer comes well within it). */
+const REFRESH_LEASE_MS = 15_000;
+const PEER_POLL_MS = 150;
 /** A session's last-seen time is written back at most this often (a shared store should not see every request). */
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -86,7 +89,15 @@ export class StaffSessions {
     if (!session) return undefined;
     const now = this.options.now();
     if (now - session.lastSeenAt < TOUCH_INTERVAL_MS) return session;
-    const touched = { ...session, lastSeenAt: now };
+    const { store } = this.options;
+    let latest: StaffSession | undefined = session;
+    if (store.lease) {
+      // Under the lease, from what the store holds now: never write back tokens another replica has replaced.
+      if (!(await store.lease(session.key, REFRESH_LEASE_MS))) return session;
+      latest = await store.get(session.key);
+      if (!latest) return undefined;
+    }
+    const touched = { ...latest, lastSeenAt: now };
     await this.save(touched);
     return touched;
   }
@@ -113,10 +124,24 @@ export class StaffSessions {
   }
 
   private async refresh(stale: StaffSession, force: boolean): Promise<StaffSession> {
+    const { store } = this.options;
+    // A shared store: one replica at a time refreshes a session (a refresh token used twice would end every session
+    // of the user at identity); the others wait for its result.
+    if (store.lease) {
+      const renewed = await this.takeLease(stale);
+      if (renewed) return renewed;
+    }
     // A copy read before an earlier refresh finished may be stale; the store has the current tokens.
-    const current = await this.options.store.get(stale.key);
+    const current = await store.get(stale.key);
     if (!current) throw problems.unauthorized(SESSION_ENDED);
-    if (!force && current.accessTokenExpiresAt - this.options.now() > REFRESH_MARGIN_MS) return current;
+    const renewedMeanwhile = current.refreshToken !== stale.refreshToken;
+    if (
+      (!force || renewedMeanwhile) &&
+      current.accessTokenExpiresAt - this.options.now() > REFRESH_MARGIN_MS
+    ) {
+      await this.releaseLease(current.key);
+      return current;
+    }
     let tokens;
     try {
       tokens = await this.options.identity.refresh(current.refreshToken);
@@ -129,6 +154,7 @@ export class StaffSessions {
         await this.destroy(current);
         throw problems.unauthorized(SESSION_ENDED);
       }
+      await this.releaseLease(current.key);
       throw error;
     }
     const now = this.options.now();
@@ -143,6 +169,40 @@ export class StaffSessions {
     };
     await this.save(renewed);
     return renewed;
+  }
+
+  /**
+   * Takes the session's lease, waiting while another request or replica holds it (a touch, or a refresh). Answers
+   * the session when another holder renewed its tokens meanwhile (nothing left to do), undefined once the lease is
+   * ours.
+   */
+  private async takeLease(stale: StaffSession): Promise<StaffSession | undefined> {
+    const { store } = this.options;
+    const deadline = Date.now() + REFRESH_LEASE_MS;
+    while (!(await store.lease?.(stale.key, REFRESH_LEASE_MS))) {
+      if (Date.now() >= deadline) {
+        throw problems.unavailable('The session could not be renewed. Try again shortly.');
+      }
+      await new Promise((resolve) => setTimeout(resolve, PEER_POLL_MS));
+      const latest = await store.get(stale.key);
+      if (!latest) throw problems.unauthorized(SESSION_ENDED);
+      if (
+        latest.refreshToken !== stale.refreshToken &&
+        latest.accessTokenExpiresAt - this.options.now() > REFRESH_MARGIN_MS
+      ) {
+        return latest;
+      }
+    }
+    return undefined;
+  }
+
+  private async releaseLease(key: string): Promise<void> {
+    try {
+      await this.options.store.lease?.(key, 0);
+    } catch (error) {
+      // It expires by itself; a failed release only delays another replica's refresh.
+      this.options.logger.warn({ err: error }, 'could not free a session refresh lease');
+    }
   }
 
   private save(session: StaffSession): Promise<void> {

@@ -1,6 +1,7 @@
 import { enableTenantIsolation, type Migration } from '@workspace/kit';
 import { tenantFooter } from './002_tenant_footer.js';
 import { tenantLogo } from './003_tenant_logo.js';
+import { sessionHardening } from './004_session_hardening.js';
 
 export const identitySchema: Migration = {
   name: '001_identity',
@@ -110,4 +111,4 @@ export const identitySchema: Migration = {
   },
 };
 
-export const identityMigrations: Migration[] = [identitySchema, tenantFooter, tenantLogo];
+export const identityMigrations: Migration[] = [identitySchema, tenantFooter, tenantLogo, sessionHardening];

@@ -8,6 +8,12 @@ export const identityConfigSchema = baseConfigSchema.extend({
     .int()
     .min(300)
     .default(8 * 3600),
+  /** A refresh chain (a sign-in and all its rotations) ends this long after the sign-in, however often it is used. */
+  REFRESH_SESSION_MAX_LIFETIME_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(300)
+    .default(30 * 24 * 3600),
   PORTAL_SESSION_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -23,6 +29,18 @@ export const identityConfigSchema = baseConfigSchema.extend({
   OIDC_CLIENT_SECRET: z.string().min(1),
   /** Where a portal magic link lands (the portal's login page on the bff's origin). */
   PORTAL_LOGIN_URL: z.url().default('http://localhost:8080/portal-login'),
+  /** The signing key is replaced when it is this old (0: only by POST /v1/internal/signing-keys/rotate). */
+  SIGNING_KEY_ROTATION_DAYS: z.coerce.number().min(0).default(30),
+  /**
+   * How often each replica runs maintenance: scheduled key rotation, reloading the keys (another replica's
+   * rotation), deleting keys past their publication, and deleting expired refresh sessions, portal links and bff
+   * sessions.
+   */
+  MAINTENANCE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** How long an IdP's discovery document (openid-client configuration) is reused before it is fetched again. */
+  OIDC_DISCOVERY_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(3600),
+  /** The consumer group that ends the portal access of subcontractors cis archives or deletes (one for all replicas). */
+  PORTAL_ACCESS_CONSUMER_GROUP: z.string().min(1).default('identity-portal-access'),
   /** Lets openid-client talk to an IdP over plain http (the local dev IdP). Never on in production. */
   OIDC_ALLOW_HTTP: z
     .enum(['true', 'false'])

@@ -38,7 +38,7 @@ export class IdentityContext {
     readonly logger: Logger,
     readonly source: string,
   ) {
-    this.oidc = new OidcClients(config.OIDC_ALLOW_HTTP);
+    this.oidc = new OidcClients(config.OIDC_ALLOW_HTTP, config.OIDC_DISCOVERY_TTL_SECONDS * 1000);
   }
 
   /** Runs `work` with the tenant's data (row-level security set to it). */

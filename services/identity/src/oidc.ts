@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as oidc from 'openid-client';
 
 export interface IdpSettings {
@@ -23,27 +24,53 @@ export interface VerifiedIdentity {
 
 /**
  * OpenID Connect authorization code flow with PKCE against a tenant's IdP (openid-client). Discovery results are
- * cached per issuer and client.
+ * cached per IdP settings (issuer, client id and a hash of the client secret), so a tenant whose OIDC client
+ * settings change gets a configuration for the new settings on its next sign-in, on every replica (each reads the
+ * tenant's settings per request); an entry is used for at most `ttlMs`, so the IdP's own changes (endpoints, keys)
+ * are picked up too.
  */
 export class OidcClients {
-  private readonly configurations = new Map<string, Promise<oidc.Configuration>>();
+  private readonly configurations = new Map<
+    string,
+    { configuration: Promise<oidc.Configuration>; at: number }
+  >();
 
-  constructor(private readonly allowHttp: boolean) {}
+  constructor(
+    private readonly allowHttp: boolean,
+    private readonly ttlMs = 3_600_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Forgets every cached configuration (e.g. after an operator changed a tenant's IdP by hand). */
+  clear(): void {
+    this.configurations.clear();
+  }
+
+  /** How many configurations are cached (tests). */
+  get size(): number {
+    return this.configurations.size;
+  }
 
   private configuration(idp: IdpSettings): Promise<oidc.Configuration> {
-    const key = `${idp.issuer}|${idp.clientId}`;
-    let configuration = this.configurations.get(key);
-    if (!configuration) {
-      configuration = oidc.discovery(new URL(idp.issuer), idp.clientId, idp.clientSecret, undefined, {
-        timeout: 10,
-        // Plain http only for the local development IdP (OIDC_ALLOW_HTTP), never in production.
-        // eslint-disable-next-line @typescript-eslint/no-deprecated
-        ...(this.allowHttp ? { execute: [oidc.allowInsecureRequests] } : {}),
-      });
-      // A failed discovery (IdP down) is not cached, so the next sign-in tries again.
-      configuration.catch(() => this.configurations.delete(key));
-      this.configurations.set(key, configuration);
+    const secretHash = createHash('sha256').update(idp.clientSecret).digest('base64url');
+    const key = `${idp.issuer}|${idp.clientId}|${secretHash}`;
+    const cached = this.configurations.get(key);
+    if (cached && this.now() - cached.at < this.ttlMs) return cached.configuration;
+    for (const [other, entry] of this.configurations) {
+      if (this.now() - entry.at >= this.ttlMs) this.configurations.delete(other);
     }
+    const configuration = oidc.discovery(new URL(idp.issuer), idp.clientId, idp.clientSecret, undefined, {
+      timeout: 10,
+      // Plain http only for the local development IdP (OIDC_ALLOW_HTTP), never in production.
+      // eslint-disable-next-line @typescript-eslint/no-deprecated
+      ...(this.allowHttp ? { execute: [oidc.allowInsecureRequests] } : {}),
+    });
+    const entry = { configuration, at: this.now() };
+    // A failed discovery (IdP down) is not cached, so the next sign-in tries again.
+    configuration.catch(() => {
+      if (this.configurations.get(key) === entry) this.configurations.delete(key);
+    });
+    this.configurations.set(key, entry);
     return configuration;
   }
 

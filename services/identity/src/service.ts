@@ -1,12 +1,13 @@
 import { hostname } from 'node:os';
-import { FieldCipher, type ServiceDefinition } from '@workspace/kit';
-import { createLocalJWKSet } from 'jose';
-import { identityEvents } from '@workspace/proto';
+import { decodeEvent, FieldCipher, type ServiceDefinition } from '@workspace/kit';
+import { cisEvents, identityEvents } from '@workspace/proto';
 import { identityMigrations } from '../migrations/001_identity.js';
 import type { IdentityConfig } from './config.js';
 import { IdentityContext } from './context.js';
 import { identityRoutes } from './http/routes.js';
+import { revokePortalAccess, sessionRoutes } from './http/session-routes.js';
 import { IdentityLiveHub, liveRoutes } from './live.js';
+import { IdentityMaintenance } from './maintenance.js';
 import { TokenSigner } from './tokens.js';
 
 export const IDENTITY_SCHEMA = 'identity';
@@ -14,12 +15,15 @@ export const IDENTITY_SCHEMA = 'identity';
 export interface IdentityService extends ServiceDefinition<IdentityConfig> {
   /** The running service's context (after start): the store, signer and scope cache. */
   context(): IdentityContext;
+  /** The maintenance worker (after start): key rotation and clean-up; tests run it at once. */
+  maintenance(): IdentityMaintenance;
 }
 
 export function identityService(config: IdentityConfig): IdentityService {
   const cipher = FieldCipher.fromConfig(config.IDENTITY_ENCRYPTION_KEYS);
   let context: IdentityContext | undefined;
   let hub: IdentityLiveHub | undefined;
+  let maintenance: IdentityMaintenance | undefined;
   const current = () => {
     if (!context) throw new Error('identity has not started');
     return context;
@@ -34,7 +38,14 @@ export function identityService(config: IdentityConfig): IdentityService {
     publishes: Object.values(identityEvents),
     context: current,
     async setup(deps) {
-      const signer = await TokenSigner.load(deps.db, cipher, config.JWT_ISSUER, config.JWT_AUDIENCE);
+      const signer = await TokenSigner.load(deps.db, cipher, {
+        issuer: config.JWT_ISSUER,
+        audience: config.JWT_AUDIENCE,
+        // A retired key stays published while any token it signed can still be valid (portal tokens live longest),
+        // plus ten minutes for clock skew and the verifiers' JWKS caches.
+        publishRetiredForMs:
+          (Math.max(config.ACCESS_TOKEN_TTL_SECONDS, config.PORTAL_SESSION_TTL_SECONDS) + 600) * 1000,
+      });
       const ready = new IdentityContext(deps.db, config, cipher, signer, deps.logger, deps.source);
       context = ready;
       // Live updates (GET /v1/live): every replica hears the NOTIFY its peers send with each recorded change, and
@@ -43,14 +54,61 @@ export function identityService(config: IdentityConfig): IdentityService {
         if (event !== 'tenant') ready.scopeCache.invalidateTenant(tenantId);
       });
     },
-    workers: () => (hub ? [hub] : []),
-    // Identity verifies the tokens it signs with its own public keys.
-    authKeys: () => createLocalJWKSet(current().signer.jwks()),
+    maintenance: () => {
+      if (!maintenance) throw new Error('identity has not started');
+      return maintenance;
+    },
+    workers: (deps) => {
+      maintenance = new IdentityMaintenance({
+        db: deps.db,
+        signer: current().signer,
+        logger: deps.logger.child({ component: 'maintenance' }),
+        intervalMs: config.MAINTENANCE_INTERVAL_SECONDS * 1000,
+        rotateAfterMs: config.SIGNING_KEY_ROTATION_DAYS * 24 * 3600 * 1000,
+      });
+      return [...(hub ? [hub] : []), maintenance];
+    },
+    // Identity verifies the tokens it signs with its own public keys (reloaded when a token names a newer key).
+    authKeys: () => current().signer.verificationKeys(),
     routes: () => {
       if (!hub) throw new Error('identity has not started');
-      return [...identityRoutes(current()), { basePath: '/v1', api: liveRoutes(hub) }];
+      return [
+        ...identityRoutes(current()),
+        { basePath: '/v1', api: sessionRoutes(current()) },
+        { basePath: '/v1', api: liveRoutes(hub) },
+      ];
     },
     consumers: () => [
+      {
+        // A subcontractor cis archives or deletes loses portal access at once: their portal sessions at every bff
+        // replica end and their unused magic links expire. One group for all replicas (each event handled once).
+        groupId: config.PORTAL_ACCESS_CONSUMER_GROUP,
+        topics: [cisEvents['cis.subcontractor.archived'].topic],
+        fromBeginning: false,
+        handlers: Object.fromEntries(
+          (
+            [
+              'cis.subcontractor.archived',
+              'cis.subcontractor.deleted',
+              'cis.subcontractor.bulk.archive',
+              'cis.subcontractor.bulk.delete',
+            ] as const
+          ).map((type) => [
+            type,
+            async (event, trx) => {
+              const activity = decodeEvent(cisEvents[type], event);
+              const ids = [...new Set([activity.targetId, ...activity.targetIds].filter(Boolean))];
+              const revoked = await revokePortalAccess(trx, event.tenantId, ids);
+              if (revoked.sessions + revoked.links > 0) {
+                current().logger.info(
+                  { tenantId: event.tenantId, type, ...revoked },
+                  'portal access revoked (cis)',
+                );
+              }
+            },
+          ]),
+        ),
+      },
       {
         // Every replica drops its cached scopes when any replica changes their inputs (role bundles, the whitelist,
         // a user's role or bundles), so a change applies at once everywhere. One group per replica (each must see

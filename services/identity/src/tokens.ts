@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FieldCipher, Knex } from '@workspace/kit';
 import {
+  createLocalJWKSet,
+  errors as joseErrors,
   exportJWK,
   exportPKCS8,
   generateKeyPair,
@@ -8,14 +10,28 @@ import {
   SignJWT,
   type CryptoKey,
   type JWK,
+  type JWTVerifyGetKey,
 } from 'jose';
 
 const ALGORITHM = 'RS256';
+const LOCK = "SELECT pg_advisory_xact_lock(hashtext('identity.signing_keys'))";
+/** A token naming a kid this replica does not know makes it reload the keys, at most this often. */
+const RELOAD_ON_UNKNOWN_KID_MS = 5_000;
 
 interface SigningKey {
   kid: string;
   publicJwk: JWK;
   privateKey: CryptoKey;
+  createdAt: Date;
+}
+
+interface KeyRow {
+  kid: string;
+  public_jwk: JWK;
+  private_key_sealed: string;
+  created_at: Date;
+  retired_at: Date | null;
+  published_until: Date | null;
 }
 
 export interface AccessTokenInput {
@@ -28,68 +44,191 @@ export interface AccessTokenInput {
   claims?: Record<string, string>;
 }
 
+export interface TokenSignerOptions {
+  issuer: string;
+  audience: string;
+  /**
+   * How long a key that stopped signing stays in the JWKS: at least the longest lifetime of a token it signed
+   * (access or portal), plus a margin for clocks and caches.
+   */
+  publishRetiredForMs: number;
+}
+
+export interface SigningKeyInfo {
+  kid: string;
+  createdAt: string;
+  retiredAt: string | null;
+  publishedUntil: string | null;
+  signing: boolean;
+}
+
 /**
- * Signs identity's RS256 access tokens and publishes the public keys (JWKS). The key pair is created once and kept
- * in the database with its private half sealed (AES-256-GCM), so every replica signs with the same key and
- * tokens survive restarts.
+ * Signs identity's RS256 access tokens and publishes the public keys (JWKS). Keys live in the database with their
+ * private halves sealed (AES-256-GCM, the kit's FieldCipher), so every replica signs with the same keys and tokens
+ * survive restarts. The newest key that is not retired signs; a rotation adds a new key and retires the others,
+ * which stay published (so the tokens they signed still verify) until `published_until`. Replicas pick a rotation
+ * up on `reload` (the maintenance worker) or at once when a token names a key they do not know.
  */
 export class TokenSigner {
+  private active: SigningKey | undefined;
+  private published: JWK[] = [];
+  private localKeys!: JWTVerifyGetKey;
+  private lastReload = 0;
+  private reloading: Promise<void> | undefined;
+
   private constructor(
-    private readonly active: SigningKey,
-    private readonly published: JWK[],
-    private readonly issuer: string,
-    private readonly audience: string,
+    private readonly db: Knex,
+    private readonly cipher: FieldCipher,
+    private readonly options: TokenSignerOptions,
   ) {}
 
-  static async load(db: Knex, cipher: FieldCipher, issuer: string, audience: string): Promise<TokenSigner> {
+  static async load(db: Knex, cipher: FieldCipher, options: TokenSignerOptions): Promise<TokenSigner> {
+    const signer = new TokenSigner(db, cipher, options);
     await db.transaction(async (trx) => {
-      await trx.raw("SELECT pg_advisory_xact_lock(hashtext('identity.signing_keys'))");
+      await trx.raw(LOCK);
       const existing: unknown = await trx('signing_keys').whereNull('retired_at').first();
-      if (existing) return;
-      const { publicKey, privateKey } = await generateKeyPair(ALGORITHM, { extractable: true });
-      const kid = randomUUID();
-      await trx('signing_keys').insert({
-        kid,
-        public_jwk: JSON.stringify({ ...(await exportJWK(publicKey)), kid, alg: ALGORITHM, use: 'sig' }),
-        private_key_sealed: cipher.encrypt(await exportPKCS8(privateKey)),
-      });
+      if (!existing) await signer.insertKey(trx);
     });
-    const rows = await db('signing_keys')
-      .whereNull('retired_at')
+    await signer.reload();
+    return signer;
+  }
+
+  /** Reads the keys again: the newest unretired key signs, every key still within its publication is published. */
+  async reload(): Promise<void> {
+    const rows = await this.db('signing_keys')
+      .where((query) => {
+        void query.whereNull('published_until').orWhere('published_until', '>', this.db.fn.now());
+      })
       .orderBy('created_at', 'desc')
-      .select<{ kid: string; public_jwk: JWK; private_key_sealed: string }[]>(
-        'kid',
-        'public_jwk',
-        'private_key_sealed',
-      );
-    const newest = rows[0];
+      .select<KeyRow[]>('*');
+    const newest = rows.find((row) => row.retired_at === null);
     if (!newest) throw new Error('No signing key');
-    const active: SigningKey = {
-      kid: newest.kid,
-      publicJwk: newest.public_jwk,
-      privateKey: await importPKCS8(cipher.decrypt(newest.private_key_sealed), ALGORITHM),
-    };
-    return new TokenSigner(
-      active,
-      rows.map((row) => row.public_jwk),
-      issuer,
-      audience,
-    );
+    if (newest.kid !== this.active?.kid) {
+      this.active = {
+        kid: newest.kid,
+        publicJwk: newest.public_jwk,
+        privateKey: await importPKCS8(this.cipher.decrypt(newest.private_key_sealed), ALGORITHM),
+        createdAt: newest.created_at,
+      };
+    }
+    this.published = rows.map((row) => row.public_jwk);
+    this.localKeys = createLocalJWKSet({ keys: this.published });
+    this.lastReload = Date.now();
+  }
+
+  /**
+   * Makes a new signing key and retires every other unretired one (published for `publishRetiredForMs` more).
+   * Under the advisory lock, so concurrent rotations by several replicas make one key each, in turn.
+   */
+  async rotate(): Promise<{ kid: string; retired: string[] }> {
+    const result = await this.db.transaction(async (trx) => {
+      await trx.raw(LOCK);
+      return this.rotateLocked(trx);
+    });
+    await this.reload();
+    return result;
+  }
+
+  /** Rotates when the signing key is older than `maxAgeMs` (checked again under the lock). */
+  async rotateIfDue(maxAgeMs: number): Promise<{ kid: string; retired: string[] } | undefined> {
+    const result = await this.db.transaction(async (trx) => {
+      await trx.raw(LOCK);
+      const current = (await trx('signing_keys')
+        .whereNull('retired_at')
+        .orderBy('created_at', 'desc')
+        .first()) as KeyRow | undefined;
+      if (current && Date.now() - current.created_at.getTime() < maxAgeMs) return undefined;
+      return this.rotateLocked(trx);
+    });
+    if (result) await this.reload();
+    return result;
+  }
+
+  /** Deletes keys whose publication has ended (no token they signed is still valid). */
+  async purge(): Promise<number> {
+    return this.db('signing_keys')
+      .whereNotNull('published_until')
+      .where('published_until', '<=', this.db.fn.now())
+      .del();
+  }
+
+  async list(): Promise<SigningKeyInfo[]> {
+    const rows = await this.db('signing_keys').orderBy('created_at', 'desc').select<KeyRow[]>('*');
+    const signing = rows.find((row) => row.retired_at === null)?.kid;
+    return rows.map((row) => ({
+      kid: row.kid,
+      createdAt: row.created_at.toISOString(),
+      retiredAt: row.retired_at?.toISOString() ?? null,
+      publishedUntil: row.published_until?.toISOString() ?? null,
+      signing: row.kid === signing,
+    }));
+  }
+
+  get activeKid(): string {
+    return this.signingKey().kid;
   }
 
   jwks(): { keys: JWK[] } {
     return { keys: this.published };
   }
 
+  /**
+   * Identity's own token verification keys: the published keys of this replica, reloaded from the database (at
+   * most every 5 s) when a token names a kid it does not know, i.e. one another replica rotated to.
+   */
+  verificationKeys(): JWTVerifyGetKey {
+    return async (header, token) => {
+      try {
+        return await this.localKeys(header, token);
+      } catch (error) {
+        if (!(error instanceof joseErrors.JWKSNoMatchingKey)) throw error;
+        if (Date.now() - this.lastReload < RELOAD_ON_UNKNOWN_KID_MS) throw error;
+        this.reloading ??= this.reload().finally(() => {
+          this.reloading = undefined;
+        });
+        await this.reloading;
+        return this.localKeys(header, token);
+      }
+    };
+  }
+
   sign(input: AccessTokenInput): Promise<string> {
     return new SignJWT({ tid: input.tenantId, role: input.role, scp: [...input.scopes], ...input.claims })
-      .setProtectedHeader({ alg: ALGORITHM, kid: this.active.kid, typ: 'at+jwt' })
+      .setProtectedHeader({ alg: ALGORITHM, kid: this.signingKey().kid, typ: 'at+jwt' })
       .setSubject(input.subject)
-      .setIssuer(this.issuer)
-      .setAudience(this.audience)
+      .setIssuer(this.options.issuer)
+      .setAudience(this.options.audience)
       .setIssuedAt()
       .setJti(randomUUID())
       .setExpirationTime(`${input.ttlSeconds}s`)
-      .sign(this.active.privateKey);
+      .sign(this.signingKey().privateKey);
+  }
+
+  private signingKey(): SigningKey {
+    if (!this.active) throw new Error('No signing key loaded');
+    return this.active;
+  }
+
+  private async rotateLocked(trx: Knex.Transaction): Promise<{ kid: string; retired: string[] }> {
+    const retired: { kid: string }[] = await trx('signing_keys')
+      .whereNull('retired_at')
+      .update({
+        retired_at: trx.fn.now(),
+        published_until: new Date(Date.now() + this.options.publishRetiredForMs),
+      })
+      .returning('kid');
+    const kid = await this.insertKey(trx);
+    return { kid, retired: retired.map((row) => row.kid) };
+  }
+
+  private async insertKey(trx: Knex.Transaction): Promise<string> {
+    const { publicKey, privateKey } = await generateKeyPair(ALGORITHM, { extractable: true });
+    const kid = randomUUID();
+    await trx('signing_keys').insert({
+      kid,
+      public_jwk: JSON.stringify({ ...(await exportJWK(publicKey)), kid, alg: ALGORITHM, use: 'sig' }),
+      private_key_sealed: this.cipher.encrypt(await exportPKCS8(privateKey)),
+    });
+    return kid;
   }
 }

@@ -121,20 +121,32 @@ function authRoutes(context: IdentityContext): ApiRouter {
     return { accessToken, expiresIn: context.config.ACCESS_TOKEN_TTL_SECONDS, scopes };
   };
 
+  /**
+   * A new refresh token, valid REFRESH_TOKEN_TTL_SECONDS but never past the chain's absolute end (a sign-in starts a
+   * chain ending REFRESH_SESSION_MAX_LIFETIME_SECONDS later; each rotation keeps that end).
+   */
   const newRefreshToken = async (
     trx: Parameters<Parameters<IdentityContext['inTenant']>[1]>[1],
     tenantId: string,
     uid: string,
+    chainEnd = new Date(Date.now() + context.config.REFRESH_SESSION_MAX_LIFETIME_SECONDS * 1000),
   ) => {
     const refreshToken = `${tenantId}.${randomToken()}`;
+    const expiresAt = new Date(
+      Math.min(Date.now() + context.config.REFRESH_TOKEN_TTL_SECONDS * 1000, chainEnd.getTime()),
+    );
     await trx('refresh_sessions').insert({
       session_id: randomUUID(),
       tenant_id: tenantId,
       uid,
       token_hash: sha256Hex(refreshToken),
-      expires_at: new Date(Date.now() + context.config.REFRESH_TOKEN_TTL_SECONDS * 1000),
+      expires_at: expiresAt,
+      absolute_expires_at: chainEnd,
     });
-    return { refreshToken, refreshExpiresIn: context.config.REFRESH_TOKEN_TTL_SECONDS };
+    return {
+      refreshToken,
+      refreshExpiresIn: Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000)),
+    };
   };
 
   const tenantOfRefreshToken = (token: string): string => {
@@ -228,8 +240,16 @@ function authRoutes(context: IdentityContext): ApiRouter {
         const hash = sha256Hex(body.refreshToken);
         const outcome = await context.inTenant(tenant, async (store, trx) => {
           const session = (await trx('refresh_sessions').where({ token_hash: hash }).forUpdate().first()) as
-            { session_id: string; uid: string; revoked_at: Date | null; expires_at: Date } | undefined;
-          if (!session || session.expires_at <= new Date())
+            | {
+                session_id: string;
+                uid: string;
+                revoked_at: Date | null;
+                expires_at: Date;
+                absolute_expires_at: Date;
+              }
+            | undefined;
+          // Unknown, expired, or past the chain's absolute lifetime (however regularly it was used).
+          if (!session || session.expires_at <= new Date() || session.absolute_expires_at <= new Date())
             return { error: 'The session has expired. Please sign in again.' };
           if (session.revoked_at) {
             // A rotated token used again: someone holds a copy. End every session of that user.
@@ -237,6 +257,8 @@ function authRoutes(context: IdentityContext): ApiRouter {
               .where({ uid: session.uid })
               .whereNull('revoked_at')
               .update({ revoked_at: trx.fn.now() });
+            // And the user's browser sessions at every bff replica (ADR 0025).
+            await trx('bff_sessions').where({ kind: 'staff', tenant_id: tenant, subject: session.uid }).del();
             return { error: 'The session is no longer valid. Please sign in again.' };
           }
           await trx('refresh_sessions')
@@ -245,7 +267,7 @@ function authRoutes(context: IdentityContext): ApiRouter {
           const tenantRecord = await requireTenant(store, tenant);
           const user = await requireUser(store, session.uid);
           const issued = await issueSession(store, tenantRecord, user);
-          const refresh = await newRefreshToken(trx, tenant, user.uid);
+          const refresh = await newRefreshToken(trx, tenant, user.uid, session.absolute_expires_at);
           return { value: { ...issued, ...refresh } };
         });
         if ('error' in outcome) throw problems.unauthorized(outcome.error);
