@@ -2,6 +2,7 @@ import { enableTenantIsolation, type Migration } from '@workspace/kit';
 import { tenantFooter } from './002_tenant_footer.js';
 import { tenantLogo } from './003_tenant_logo.js';
 import { sessionHardening } from './004_session_hardening.js';
+import { userKeys } from './005_user_keys.js';
 
 export const identitySchema: Migration = {
   name: '001_identity',
@@ -111,4 +112,10 @@ export const identitySchema: Migration = {
   },
 };
 
-export const identityMigrations: Migration[] = [identitySchema, tenantFooter, tenantLogo, sessionHardening];
+export const identityMigrations: Migration[] = [
+  identitySchema,
+  tenantFooter,
+  tenantLogo,
+  sessionHardening,
+  userKeys,
+];

@@ -4,6 +4,7 @@ import { templateBundles, type IdentityContext } from './context.js';
 import { REGIONS, STORAGE_TIERS } from './db/store.js';
 import { tenantId, tenantModule } from './http/schemas.js';
 import { tenantChangedData } from './events.js';
+import { generateUserKeys } from './user-keys.js';
 
 /** A tenant and its users as `make up` and the tests seed them (the demo tenant's file: deploy/local/seed). */
 export const tenantSeedSchema = z.object({
@@ -55,17 +56,20 @@ export async function seedTenant(context: IdentityContext, input: unknown): Prom
       data: tenantChangedData(tenant),
     });
     for (const user of seed.users) {
-      await store.createUser({
-        ...user,
-        tenantId: tenant.id,
-        displayName: `${user.firstName} ${user.lastName}`.trim(),
-        username: user.email.split('@')[0] ?? null,
-        status: 'active',
-        themePreference: {},
-        teamIds: [],
-        siteIds: [],
-        idpSubject: seededSubject(tenant.id, user.email),
-      });
+      await store.createUser(
+        {
+          ...user,
+          tenantId: tenant.id,
+          displayName: `${user.firstName} ${user.lastName}`.trim(),
+          username: user.email.split('@')[0] ?? null,
+          status: 'active',
+          themePreference: {},
+          teamIds: [],
+          siteIds: [],
+          idpSubject: seededSubject(tenant.id, user.email),
+        },
+        generateUserKeys(context.cipher),
+      );
       await context.record(trx, identityEvents.userCreated, {
         tenantId: tenant.id,
         aggregateId: user.uid,

@@ -8,6 +8,7 @@ import { identityRoutes } from './http/routes.js';
 import { revokePortalAccess, sessionRoutes } from './http/session-routes.js';
 import { IdentityLiveHub, liveRoutes } from './live.js';
 import { IdentityMaintenance } from './maintenance.js';
+import { profileFeatures, type ProfileFeatures } from './profile-features.js';
 import { TokenSigner } from './tokens.js';
 
 export const IDENTITY_SCHEMA = 'identity';
@@ -17,10 +18,13 @@ export interface IdentityService extends ServiceDefinition<IdentityConfig> {
   context(): IdentityContext;
   /** The maintenance worker (after start): key rotation and clean-up; tests run it at once. */
   maintenance(): IdentityMaintenance;
+  /** Users' public keys and avatars. */
+  profile: ProfileFeatures;
 }
 
 export function identityService(config: IdentityConfig): IdentityService {
   const cipher = FieldCipher.fromConfig(config.IDENTITY_ENCRYPTION_KEYS);
+  const profile = profileFeatures(config, cipher);
   let context: IdentityContext | undefined;
   let hub: IdentityLiveHub | undefined;
   let maintenance: IdentityMaintenance | undefined;
@@ -37,6 +41,7 @@ export function identityService(config: IdentityConfig): IdentityService {
     bodyLimit: '6mb',
     publishes: Object.values(identityEvents),
     context: current,
+    profile,
     async setup(deps) {
       const signer = await TokenSigner.load(deps.db, cipher, {
         issuer: config.JWT_ISSUER,
@@ -48,6 +53,7 @@ export function identityService(config: IdentityConfig): IdentityService {
       });
       const ready = new IdentityContext(deps.db, config, cipher, signer, deps.logger, deps.source);
       context = ready;
+      await profile.setup(deps);
       // Live updates (GET /v1/live): every replica hears the NOTIFY its peers send with each recorded change, and
       // drops its cached scopes of the tenant at once when their inputs changed (the consumer below does so too).
       hub = new IdentityLiveHub(config.DATABASE_URL, deps.logger, (tenantId, event) => {
@@ -66,7 +72,7 @@ export function identityService(config: IdentityConfig): IdentityService {
         intervalMs: config.MAINTENANCE_INTERVAL_SECONDS * 1000,
         rotateAfterMs: config.SIGNING_KEY_ROTATION_DAYS * 24 * 3600 * 1000,
       });
-      return [...(hub ? [hub] : []), maintenance];
+      return [...(hub ? [hub] : []), maintenance, ...profile.workers(deps)];
     },
     // Identity verifies the tokens it signs with its own public keys (reloaded when a token names a newer key).
     authKeys: () => current().signer.verificationKeys(),
@@ -76,6 +82,7 @@ export function identityService(config: IdentityConfig): IdentityService {
         ...identityRoutes(current()),
         { basePath: '/v1', api: sessionRoutes(current()) },
         { basePath: '/v1', api: liveRoutes(hub) },
+        ...profile.routes(current()),
       ];
     },
     consumers: () => [

@@ -1,4 +1,5 @@
 import type { Knex } from '@workspace/kit';
+import { userKeyColumns, type UserKeys } from '../user-keys.js';
 
 export const REGIONS = ['uk', 'eu', 'us'] as const;
 export const STORAGE_TIERS = ['free', 'starter', 'professional', 'enterprise', 'custom'] as const;
@@ -254,8 +255,10 @@ export class IdentityStore {
     return rows.map(toUser);
   }
 
+  /** Creates a user with their key pair (every user has one: the table refuses a row without). */
   async createUser(
     user: Omit<User, 'superAdmin' | 'profilePhotoUrl'> & { idpSubject?: string },
+    keys: UserKeys,
   ): Promise<void> {
     await this.trx('users').insert({
       uid: user.uid,
@@ -272,6 +275,7 @@ export class IdentityStore {
       site_ids: user.siteIds,
       bundle_ids: user.bundleIds,
       idp_subject: user.idpSubject ?? null,
+      ...userKeyColumns(keys),
     });
   }
 
