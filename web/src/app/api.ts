@@ -1,3 +1,4 @@
+import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
 import { createApi, fetchBaseQuery } from '@reduxjs/toolkit/query/react';
 import type { Appearance } from '../ui/appearance';
 import type { UserStatus } from '../ui/UserAvatar';
@@ -157,3 +158,21 @@ export const {
   useFooterQuery,
   useSaveFooterMutation,
 } = api;
+
+/**
+ * What a module's Try Again does before it renders the module again: forgets the data the shell's cache holds
+ * (every tag but the session's). The crashed module's queries have no subscriber while its error shows, so they
+ * are dropped and fetched afresh when it mounts again; queries still in use elsewhere (the footer) are refetched.
+ */
+export function forgetModuleData(): ThunkAction<
+  void,
+  { api: ReturnType<typeof api.reducer> },
+  unknown,
+  UnknownAction
+> {
+  return (dispatch, getState) => {
+    const provided = getState().api.provided.tags as Record<string, unknown>;
+    const types = Object.keys(provided).filter((type) => type !== 'Session');
+    if (types.length > 0) dispatch(api.util.invalidateTags(types as never[]));
+  };
+}

@@ -6,6 +6,8 @@ interface Props {
   children: ReactNode;
   /** Where the error goes (the console by default; the shell passes its reporter). */
   onError?: (error: Error, info: ErrorInfo) => void;
+  /** Runs before Try Again renders the module again (the shell forgets the module's cached data). */
+  onRetry?: () => void;
 }
 
 interface State {
@@ -30,6 +32,7 @@ export class ModuleErrorBoundary extends Component<Props, State> {
     if (!this.state.error) return this.props.children;
     return (
       <Result
+        data-testid="module-error"
         status="error"
         title={`${this.props.module} Error`}
         subTitle="Something went wrong in this section. The error has been reported."
@@ -37,6 +40,7 @@ export class ModuleErrorBoundary extends Component<Props, State> {
           <Button
             type="primary"
             onClick={() => {
+              this.props.onRetry?.();
               this.setState({ error: null });
             }}
           >

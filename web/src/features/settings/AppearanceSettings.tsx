@@ -1,26 +1,62 @@
-import { Button, Card, Col, Form, Radio, Row, Select, Space, Typography } from 'antd';
+import { Button, Card, Col, ConfigProvider, Form, Radio, Row, Select, Space, Typography } from 'antd';
 import { useState } from 'react';
-import { useUpdateMeMutation } from '../../app/api';
+import { useUpdateMeMutation, type Session } from '../../app/api';
 import {
   accentColours,
   accentOf,
+  buildTheme,
+  darkSurfaces,
   defaultAppearance,
   fonts,
+  isDark,
+  isSuperAdmin,
   layouts,
+  lightSurfaces,
   radii,
   savedShift,
   scales,
+  surfacesFor,
   type Appearance,
 } from '../../ui/appearance';
-import { useToast } from '../../ui/feedback';
+import { useConfirm, useToast } from '../../ui/feedback';
+import { photoOf } from '../../ui/photo';
+import { avatarPixels, UserAvatar, type AvatarSize } from '../../ui/UserAvatar';
 import { PrimaryColourDialog } from './PrimaryColourDialog';
 import { SettingsTabs } from './SettingsTabs';
 
 /** The appearance panel: a draft the user edits, saved to their profile with Apply Changes. */
-export function AppearanceSettings({ current }: { current: Appearance }) {
+export function AppearanceSettings({ current, session }: { current: Appearance; session: Session }) {
   const [draft, setDraft] = useState<Appearance>(current);
   const [updateMe, { isLoading }] = useUpdateMeMutation();
   const toast = useToast();
+  const confirm = useConfirm();
+  const changed = JSON.stringify(draft) !== JSON.stringify(current);
+  const discard = async () => {
+    if (!changed) return;
+    const sure = await confirm({
+      title: 'Discard changes?',
+      message: 'Your unsaved appearance changes will be lost.',
+    });
+    if (sure) setDraft(current);
+  };
+  const resetToDefaults = async () => {
+    const sure = await confirm({
+      title: 'Reset to defaults?',
+      message:
+        'The mode, layout, corner radius, scale, font and surfaces go back to the defaults; the primary colour stays. Apply Changes saves them.',
+      confirmText: 'Reset',
+      style: 'warning',
+    });
+    if (!sure) return;
+    // The primary colour is the dialog's: Defaults leaves it (colour and shift) as it is.
+    setDraft((previous) => ({
+      ...defaultAppearance,
+      accent: previous.accent,
+      accentVariation: previous.accentVariation,
+      accentSaturation: previous.accentSaturation,
+      accentLightness: previous.accentLightness,
+    }));
+  };
   const set = <K extends keyof Appearance>(key: K, value: Appearance[K]) => {
     setDraft((previous) => ({ ...previous, [key]: value }));
   };
@@ -103,6 +139,32 @@ export function AppearanceSettings({ current }: { current: Appearance }) {
               </Form.Item>
             </Col>
           </Row>
+          <Row gutter={24}>
+            <Col xs={24} md={12}>
+              <Form.Item label="Light surfaces" extra="The backgrounds and borders in light mode.">
+                <Select
+                  aria-label="Light surfaces"
+                  value={draft.surfaceLight ?? 'classic'}
+                  onChange={(value) => {
+                    set('surfaceLight', value);
+                  }}
+                  options={lightSurfaces.map((preset) => ({ value: preset.id, label: preset.name }))}
+                />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item label="Dark surfaces" extra="The backgrounds and borders in dark mode.">
+                <Select
+                  aria-label="Dark surfaces"
+                  value={draft.surfaceDark ?? 'classic'}
+                  onChange={(value) => {
+                    set('surfaceDark', value);
+                  }}
+                  options={darkSurfaces.map((preset) => ({ value: preset.id, label: preset.name }))}
+                />
+              </Form.Item>
+            </Col>
+          </Row>
           <Form.Item
             label="Primary colour"
             extra="The palette, the variations and the free saturation and lightness sliders are in Choose Primary Color, which saves the colour at once."
@@ -141,28 +203,10 @@ export function AppearanceSettings({ current }: { current: Appearance }) {
               setDraft((previous) => ({ ...previous, ...fields }));
             }}
           />
+          <AppearancePreview draft={draft} session={session} />
           <Space>
-            <Button
-              onClick={() => {
-                setDraft(current);
-              }}
-            >
-              Cancel
-            </Button>
-            <Button
-              onClick={() => {
-                // The primary colour is the dialog's: Defaults leaves it (colour and shift) as it is.
-                setDraft((previous) => ({
-                  ...defaultAppearance,
-                  accent: previous.accent,
-                  accentVariation: previous.accentVariation,
-                  accentSaturation: previous.accentSaturation,
-                  accentLightness: previous.accentLightness,
-                }));
-              }}
-            >
-              Defaults
-            </Button>
+            <Button onClick={() => void discard()}>Cancel</Button>
+            <Button onClick={() => void resetToDefaults()}>Defaults</Button>
             <Button type="primary" loading={isLoading} onClick={() => void apply()}>
               Apply Changes
             </Button>
@@ -191,4 +235,71 @@ function accentLabel(appearance: Appearance): string {
   if (preset) return `${name}, ${labels[preset]}`;
   const signed = (value: number) => (value > 0 ? `+${value}` : String(value));
   return `${name}, saturation ${signed(shift.saturation)}, lightness ${signed(shift.lightness)}`;
+}
+
+const previewSizes: AvatarSize[] = ['xs', 'sm', 'md', 'lg', 'xl'];
+
+/**
+ * The draft as it will look: its surfaces (the preset of the draft's mode), primary colour, radius, scale and font,
+ * and the user's avatar in the five sizes with their status colour.
+ */
+function AppearancePreview({ draft, session }: { draft: Appearance; session: Session }) {
+  const prefersDark = window.matchMedia('(prefers-color-scheme: dark)').matches;
+  const dark = isDark(draft.mode, prefersDark);
+  const surfaces = surfacesFor(draft, dark);
+  const theme = buildTheme(draft, prefersDark, session.tenant.branding, {
+    superAdmin: isSuperAdmin(session.scopes),
+  });
+  const name = session.user.displayName || session.user.email;
+  return (
+    <Form.Item label="Preview">
+      <ConfigProvider theme={theme}>
+        <div
+          data-testid="preview-surface"
+          data-surface={surfaces.name}
+          style={{ background: surfaces.surface, padding: 16, borderRadius: 8 }}
+        >
+          <div
+            data-testid="preview-primary"
+            style={{
+              background: surfaces.primary,
+              border: `1px solid ${surfaces.border}`,
+              padding: 16,
+              borderRadius: theme.token?.borderRadius,
+            }}
+          >
+            <Space orientation="vertical" size="middle">
+              <Space wrap align="end" data-testid="avatar-sizes">
+                {previewSizes.map((size) => (
+                  <span key={size} data-size={size} data-pixels={avatarPixels[size]}>
+                    <UserAvatar
+                      name={name}
+                      photoUrl={photoOf(session.user)}
+                      size={size}
+                      status={session.user.status}
+                    />
+                  </span>
+                ))}
+              </Space>
+              <Space>
+                <Button type="primary">Primary button</Button>
+                <div
+                  data-testid="preview-elevated"
+                  style={{
+                    background: surfaces.elevated,
+                    border: `1px solid ${surfaces.border}`,
+                    padding: '4px 12px',
+                    borderRadius: theme.token?.borderRadius,
+                    color: dark ? '#FFFFFFD9' : '#000000E0',
+                  }}
+                >
+                  Menu or dialog
+                </div>
+              </Space>
+            </Space>
+          </div>
+        </div>
+      </ConfigProvider>
+    </Form.Item>
+  );
 }

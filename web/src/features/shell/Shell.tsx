@@ -8,15 +8,26 @@ import {
   Menu,
   Space,
   Spin,
+  Tag,
   theme as antdTheme,
   Typography,
 } from 'antd';
 import enGB from 'antd/locale/en_GB';
 import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useDispatch } from 'react-redux';
 import { Link, Navigate, Route, Routes, useLocation } from 'react-router';
-import { inFlight, useLogoutMutation, useSessionQuery, type Session } from '../../app/api';
+import { forgetModuleData, inFlight, useLogoutMutation, useSessionQuery, type Session } from '../../app/api';
 import { enabledModules } from '../../app/modules';
-import { buildTheme, defaultAppearance, effectiveLayout, type Appearance } from '../../ui/appearance';
+import type { AppDispatch } from '../../app/store';
+import {
+  buildTheme,
+  defaultAppearance,
+  effectiveLayout,
+  isSuperAdmin,
+  PLATFORM_THEME,
+  type Appearance,
+} from '../../ui/appearance';
+import { photoOf } from '../../ui/photo';
 import { LoadingBar } from '../../ui/LoadingBar';
 import { ModuleErrorBoundary } from '../../ui/ModuleErrorBoundary';
 import { CisModule } from '../cis/CisModule';
@@ -26,6 +37,7 @@ import { LogoSettings } from '../settings/LogoSettings';
 import { OrganisationSettings } from '../settings/OrganisationSettings';
 import { AppFooter } from './AppFooter';
 import { ModuleHome } from './ModuleHome';
+import { moduleIcons } from './moduleIcons';
 import { StatusPicker } from './StatusPicker';
 import { TenantLogo } from './TenantLogo';
 import { useLiveUpdates } from './useLiveUpdates';
@@ -81,7 +93,11 @@ function Navigation({ session, mode }: { session: Session; mode: 'inline' | 'hor
     ...(modules.length === 0
       ? [{ key: '/welcome', label: <Link to="/welcome">Welcome</Link>, icon: <AppstoreOutlined /> }]
       : []),
-    ...modules.map((module) => ({ key: module.route, label: <Link to={module.route}>{module.label}</Link> })),
+    ...modules.map((module) => ({
+      key: module.route,
+      label: <Link to={module.route}>{module.label}</Link>,
+      icon: moduleIcons[module.icon],
+    })),
     {
       key: '/settings/appearance',
       label: <Link to="/settings/appearance">Settings</Link>,
@@ -114,6 +130,11 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
     setDrawerOpen(false);
   }, [location.pathname]);
   const { token } = antdTheme.useToken();
+  const dispatch = useDispatch<AppDispatch>();
+  const retry = () => {
+    dispatch(forgetModuleData());
+  };
+  const superAdmin = isSuperAdmin(session.scopes);
   const modules = enabledModules(session.tenant.modules);
   const home = modules[0]?.route ?? '/welcome';
   const signOut = async () => {
@@ -136,6 +157,7 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
         borderBottom: `1px solid ${token.colorBorderSecondary}`,
       }}
       data-layout={layout}
+      data-testid="top-bar"
     >
       {layout === 'topbar' && (
         <Button
@@ -148,6 +170,11 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
         />
       )}
       <TenantLogo name={session.tenant.name} />
+      {superAdmin && (
+        <Tag color={PLATFORM_THEME.accent} data-testid="platform-theme">
+          Platform admin
+        </Tag>
+      )}
       {layout === 'topbar-nav' ? (
         <Navigation session={session} mode="horizontal" />
       ) : (
@@ -157,7 +184,7 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
         <StatusPicker
           name={session.user.displayName || session.user.email}
           status={session.user.status}
-          photoUrl={session.user.profilePhotoUrl}
+          photoUrl={photoOf(session.user)}
         />
         <Button type="text" icon={<LogoutOutlined />} onClick={() => void signOut()}>
           Sign out
@@ -176,7 +203,7 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
             key={module.id}
             path={`${module.route.split('/').slice(0, 2).join('/')}/*`}
             element={
-              <ModuleErrorBoundary module={module.label}>
+              <ModuleErrorBoundary onRetry={retry} module={module.label}>
                 {module.id === 'cis' ? <CisModule session={session} /> : <ModuleHome module={module} />}
               </ModuleErrorBoundary>
             }
@@ -185,15 +212,15 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
         <Route
           path="/settings/appearance"
           element={
-            <ModuleErrorBoundary module="Settings">
-              <AppearanceSettings current={appearance} />
+            <ModuleErrorBoundary onRetry={retry} module="Settings">
+              <AppearanceSettings current={appearance} session={session} />
             </ModuleErrorBoundary>
           }
         />
         <Route
           path="/settings/organisation"
           element={
-            <ModuleErrorBoundary module="Settings">
+            <ModuleErrorBoundary onRetry={retry} module="Settings">
               <OrganisationSettings session={session} />
             </ModuleErrorBoundary>
           }
@@ -201,7 +228,7 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
         <Route
           path="/settings/colours"
           element={
-            <ModuleErrorBoundary module="Settings">
+            <ModuleErrorBoundary onRetry={retry} module="Settings">
               <ColourSettings session={session} />
             </ModuleErrorBoundary>
           }
@@ -209,7 +236,7 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
         <Route
           path="/settings/logo"
           element={
-            <ModuleErrorBoundary module="Settings">
+            <ModuleErrorBoundary onRetry={retry} module="Settings">
               <LogoSettings session={session} />
             </ModuleErrorBoundary>
           }
@@ -232,14 +259,18 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
           <Layout>
             {header}
             {content}
-            <AppFooter />
+            <ModuleErrorBoundary onRetry={retry} module="Footer">
+              <AppFooter />
+            </ModuleErrorBoundary>
           </Layout>
         </>
       ) : (
         <>
           {header}
           {content}
-          <AppFooter />
+          <ModuleErrorBoundary onRetry={retry} module="Footer">
+            <AppFooter />
+          </ModuleErrorBoundary>
           <Drawer
             open={drawerOpen}
             placement="left"
@@ -263,7 +294,9 @@ export function Shell(): ReactNode {
   const pending = useAnyRequestPending();
   const prefersDark = usePrefersDark();
   const appearance = appearanceOf(session);
-  const theme = buildTheme(appearance, prefersDark, session?.tenant.branding);
+  const theme = buildTheme(appearance, prefersDark, session?.tenant.branding, {
+    superAdmin: isSuperAdmin(session?.scopes),
+  });
   useLiveUpdates(session?.user.uid);
 
   useEffect(() => {
