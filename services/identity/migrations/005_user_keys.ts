@@ -7,7 +7,8 @@ import type { Migration } from '@workspace/kit';
  * - New rows must carry both (a CHECK, NOT VALID so that it does not look at the rows that exist now).
  * - Rows that exist now get their keys when identity starts (`backfillUserKeys`): the migration has no access to
  *   the cipher. The table keeps its tenant isolation; two more policies let a transaction that sets
- *   `app.user_keys_backfill = 'on'` see users without a key and give them one, and nothing else.
+ *   `app.user_keys_backfill = 'on'` read users (an UPDATE's new row must be readable) and give a user without a
+ *   key one; they change nothing else.
  */
 export const userKeys: Migration = {
   name: '005_user_keys',
@@ -25,7 +26,7 @@ export const userKeys: Migration = {
         CHECK (public_key IS NULL OR public_key ~ '^[A-Za-z0-9_-]{43}$')`);
     await knex.raw(`
       CREATE POLICY user_keys_backfill_select ON users FOR SELECT
-        USING (current_setting('app.user_keys_backfill', true) = 'on' AND public_key IS NULL)`);
+        USING (current_setting('app.user_keys_backfill', true) = 'on')`);
     await knex.raw(`
       CREATE POLICY user_keys_backfill_update ON users FOR UPDATE
         USING (current_setting('app.user_keys_backfill', true) = 'on' AND public_key IS NULL)
