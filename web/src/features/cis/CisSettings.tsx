@@ -26,12 +26,20 @@ import {
   type CisSettings as Settings,
   type RoleBundle,
   type SettingsInput,
+  type SettingsResponse,
 } from './api';
 import { clearEditedErrors, showFieldErrors } from './components/formErrors';
 import { QueryError } from './components/QueryError';
 import { useCis } from './context';
-import { errorMessage, fieldErrors } from './problem';
+import { DEFAULT_CIS_SETTINGS } from './domain';
+import { errorMessage, errorStatus, fieldErrors } from './problem';
 import { validateSettingsInput } from './validation';
+
+/** What the form shows when the settings cannot be loaded: the same defaults, in memory (cis.md §4 'Settings'). */
+const fallbackSettings: SettingsResponse = {
+  settings: { ...DEFAULT_CIS_SETTINGS, utrMasked: null, hasUtr: false },
+  readiness: [],
+};
 
 type FormValues = Omit<SettingsInput, 'utr'> & { utr: string };
 
@@ -165,8 +173,12 @@ export function CisSettings() {
   const { abilities } = useCis();
   const { notification } = App.useApp();
   const [form] = Form.useForm<FormValues>();
-  const { data, error, isLoading } = useCisSettingsQuery(undefined, { skip: !abilities.canManage });
+  const loaded = useCisSettingsQuery(undefined, { skip: !abilities.canManage });
   const [save, saveState] = useSaveCisSettingsMutation();
+  const { error, isLoading } = loaded;
+  // A failed load (other than a refusal) falls back to the defaults in memory; saving them stores them.
+  const loadFailed = Boolean(error) && errorStatus(error) !== 403;
+  const data = loaded.data ?? (loadFailed ? fallbackSettings : undefined);
   const settings = data?.settings;
 
   useEffect(() => {
@@ -183,7 +195,7 @@ export function CisSettings() {
       />
     );
   if (isLoading) return <Skeleton active paragraph={{ rows: 10 }} />;
-  if (error || !data)
+  if (!data)
     return <QueryError error={error} prefix="Error loading settings: " action="manage CIS settings" />;
 
   const submit = async (values: FormValues) => {
@@ -208,6 +220,15 @@ export function CisSettings() {
 
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+      {loadFailed && (
+        <Alert
+          type="warning"
+          showIcon
+          data-testid="settings-defaults"
+          title="Settings could not be loaded; showing the defaults"
+          description={errorMessage(error)}
+        />
+      )}
       {data.readiness.length > 0 && (
         <Alert
           type="info"

@@ -20,7 +20,7 @@ import {
   type InvoiceFilters,
   type InvoicePeriod,
 } from './api';
-import { useUrlFilter, useUrlSearch } from './components/filters';
+import { invoicePeriods, listPeriodOptions, useUrlFilter, useUrlSearch } from './components/filters';
 import { invoiceAllows, statementPending } from './components/invoiceActions';
 import { PayModal } from './components/PayModal';
 import { QueryError } from './components/QueryError';
@@ -33,7 +33,6 @@ import { pounds, ukDate } from './format';
 import { errorMessage } from './problem';
 
 const statuses = ['all', 'draft', 'portal_draft', 'approved', 'paid', 'cancelled'] as const;
-const periods = ['all', 'current', 'previous', 'quarter', 'year'] as const;
 const PAGE_SIZE = 50;
 
 /** /cis/invoices: filters, summary cards, the table with row and bulk actions, pagination, live updates. */
@@ -45,7 +44,7 @@ export function InvoiceList() {
   const search = useUrlSearch();
   const [params, setParams] = useSearchParams();
   const [status, setStatus] = useUrlFilter<InvoiceFilters['status']>('status', 'all', statuses);
-  const [period, setPeriod] = useUrlFilter<InvoicePeriod>('period', 'all', periods);
+  const [period, setPeriod] = useUrlFilter<InvoicePeriod>('period', 'all', invoicePeriods);
   const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
   const [selected, setSelected] = useState<string[]>([]);
   const [paying, setPaying] = useState<string[] | null>(null);
@@ -304,11 +303,7 @@ export function InvoiceList() {
           value={period}
           onChange={setPeriod}
           style={{ width: 170 }}
-          options={[
-            { value: 'all', label: 'All periods' },
-            { value: 'current', label: 'Current month' },
-            { value: 'previous', label: 'Previous' },
-          ]}
+          options={listPeriodOptions(period)}
         />
         {selected.length > 0 && (
           <>

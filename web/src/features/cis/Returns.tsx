@@ -211,7 +211,7 @@ export function Returns() {
           Download CIS300 XML
         </Button>
       )}
-      {ret.locked && testingTools && (
+      {ret.locked && testingTools && abilities.canSubmit && (
         <Button danger icon={<UnlockOutlined />} onClick={() => void unlock(ret)}>
           Unlock (Testing)
         </Button>
@@ -258,7 +258,8 @@ export function Returns() {
         size="small"
         data-testid="current-return"
         extra={
-          period && (
+          // Compile Return stays offered without a tax month: it then answers 'Unable to Compile'.
+          (period || (!ret && canCompile)) && (
             <Space wrap>
               {!ret && canCompile && (
                 <Button
@@ -270,7 +271,7 @@ export function Returns() {
                   Compile Return
                 </Button>
               )}
-              {ret && !ret.locked && canCompile && (
+              {period && ret && !ret.locked && canCompile && (
                 <Button
                   icon={<FileSyncOutlined />}
                   loading={compileState.isLoading}
@@ -279,7 +280,7 @@ export function Returns() {
                   Recompile
                 </Button>
               )}
-              {ret && returnButtons(ret, true)}
+              {period && ret && returnButtons(ret, true)}
             </Space>
           )
         }

@@ -644,6 +644,9 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
     cisDashboard: build.query<Dashboard, undefined>({
       query: () => '/cis/dashboard',
       providesTags: ['CisDashboard'],
+      // Fetched fresh each time the dashboard opens: its figures move with every change, and after a crash
+      // the module's Try Again renders from a new answer, not the one that broke it.
+      keepUnusedDataFor: 0,
     }),
     cisAnalytics: build.query<Analytics, number>({
       query: (months) => `/cis/analytics?months=${months}`,

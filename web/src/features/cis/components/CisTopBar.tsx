@@ -6,12 +6,13 @@ import {
   SearchOutlined,
   SendOutlined,
 } from '@ant-design/icons';
-import { Breadcrumb, Button, Input, Space, Tag, theme, Typography } from 'antd';
+import { Breadcrumb, Button, Input, Select, Space, Tag, theme, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useToast } from '../../../ui/feedback';
 import { useCis } from '../context';
 import { downloadFile } from '../download';
+import { invoicePeriodOptions, invoicePeriods, useUrlFilter } from './filters';
 import { InviteModal } from './InviteModal';
 import { cisMode, cisSection, sectionTitles } from './sections';
 
@@ -51,6 +52,21 @@ function SearchBox({ placeholder }: { placeholder: string }) {
         setText(event.target.value);
       }}
       style={{ width: 260 }}
+    />
+  );
+}
+
+/** The top bar's period filter: the list's all, current and previous, and also quarter and year (cis.md §5). */
+function PeriodFilter() {
+  const [period, setPeriod] = useUrlFilter('period', 'all', invoicePeriods);
+  return (
+    <Select
+      aria-label="Top bar period filter"
+      data-testid="top-bar-period"
+      value={period}
+      onChange={setPeriod}
+      style={{ width: 160 }}
+      options={invoicePeriodOptions}
     />
   );
 }
@@ -213,6 +229,7 @@ export function CisTopBar() {
       </Space>
       <div style={{ flex: 1 }} />
       {mode === 'list' && section === 'subcontractors' && <SearchBox placeholder="Search subcontractors" />}
+      {mode === 'list' && section === 'invoices' && <PeriodFilter />}
       {mode === 'list' && section === 'invoices' && <SearchBox placeholder="Search invoices" />}
       <Space wrap={false}>{actions}</Space>
       {inviteOpen && (
