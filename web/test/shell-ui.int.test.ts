@@ -114,6 +114,16 @@ async function choose(page: Page, label: string, option: string): Promise<void> 
     .catch(() => undefined);
 }
 
+/** The option an antd Select (found by its aria-label) shows. */
+async function selectedOf(page: Page, label: string): Promise<string> {
+  const text = await page
+    .locator('.ant-select', { has: page.getByLabel(label, { exact: true }) })
+    .locator('.ant-select-content')
+    .first()
+    .innerText();
+  return text.trim();
+}
+
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -158,6 +168,8 @@ describe('staff app shell UI in Chromium', () => {
       .inTenant('acme', (_store, trx) =>
         trx('users').where({ uid: acmeAdmin?.uid }).update({ super_admin: true }),
       );
+    // Their scopes were cached at the first sign-in; a change of their inputs recomputes them.
+    harness.definition.context().scopeCache.invalidateTenant('acme');
     const superAdmin = await signedIn('acme', acmeAdmin?.email ?? '');
     await superAdmin.page.goto(`${baseUrl}/settings/appearance`);
     await visible(superAdmin.page.getByTestId('platform-theme'));
@@ -232,7 +244,8 @@ describe('staff app shell UI in Chromium', () => {
     await bar.waitFor({ state: 'detached', timeout: 15_000 });
     const values = await page.evaluate(() => (globalThis as unknown as { barValues: string[] }).barValues);
     const numbers = values.filter((value) => value !== 'gone').map(Number);
-    const beforeRelease = numbers.slice(0, numbers.indexOf(100));
+    // The session's own load may complete the bar once first: the held load is the last run.
+    const beforeRelease = numbers.slice(numbers.lastIndexOf(10), numbers.lastIndexOf(100));
     expect(numbers).toContain(100);
     expect(Math.max(...beforeRelease)).toBe(90);
     // It advanced (10 first, growing), completed at 100, then went.
@@ -375,13 +388,7 @@ describe('staff app shell UI in Chromium', () => {
   it('WS-141, WS-142, WS-143, WS-469: radius Medium, scale 100 % and Inter by default; each choice changes the page', async () => {
     const { context, page } = await signedIn('demo', 'viewer@demo.test');
     await page.goto(`${baseUrl}/settings/appearance`);
-    const form = page.locator('.ant-card', { hasText: 'Corner radius' });
-    const selected = (label: string) =>
-      form
-        .locator('.ant-form-item', { has: page.locator(`label:text-is("${label}")`) })
-        .locator('.ant-select-content-value, .ant-select-selection-item')
-        .first()
-        .textContent();
+    const selected = (label: string) => selectedOf(page, label);
     expect(await selected('Corner radius')).toBe('Medium');
     expect(await selected('Scale')).toBe('100%');
     expect(await selected('Font')).toBe('Inter');
@@ -550,12 +557,7 @@ describe('staff app shell UI in Chromium', () => {
     await page.goto(`${baseUrl}/settings/appearance`);
     await choose(page, 'Scale', '90%');
     const dialog = page.locator('.ant-modal-confirm');
-    const scale = () =>
-      page
-        .locator('.ant-form-item', { has: page.locator('label:text-is("Scale")') })
-        .locator('.ant-select-content-value, .ant-select-selection-item')
-        .first()
-        .textContent();
+    const scale = () => selectedOf(page, 'Scale');
 
     // Primary: Cancel with unsaved changes asks first, with the Confirm and Cancel buttons.
     await page.getByRole('button', { name: 'Cancel', exact: true }).click();
@@ -612,7 +614,8 @@ describe('staff app shell UI in Chromium', () => {
     expect(await dialog.locator('.ant-modal-confirm-title').textContent()).toBe('Remove the logo?');
     const remove = dialog.getByRole('button', { name: 'Remove' });
     expect(await remove.getAttribute('class')).toMatch(/ant-btn-dangerous/);
-    expect(hueOf(await styleOf(remove, 'background-color'))).toBeLessThan(10);
+    const removeHue = hueOf(await styleOf(remove, 'background-color'));
+    expect(Math.min(removeHue, 360 - removeHue)).toBeLessThan(10); // red
     await page.screenshot({ path: `${shots}/shell-ui-confirm-danger.png` });
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });

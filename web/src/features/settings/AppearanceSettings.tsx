@@ -108,6 +108,7 @@ export function AppearanceSettings({ current, session }: { current: Appearance; 
             <Col xs={24} md={8}>
               <Form.Item label="Corner radius">
                 <Select
+                  aria-label="Corner radius"
                   value={draft.radius}
                   onChange={(value) => {
                     set('radius', value);
@@ -119,6 +120,7 @@ export function AppearanceSettings({ current, session }: { current: Appearance; 
             <Col xs={24} md={8}>
               <Form.Item label="Scale">
                 <Select
+                  aria-label="Scale"
                   value={draft.scale}
                   onChange={(value) => {
                     set('scale', value);
@@ -130,6 +132,7 @@ export function AppearanceSettings({ current, session }: { current: Appearance; 
             <Col xs={24} md={8}>
               <Form.Item label="Font">
                 <Select
+                  aria-label="Font"
                   value={draft.font}
                   onChange={(value) => {
                     set('font', value);

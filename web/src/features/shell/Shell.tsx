@@ -203,7 +203,7 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
             key={module.id}
             path={`${module.route.split('/').slice(0, 2).join('/')}/*`}
             element={
-              <ModuleErrorBoundary onRetry={retry} module={module.label}>
+              <ModuleErrorBoundary key={module.id} onRetry={retry} module={module.label}>
                 {module.id === 'cis' ? <CisModule session={session} /> : <ModuleHome module={module} />}
               </ModuleErrorBoundary>
             }
@@ -212,7 +212,7 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
         <Route
           path="/settings/appearance"
           element={
-            <ModuleErrorBoundary onRetry={retry} module="Settings">
+            <ModuleErrorBoundary key="settings-appearance" onRetry={retry} module="Settings">
               <AppearanceSettings current={appearance} session={session} />
             </ModuleErrorBoundary>
           }
@@ -220,7 +220,7 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
         <Route
           path="/settings/organisation"
           element={
-            <ModuleErrorBoundary onRetry={retry} module="Settings">
+            <ModuleErrorBoundary key="settings-organisation" onRetry={retry} module="Settings">
               <OrganisationSettings session={session} />
             </ModuleErrorBoundary>
           }
@@ -228,7 +228,7 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
         <Route
           path="/settings/colours"
           element={
-            <ModuleErrorBoundary onRetry={retry} module="Settings">
+            <ModuleErrorBoundary key="settings-colours" onRetry={retry} module="Settings">
               <ColourSettings session={session} />
             </ModuleErrorBoundary>
           }
@@ -236,7 +236,7 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
         <Route
           path="/settings/logo"
           element={
-            <ModuleErrorBoundary onRetry={retry} module="Settings">
+            <ModuleErrorBoundary key="settings-logo" onRetry={retry} module="Settings">
               <LogoSettings session={session} />
             </ModuleErrorBoundary>
           }
