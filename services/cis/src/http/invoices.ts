@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApiRouter, problems, type Knex, type RequestContext } from '@workspace/kit';
+import { ApiRouter, HttpProblem, problems, type Knex, type RequestContext } from '@workspace/kit';
 import { z } from 'zod';
 import { JOB_CHANNEL, type CisContext } from '../context.js';
 import { invoicesCsv, parseInvoiceCsv, parseImportRow, invoiceImportTemplate } from '../documents/csv.js';
@@ -296,6 +296,13 @@ const pastTense: Record<SingleAction | 'delete', string> = {
   delete: 'deleted',
 };
 
+/** The cause a whole failing batch answers with (cis.md section 8, verbatim). */
+const batchCauses = {
+  approve: 'Batch approval failed',
+  pay: 'Batch payment marking failed',
+  delete: 'Batch delete failed',
+} as const;
+
 export function invoiceRoutes(context: CisContext): ApiRouter {
   /**
    * Applies one action to invoices in one transaction: each is checked against the state machine, the valid ones
@@ -411,6 +418,29 @@ export function invoiceRoutes(context: CisContext): ApiRouter {
       );
       return { succeeded: changed.map((row) => row.id), failed, rows: changed };
     });
+
+  /**
+   * A bulk write: ids the state machine refuses come back in `failed`; a batch that fails as a whole (the
+   * database refusing the transaction) answers 500 with the spec's cause (cis.md section 8), the error logged.
+   */
+  const batch = async (
+    ctx: RequestContext,
+    ids: string[],
+    action: keyof typeof batchCauses,
+    options: { paymentDate?: string } = {},
+  ): Promise<BatchResult> => {
+    try {
+      const { succeeded, failed } = await apply(ctx, ids, action, options);
+      return { succeeded, failed };
+    } catch (error) {
+      if (error instanceof HttpProblem) throw error;
+      context.logger.error(
+        { err: error, action, count: ids.length, tenantId: ctx.tenantId },
+        batchCauses[action],
+      );
+      throw new HttpProblem(500, 'batch_failed', batchCauses[action]);
+    }
+  };
 
   const single = async (ctx: RequestContext, id: string, action: SingleAction, paymentDate?: string) => {
     const result = await apply(ctx, [id], action, paymentDate ? { paymentDate } : {});
@@ -638,8 +668,7 @@ export function invoiceRoutes(context: CisContext): ApiRouter {
       request: { body: idsBody },
       responses: { 200: { description: 'Per-id outcome', schema: batchResult } },
       handler: async ({ ctx, body }) => {
-        const { succeeded, failed } = await apply(ctx, body.ids, 'approve');
-        return { succeeded, failed };
+        return batch(ctx, body.ids, 'approve');
       },
     })
     .route({
@@ -650,13 +679,7 @@ export function invoiceRoutes(context: CisContext): ApiRouter {
       request: { body: idsBody.extend({ paymentDate: z.iso.date().optional() }) },
       responses: { 200: { description: 'Per-id outcome', schema: batchResult } },
       handler: async ({ ctx, body }) => {
-        const { succeeded, failed } = await apply(
-          ctx,
-          body.ids,
-          'pay',
-          body.paymentDate ? { paymentDate: body.paymentDate } : {},
-        );
-        return { succeeded, failed };
+        return batch(ctx, body.ids, 'pay', body.paymentDate ? { paymentDate: body.paymentDate } : {});
       },
     })
     .route({
@@ -667,8 +690,7 @@ export function invoiceRoutes(context: CisContext): ApiRouter {
       request: { body: idsBody },
       responses: { 200: { description: 'Per-id outcome', schema: batchResult } },
       handler: async ({ ctx, body }) => {
-        const { succeeded, failed } = await apply(ctx, body.ids, 'delete');
-        return { succeeded, failed };
+        return batch(ctx, body.ids, 'delete');
       },
     })
     .route({

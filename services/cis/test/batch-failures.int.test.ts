@@ -1,0 +1,136 @@
+// Batch writes that fail as a whole (cis.md section 8: 'Batch errors carry a cause'): a real failing condition in
+// PostgreSQL (a trigger refusing every update of cis.invoices) makes bulk approve, mark paid and delete fail, and
+// each answers 500 with the spec's cause while nothing changes; the statement job's final failure records its own.
+import { eventually } from '@workspace/kit/testing';
+import pg from 'pg';
+import { ALL_CIS_SCOPES, startCisHarness, subcontractorBody, type CisHarness } from './support.js';
+
+let h: CisHarness;
+let admin: string;
+
+beforeAll(async () => {
+  h = await startCisHarness();
+  admin = await h.token(ALL_CIS_SCOPES, 'demo', '00000000-0000-4000-8000-0000000000ad');
+});
+
+afterAll(async () => {
+  await h.stop();
+});
+
+async function sql(text: string, params: unknown[] = []) {
+  const client = new pg.Client({ connectionString: h.identity.database.adminUrl });
+  await client.connect();
+  try {
+    return (await client.query(text, params)).rows as Record<string, unknown>[];
+  } finally {
+    await client.end();
+  }
+}
+
+async function invoice(subcontractorId: string, invoiceNumber: string): Promise<string> {
+  const created = await h.call(admin, 'POST', '/invoices', {
+    invoiceNumber,
+    subcontractorId,
+    invoiceDate: '2026-11-10',
+    grossP: 100000,
+    materialsP: 20000,
+    vatRate: 20,
+    reverseCharge: false,
+    description: 'Brickwork',
+    materialsJustification: '',
+  });
+  expect(created.status).toBe(201);
+  return (created.body.invoice as { id: string }).id;
+}
+
+const statusOf = async (id: string) =>
+  ((await h.call(admin, 'GET', `/invoices/${id}`)).body.invoice as { status: string }).status;
+
+describe('batch failures', () => {
+  it('a bulk approve, mark paid or delete that the database refuses answers 500 with its cause and changes nothing', async () => {
+    const created = await h.call(admin, 'POST', '/subcontractors', subcontractorBody());
+    expect(created.status).toBe(201);
+    const subcontractorId = (created.body.subcontractor as { id: string }).id;
+    const draft = await invoice(subcontractorId, 'BATCH-1');
+    const approved = await invoice(subcontractorId, 'BATCH-2');
+    expect((await h.call(admin, 'POST', '/invoices/approve', { ids: [approved] })).status).toBe(200);
+
+    await sql(`CREATE OR REPLACE FUNCTION cis.refuse_invoice_update() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'invoices are read-only for this test'; END $$`);
+    await sql(`CREATE TRIGGER refuse_invoice_update BEFORE UPDATE ON cis.invoices
+      FOR EACH ROW EXECUTE FUNCTION cis.refuse_invoice_update()`);
+    try {
+      const cases = [
+        ['/invoices/approve', { ids: [draft] }, 'Batch approval failed'],
+        ['/invoices/pay', { ids: [approved], paymentDate: '2026-11-20' }, 'Batch payment marking failed'],
+        ['/invoices/delete', { ids: [draft] }, 'Batch delete failed'],
+      ] as const;
+      for (const [path, body, cause] of cases) {
+        const answer = await h.call(admin, 'POST', path, body);
+        expect({ path, status: answer.status, detail: answer.body.detail }).toEqual({
+          path,
+          status: 500,
+          detail: cause,
+        });
+      }
+    } finally {
+      await sql('DROP TRIGGER refuse_invoice_update ON cis.invoices');
+      await sql('DROP FUNCTION cis.refuse_invoice_update()');
+    }
+    // Nothing changed, and the same batches now succeed.
+    expect(await statusOf(draft)).toBe('draft');
+    expect(await statusOf(approved)).toBe('approved');
+    const paid = await h.call(admin, 'POST', '/invoices/pay', { ids: [approved], paymentDate: '2026-11-20' });
+    expect(paid.body).toEqual({ succeeded: [approved], failed: [] });
+  });
+
+  it('a statement job that fails on its last attempt is recorded as failed with Batch statement generation failed', async () => {
+    const created = await h.call(
+      admin,
+      'POST',
+      '/subcontractors',
+      subcontractorBody({ name: 'Fay Failing', utr: '3456789012', email: 'fay@failing.test' }),
+    );
+    expect(created.status).toBe(201);
+    const subcontractorId = (created.body.subcontractor as { id: string }).id;
+    const id = await invoice(subcontractorId, 'BATCH-JOB-1');
+    expect((await h.call(admin, 'POST', '/invoices/approve', { ids: [id] })).status).toBe(200);
+    // The statements table refuses new rows: generating the paid month's statement throws in the job.
+    await sql(`CREATE OR REPLACE FUNCTION cis.refuse_statement_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'statements are read-only for this test'; END $$`);
+    await sql(`CREATE TRIGGER refuse_statement_insert BEFORE INSERT ON cis.statements
+      FOR EACH ROW EXECUTE FUNCTION cis.refuse_statement_insert()`);
+    try {
+      expect((await h.call(admin, 'POST', `/invoices/${id}/pay`, { paymentDate: '2026-10-15' })).status).toBe(
+        200,
+      );
+      // The job the payment queued fails its first attempt and waits to be retried ...
+      const jobId = await eventually(
+        async () => {
+          const rows = await sql(
+            `SELECT id FROM cis.jobs WHERE payload->'invoiceIds' ? $1 AND attempts >= 1 AND status = 'pending'`,
+            [id],
+          );
+          return rows[0]?.id as string | undefined;
+        },
+        30_000,
+        'the failed first attempt',
+      );
+      // ... made its fifth and last attempt.
+      await sql('UPDATE cis.jobs SET attempts = 4 WHERE id = $1', [jobId]);
+      const job = await eventually(
+        async () => {
+          const answer = await h.call(admin, 'GET', `/jobs/${jobId}`);
+          const value = answer.body.job as { status: string; error: string | null };
+          return value.status === 'failed' ? value : undefined;
+        },
+        30_000,
+        'the failed job',
+      );
+      expect(job).toMatchObject({ status: 'failed', error: 'Batch statement generation failed' });
+    } finally {
+      await sql('DROP TRIGGER refuse_statement_insert ON cis.statements');
+      await sql('DROP FUNCTION cis.refuse_statement_insert()');
+    }
+  });
+});
