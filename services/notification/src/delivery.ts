@@ -75,11 +75,19 @@ export class Delivery implements BackgroundWorker {
       if (failure === undefined) {
         const sent = await store.finish(emailId, { status: 'sent' });
         await deliveryQueue.remove(trx, emailId);
-        await recordEvent(trx, this.options.source, notificationEvents.emailSent, {
-          tenantId,
-          aggregateId: emailId,
-          data: { ...event, messageId: record.messageId },
-        });
+        await recordEvent(
+          trx,
+          this.options.source,
+          notificationEvents.emailSent,
+          {
+            tenantId,
+            aggregateId: emailId,
+            data: { ...event, messageId: record.messageId },
+          },
+          // The message id and the idempotency key come from outside (the SMTP server, the caller): masked, never
+          // refused, so a delivered e-mail is always recorded (docs/privacy.md).
+          { sensitiveText: 'mask' },
+        );
         logger.info(
           { tenantId, emailId, attempts: record.attempts, category: record.category },
           'email sent',
@@ -103,11 +111,18 @@ export class Delivery implements BackgroundWorker {
       }
       const failed = await store.finish(emailId, { status: 'failed', error });
       await deliveryQueue.remove(trx, emailId);
-      await recordEvent(trx, this.options.source, notificationEvents.emailFailed, {
-        tenantId,
-        aggregateId: emailId,
-        data: { ...event, reason: error },
-      });
+      await recordEvent(
+        trx,
+        this.options.source,
+        notificationEvents.emailFailed,
+        {
+          tenantId,
+          aggregateId: emailId,
+          data: { ...event, reason: error },
+        },
+        // The SMTP server's error text: masked, never refused, so the failure is always recorded.
+        { sensitiveText: 'mask' },
+      );
       logger.error({ tenantId, emailId, attempts: record.attempts, error }, 'email failed');
       return failed;
     });
