@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import express from 'express';
-import { bffConfigSchema, startBff } from '../src/index.js';
+import { startBffProcess } from './bff-process.js';
 import { bffSession } from './session.js';
 import { ScopeCache } from '../../services/identity/src/scope-cache.js';
 import {
@@ -38,7 +38,7 @@ const TARGET = 0.8;
 const PROFILE_DIR = process.env.BENCH_CPU_PROF_DIR;
 const ROUTE = '/v1/me/effective-scopes';
 
-type Role = 'identity' | 'bff' | 'bare';
+type Role = 'identity' | 'bare';
 type ToParent = { ready: { url: string; token?: string; internalToken?: string } } | { cpu: NodeJS.CpuUsage };
 type ToChild = 'cpu' | 'stop';
 
@@ -55,20 +55,6 @@ async function serve(role: Role, args: string[]): Promise<void> {
       .accessToken as string;
     stop = () => harness.stop();
     send({ ready: { url: harness.baseUrl, token, internalToken: INTERNAL_TOKEN } });
-  } else if (role === 'bff') {
-    const [port = '', publicUrl = '', identityUrl = '', internalToken = ''] = args;
-    const bff = await startBff(
-      bffConfigSchema.parse({
-        PORT: port,
-        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
-        IDENTITY_URL: identityUrl,
-        INTERNAL_API_TOKEN: internalToken,
-        PUBLIC_URL: publicUrl,
-        SESSION_SECRET: 'bench-session-secret-0123456789abcdefghij',
-      }),
-    );
-    stop = () => bff.shutdown('bench done');
-    send({ ready: { url: `http://127.0.0.1:${port}` } });
   } else {
     const [identityUrl = ''] = args;
     const bare = express();
@@ -102,6 +88,7 @@ async function serve(role: Role, args: string[]): Promise<void> {
 // Parent: start the processes, sign in, load each path.
 
 const children = new Set<ChildProcess>();
+const stops: (() => Promise<void>)[] = [];
 
 function nextMessage<T>(child: ChildProcess, pick: (message: ToParent) => T | undefined): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -149,6 +136,7 @@ async function cpuMs(child: ChildProcess): Promise<number> {
 }
 
 async function stopAll(): Promise<void> {
+  await Promise.all(stops.map((stop) => stop()));
   await Promise.all(
     [...children].map(
       (child) =>
@@ -182,13 +170,13 @@ interface Measured {
 async function load(
   url: string,
   headers: Record<string, string>,
-  hop: ChildProcess | undefined,
+  hop: (() => Promise<number>) | undefined,
   identity: ChildProcess,
 ): Promise<Measured> {
   await autocannon({ url, connections: CONNECTIONS, duration: 2, headers });
-  const before = await Promise.all([hop ? cpuMs(hop) : 0, cpuMs(identity)]);
+  const before = await Promise.all([hop ? hop() : 0, cpuMs(identity)]);
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
-  const after = await Promise.all([hop ? cpuMs(hop) : 0, cpuMs(identity)]);
+  const after = await Promise.all([hop ? hop() : 0, cpuMs(identity)]);
   const ok = result['2xx'];
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
@@ -221,18 +209,25 @@ async function main(): Promise<void> {
   const publicUrl = `http://localhost:${bffPort}`;
   const identity = await start('identity', publicUrl);
   // The harness makes a random internal token per process: the bff must use identity's.
-  const bff = await start('bff', String(bffPort), publicUrl, identity.url, identity.internalToken ?? '');
+  const bff = await startBffProcess({
+    PORT: String(bffPort),
+    IDENTITY_URL: identity.url,
+    INTERNAL_API_TOKEN: identity.internalToken ?? '',
+    PUBLIC_URL: publicUrl,
+    SESSION_SECRET: 'bench-session-secret-0123456789abcdefghij',
+  });
+  stops.push(() => bff.stop());
   const bare = await start('bare', identity.url);
   const token = identity.token ?? '';
 
   const cookie = await bffSession(bff.url, publicUrl);
   const paths = {
-    bff: () => load(`${bff.url}/api/v1/auth/effective-scopes`, { cookie }, bff.child, identity.child),
+    bff: () => load(`${bff.url}/api/v1/auth/effective-scopes`, { cookie }, () => bff.cpuMs(), identity.child),
     bare: () =>
       load(
         `${bare.url}/api/v1/auth/effective-scopes`,
         { authorization: `Bearer ${token}` },
-        bare.child,
+        () => cpuMs(bare.child),
         identity.child,
       ),
   };
