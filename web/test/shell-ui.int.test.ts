@@ -11,8 +11,8 @@ import {
   startIdentityHarness,
   type IdentityHarness,
 } from '../../services/identity/test/support.js';
-import { darkSurfaces, fonts, lightSurfaces, PLATFORM_THEME } from '../src/ui/appearance';
-import { avatarPixels, statusColours } from '../src/ui/UserAvatar';
+import { darkSurfaces, fonts, lightSurfaces, PLATFORM_THEME } from '../src/ui/appearance.js';
+import { avatarPixels, statusColours } from '../src/ui/avatar.js';
 import { freeOrigin, launchChromium, prepareArtifacts, shots, startTestBff } from './browser.js';
 
 let harness: IdentityHarness;
@@ -199,7 +199,15 @@ describe('staff app shell UI in Chromium', () => {
     await page.addInitScript(() => {
       const seen: string[] = [];
       (globalThis as unknown as { barValues: string[] }).barValues = seen;
-      new MutationObserver(() => {
+      // Runs in the page; the test's own TypeScript has no DOM types.
+      const Observer = (
+        globalThis as unknown as {
+          MutationObserver: new (callback: () => void) => {
+            observe(target: object, options: Record<string, boolean>): void;
+          };
+        }
+      ).MutationObserver;
+      new Observer(() => {
         const bar = (
           globalThis as unknown as {
             document: { querySelector(s: string): { getAttribute(n: string): string | null } | null };

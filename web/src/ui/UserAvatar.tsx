@@ -1,14 +1,8 @@
 import { Avatar, Badge } from 'antd';
 
-export type AvatarSize = 'xs' | 'sm' | 'md' | 'lg' | 'xl';
-export type UserStatus = 'active' | 'busy' | 'unavailable';
+import { avatarPixels, statusColours, type AvatarSize, type UserStatus } from './avatar';
 
-export const avatarPixels: Record<AvatarSize, number> = { xs: 20, sm: 28, md: 36, lg: 48, xl: 72 };
-export const statusColours: Record<UserStatus, string> = {
-  active: '#22C55E',
-  busy: '#F59E0B',
-  unavailable: '#EF4444',
-};
+export { avatarPixels, statusColours, type AvatarSize, type UserStatus };
 
 export function initials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);

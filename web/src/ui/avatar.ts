@@ -1,0 +1,10 @@
+/** The avatar's five sizes in pixels and the status colours (plain data: the browser tests read them too). */
+export type AvatarSize = 'xs' | 'sm' | 'md' | 'lg' | 'xl';
+export type UserStatus = 'active' | 'busy' | 'unavailable';
+
+export const avatarPixels: Record<AvatarSize, number> = { xs: 20, sm: 28, md: 36, lg: 48, xl: 72 };
+export const statusColours: Record<UserStatus, string> = {
+  active: '#22C55E',
+  busy: '#F59E0B',
+  unavailable: '#EF4444',
+};
