@@ -57,6 +57,7 @@ const storedSession = z.object({
   expiresAt: z.number(),
 });
 const lease = z.object({ acquired: z.boolean() });
+const revokedPortalAccess = z.object({ revoked: z.number(), linksExpired: z.number() });
 
 export const tenantMetadata = z.object({
   id: z.string(),
@@ -172,6 +173,16 @@ export class IdentityClient {
   /** Takes the session's refresh lease for `ms` (true), or frees it with 0. */
   async leaseSession(key: string, ms: number): Promise<boolean> {
     return (await this.call(lease, 'POST', `${sessionPath(key)}/lease`, { internal: true }, { ms })).acquired;
+  }
+
+  revokePortalSessions(accessToken: string, subcontractorId: string) {
+    return this.call(
+      revokedPortalAccess,
+      'POST',
+      '/v1/portal/sessions/revoke',
+      { accessToken },
+      { subcontractorId },
+    );
   }
 
   metadata(tenantId: string) {

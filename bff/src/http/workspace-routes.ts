@@ -121,6 +121,25 @@ export function workspaceRoutes(context: BffContext): ApiRouter {
         identity.updateMe((await requireStaff(context, req, res)).accessToken, body),
     })
     .route({
+      method: 'post',
+      path: '/portal/sessions/revoke',
+      summary:
+        'End a subcontractor’s portal sessions at once (every bff replica refuses them) and expire their unused magic links (cis.portal.invite; CSRF header)',
+      scopes: ['cis.portal.invite'],
+      request: { body: z.object({ subcontractorId: z.string().min(1).max(64) }) },
+      responses: {
+        200: {
+          description: 'How many sessions ended and links expired',
+          schema: z.object({ revoked: z.number(), linksExpired: z.number() }),
+        },
+      },
+      handler: async ({ body, req, res }) =>
+        identity.revokePortalSessions(
+          (await requireStaff(context, req, res)).accessToken,
+          body.subcontractorId,
+        ),
+    })
+    .route({
       method: 'get',
       path: '/tenant',
       summary: 'The signed-in user’s tenant',

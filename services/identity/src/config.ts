@@ -32,6 +32,11 @@ export const identityConfigSchema = baseConfigSchema.extend({
   /** The signing key is replaced when it is this old (0: only by POST /v1/internal/signing-keys/rotate). */
   SIGNING_KEY_ROTATION_DAYS: z.coerce.number().min(0).default(30),
   /**
+   * A new key is in the JWKS this long before it signs, so services whose JWKS cache predates the rotation fetch it
+   * again first (the kit's verifiers refetch at most every 30 s).
+   */
+  SIGNING_KEY_ACTIVATION_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /**
    * How often each replica runs maintenance: scheduled key rotation, reloading the keys (another replica's
    * rotation), deleting keys past their publication, and deleting expired refresh sessions, portal links and bff
    * sessions.

@@ -50,6 +50,7 @@ export function identityService(config: IdentityConfig): IdentityService {
         // plus ten minutes for clock skew and the verifiers' JWKS caches.
         publishRetiredForMs:
           (Math.max(config.ACCESS_TOKEN_TTL_SECONDS, config.PORTAL_SESSION_TTL_SECONDS) + 600) * 1000,
+        activationDelayMs: config.SIGNING_KEY_ACTIVATION_SECONDS * 1000,
       });
       const ready = new IdentityContext(deps.db, config, cipher, signer, deps.logger, deps.source);
       context = ready;

@@ -16,7 +16,7 @@ import {
 const ALGORITHM = 'RS256';
 const LOCK = "SELECT pg_advisory_xact_lock(hashtext('identity.signing_keys'))";
 /** A token naming a kid this replica does not know makes it reload the keys, at most this often. */
-const RELOAD_ON_UNKNOWN_KID_MS = 5_000;
+const RELOAD_ON_UNKNOWN_KID_MS = 1_000;
 
 interface SigningKey {
   kid: string;
@@ -52,6 +52,11 @@ export interface TokenSignerOptions {
    * (access or portal), plus a margin for clocks and caches.
    */
   publishRetiredForMs: number;
+  /**
+   * A new key is published this long before it signs (its `created_at` + this), so a service that fetched the
+   * JWKS just before a rotation may fetch it again (jose's cooldown is 30 s) before any token names the new key.
+   */
+  activationDelayMs: number;
 }
 
 export interface SigningKeyInfo {
@@ -59,18 +64,21 @@ export interface SigningKeyInfo {
   createdAt: string;
   retiredAt: string | null;
   publishedUntil: string | null;
+  activatesAt: string;
   signing: boolean;
 }
 
 /**
  * Signs identity's RS256 access tokens and publishes the public keys (JWKS). Keys live in the database with their
  * private halves sealed (AES-256-GCM, the kit's FieldCipher), so every replica signs with the same keys and tokens
- * survive restarts. The newest key that is not retired signs; a rotation adds a new key and retires the others,
- * which stay published (so the tokens they signed still verify) until `published_until`. Replicas pick a rotation
- * up on `reload` (the maintenance worker) or at once when a token names a key they do not know.
+ * survive restarts. A rotation adds a key that is published at once and signs from `created_at` + the activation
+ * delay; the keys it replaces sign until then (`retired_at`) and stay published (so the tokens they signed still
+ * verify) until `published_until`. Replicas pick a rotation up on `reload` (the maintenance worker) or at once
+ * when a token names a key they do not know.
  */
 export class TokenSigner {
-  private active: SigningKey | undefined;
+  /** Keys that sign now or will (newest first), with the moment each starts and stops. */
+  private signing: (SigningKey & { activatesAt: number; retiresAt: number })[] = [];
   private published: JWK[] = [];
   private localKeys!: JWTVerifyGetKey;
   private lastReload = 0;
@@ -87,7 +95,8 @@ export class TokenSigner {
     await db.transaction(async (trx) => {
       await trx.raw(LOCK);
       const existing: unknown = await trx('signing_keys').whereNull('retired_at').first();
-      if (!existing) await signer.insertKey(trx);
+      // The very first key signs at once (no verifier can have cached a JWKS without it).
+      if (!existing) await signer.insertKey(trx, true);
     });
     await signer.reload();
     return signer;
@@ -101,16 +110,22 @@ export class TokenSigner {
       })
       .orderBy('created_at', 'desc')
       .select<KeyRow[]>('*');
-    const newest = rows.find((row) => row.retired_at === null);
-    if (!newest) throw new Error('No signing key');
-    if (newest.kid !== this.active?.kid) {
-      this.active = {
-        kid: newest.kid,
-        publicJwk: newest.public_jwk,
-        privateKey: await importPKCS8(this.cipher.decrypt(newest.private_key_sealed), ALGORITHM),
-        createdAt: newest.created_at,
-      };
-    }
+    const now = Date.now();
+    const candidates = rows.filter((row) => row.retired_at === null || row.retired_at.getTime() > now);
+    if (candidates.length === 0) throw new Error('No signing key');
+    const known = new Map(this.signing.map((key) => [key.kid, key]));
+    this.signing = await Promise.all(
+      candidates.map(async (row) => ({
+        kid: row.kid,
+        publicJwk: row.public_jwk,
+        privateKey:
+          known.get(row.kid)?.privateKey ??
+          (await importPKCS8(this.cipher.decrypt(row.private_key_sealed), ALGORITHM)),
+        createdAt: row.created_at,
+        activatesAt: row.created_at.getTime() + this.options.activationDelayMs,
+        retiresAt: row.retired_at?.getTime() ?? Number.POSITIVE_INFINITY,
+      })),
+    );
     this.published = rows.map((row) => row.public_jwk);
     this.localKeys = createLocalJWKSet({ keys: this.published });
     this.lastReload = Date.now();
@@ -120,10 +135,10 @@ export class TokenSigner {
    * Makes a new signing key and retires every other unretired one (published for `publishRetiredForMs` more).
    * Under the advisory lock, so concurrent rotations by several replicas make one key each, in turn.
    */
-  async rotate(): Promise<{ kid: string; retired: string[] }> {
+  async rotate(options: { immediate?: boolean } = {}): Promise<{ kid: string; retired: string[] }> {
     const result = await this.db.transaction(async (trx) => {
       await trx.raw(LOCK);
-      return this.rotateLocked(trx);
+      return this.rotateLocked(trx, options.immediate ?? false);
     });
     await this.reload();
     return result;
@@ -138,7 +153,7 @@ export class TokenSigner {
         .orderBy('created_at', 'desc')
         .first()) as KeyRow | undefined;
       if (current && Date.now() - current.created_at.getTime() < maxAgeMs) return undefined;
-      return this.rotateLocked(trx);
+      return this.rotateLocked(trx, false);
     });
     if (result) await this.reload();
     return result;
@@ -154,12 +169,13 @@ export class TokenSigner {
 
   async list(): Promise<SigningKeyInfo[]> {
     const rows = await this.db('signing_keys').orderBy('created_at', 'desc').select<KeyRow[]>('*');
-    const signing = rows.find((row) => row.retired_at === null)?.kid;
+    const signing = this.signingKey().kid;
     return rows.map((row) => ({
       kid: row.kid,
       createdAt: row.created_at.toISOString(),
       retiredAt: row.retired_at?.toISOString() ?? null,
       publishedUntil: row.published_until?.toISOString() ?? null,
+      activatesAt: new Date(row.created_at.getTime() + this.options.activationDelayMs).toISOString(),
       signing: row.kid === signing,
     }));
   }
@@ -174,7 +190,7 @@ export class TokenSigner {
 
   /**
    * Identity's own token verification keys: the published keys of this replica, reloaded from the database (at
-   * most every 5 s) when a token names a kid it does not know, i.e. one another replica rotated to.
+   * most once a second) when a token names a kid it does not know, i.e. one another replica rotated to.
    */
   verificationKeys(): JWTVerifyGetKey {
     return async (header, token) => {
@@ -204,30 +220,41 @@ export class TokenSigner {
       .sign(this.signingKey().privateKey);
   }
 
+  /** The newest key whose activation has come and which has not stopped signing (else the oldest candidate). */
   private signingKey(): SigningKey {
-    if (!this.active) throw new Error('No signing key loaded');
-    return this.active;
+    const now = Date.now();
+    const key =
+      this.signing.find((candidate) => candidate.activatesAt <= now && candidate.retiresAt > now) ??
+      this.signing.at(-1);
+    if (!key) throw new Error('No signing key loaded');
+    return key;
   }
 
-  private async rotateLocked(trx: Knex.Transaction): Promise<{ kid: string; retired: string[] }> {
+  private async rotateLocked(
+    trx: Knex.Transaction,
+    immediate: boolean,
+  ): Promise<{ kid: string; retired: string[] }> {
+    // The replaced keys sign until the new one activates (at once for an immediate rotation, e.g. a leaked key).
+    const stopsAt = Date.now() + (immediate ? 0 : this.options.activationDelayMs);
     const retired: { kid: string }[] = await trx('signing_keys')
       .whereNull('retired_at')
       .update({
-        retired_at: trx.fn.now(),
-        published_until: new Date(Date.now() + this.options.publishRetiredForMs),
+        retired_at: new Date(stopsAt),
+        published_until: new Date(stopsAt + this.options.publishRetiredForMs),
       })
       .returning('kid');
-    const kid = await this.insertKey(trx);
+    const kid = await this.insertKey(trx, immediate);
     return { kid, retired: retired.map((row) => row.kid) };
   }
 
-  private async insertKey(trx: Knex.Transaction): Promise<string> {
+  private async insertKey(trx: Knex.Transaction, activeNow: boolean): Promise<string> {
     const { publicKey, privateKey } = await generateKeyPair(ALGORITHM, { extractable: true });
     const kid = randomUUID();
     await trx('signing_keys').insert({
       kid,
       public_jwk: JSON.stringify({ ...(await exportJWK(publicKey)), kid, alg: ALGORITHM, use: 'sig' }),
       private_key_sealed: this.cipher.encrypt(await exportPKCS8(privateKey)),
+      created_at: new Date(Date.now() - (activeNow ? this.options.activationDelayMs : 0)),
     });
     return kid;
   }

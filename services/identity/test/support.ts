@@ -64,8 +64,13 @@ export interface IdentityHarness {
   stop(): Promise<void>;
 }
 
-/** Real PostgreSQL and Kafka, the dev IdP, identity seeded with the demo and acme tenants. */
-export async function startIdentityHarness(options: { publicUrl?: string } = {}): Promise<IdentityHarness> {
+/**
+ * Real PostgreSQL and Kafka, the dev IdP, identity seeded with the demo and acme tenants. `config` overrides
+ * identity's settings.
+ */
+export async function startIdentityHarness(
+  options: { publicUrl?: string; config?: Record<string, string> } = {},
+): Promise<IdentityHarness> {
   const database = await createTestDatabase('identity');
   const roles = await provisionServiceSchema(database.adminUrl, {
     schema: 'identity',
@@ -106,6 +111,7 @@ export async function startIdentityHarness(options: { publicUrl?: string } = {})
     OIDC_ALLOW_HTTP: 'true',
     // Magic links land on the bff the test serves, when it serves one.
     ...(options.publicUrl ? { PORTAL_LOGIN_URL: `${options.publicUrl}/portal-login` } : {}),
+    ...options.config,
   });
   const definition = identityService(config);
   const service = await startService(definition, config);

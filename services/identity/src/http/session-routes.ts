@@ -174,6 +174,7 @@ export function sessionRoutes(context: IdentityContext): ApiRouter {
                 createdAt: z.string(),
                 retiredAt: z.string().nullable(),
                 publishedUntil: z.string().nullable(),
+                activatesAt: z.string(),
                 signing: z.boolean(),
               }),
             ),
@@ -186,18 +187,19 @@ export function sessionRoutes(context: IdentityContext): ApiRouter {
       method: 'post',
       path: '/internal/signing-keys/rotate',
       summary:
-        'Rotate now: a new signing key; the others stop signing and stay published until their tokens have expired (operators)',
+        'Rotate: a new key, published at once, signing after SIGNING_KEY_ACTIVATION_SECONDS (or at once with immediate: a leaked key); the others stop signing then and stay published until their tokens have expired (operators)',
       public: true,
       guard: internal,
+      request: { body: z.object({ immediate: z.boolean().default(false) }) },
       responses: {
         200: {
           description: 'The new key and the keys it replaced',
           schema: z.object({ kid: z.string(), retired: z.array(z.string()) }),
         },
       },
-      handler: async () => {
-        const rotated = await context.signer.rotate();
-        context.logger.info(rotated, 'signing key rotated (on request)');
+      handler: async ({ body }) => {
+        const rotated = await context.signer.rotate({ immediate: body.immediate });
+        context.logger.info({ ...rotated, immediate: body.immediate }, 'signing key rotated (on request)');
         return rotated;
       },
     })
