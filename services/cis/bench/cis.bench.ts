@@ -4,9 +4,10 @@
 // Run alone (with the infrastructure env):
 //   node --conditions=development --import tsx services/cis/bench/cis.bench.ts
 //
-// What runs, all in this one process (as bff/bench/bff.bench.ts): identity with the dev IdP, notification with
-// its SMTP sink and the cis service on real PostgreSQL and Kafka (startCisHarness, a fresh database), the bff
-// with CIS_URL pointing at cis and a session signed in through the real OIDC flow, and the load generators.
+// What runs: in this process, identity with the dev IdP, notification with its SMTP sink and the cis service on
+// real PostgreSQL and Kafka (startCisHarness, a fresh database) and the load generators; in a process of its own,
+// as deployed (bff/bench/bff-process.ts), the bff with CIS_URL pointing at cis and a session signed in through the
+// real OIDC flow.
 //
 //   1. seed: one tenant ('demo'), 200 subcontractors and 100,000 invoices (amounts from calculateInvoice, 12 tax
 //      months, a mix of statuses; each tax month has exactly 5,000 paid invoices), bulk-inserted by the cis
@@ -37,7 +38,7 @@ import { withTenant, type Knex } from '@workspace/kit';
 import autocannon from 'autocannon';
 import PDFDocument from 'pdfkit';
 import pg from 'pg';
-import { bffConfigSchema, startBff } from '../../../bff/src/index.js';
+import { startBffProcess } from '../../../bff/bench/bff-process.js';
 import { bffSession } from '../../../bff/bench/session.js';
 import { envInt } from '../../kit/bench/env.js';
 import { freePort, INTERNAL_TOKEN } from '../../identity/test/support.js';
@@ -467,18 +468,15 @@ async function main(): Promise<void> {
   const bffPort = await freePort();
   const publicUrl = `http://localhost:${bffPort}`;
   const h: CisHarness = await startCisHarness({ publicUrl });
-  const bff = await startBff(
-    bffConfigSchema.parse({
-      PORT: String(bffPort),
-      LOG_LEVEL: 'silent',
-      IDENTITY_URL: h.identity.baseUrl,
-      INTERNAL_API_TOKEN: INTERNAL_TOKEN,
-      PUBLIC_URL: publicUrl,
-      SESSION_SECRET: 'bench-session-secret-0123456789abcdefghij',
-      DEFAULT_TENANT: TENANT,
-      CIS_URL: h.cisUrl,
-    }),
-  );
+  const bff = await startBffProcess({
+    PORT: String(bffPort),
+    IDENTITY_URL: h.identity.baseUrl,
+    INTERNAL_API_TOKEN: INTERNAL_TOKEN,
+    PUBLIC_URL: publicUrl,
+    SESSION_SECRET: 'bench-session-secret-0123456789abcdefghij',
+    DEFAULT_TENANT: TENANT,
+    CIS_URL: h.cisUrl,
+  });
   const context = h.definition.context();
   const db = context.db;
   const sql = new pg.Pool({ connectionString: h.cis.deps.config.DATABASE_URL, max: CONNECTIONS + 2 });
@@ -888,8 +886,8 @@ async function main(): Promise<void> {
     );
     console.log('\nhow measured:');
     for (const line of [
-      "Everything runs in this one process on the machine's CPUs (identity, notification, cis, the bff, PostgreSQL",
-      'and Kafka beside it, and the load generators), so absolute figures carry that noise. Baselines: the list',
+      'identity, notification, cis and the load generators run in this process, the bff in its own (as deployed);',
+      'PostgreSQL and Kafka share the same CPUs, so absolute figures carry that noise. Baselines: the list',
       "page's SELECT on a plain pg pool in a tenant transaction (same concurrency); the bare GROUP BY of the",
       "compiled month; one UPDATE of 1,000 other drafts; the import's rows inserted bare in 1,000-row statements;",
       'an empty pdfkit document. Ratio = figure / baseline (for PDFs/s: rate / empty-document rate).',
@@ -899,7 +897,7 @@ async function main(): Promise<void> {
   } finally {
     await admin.end().catch(() => undefined);
     await sql.end().catch(() => undefined);
-    await bff.shutdown();
+    await bff.stop();
     await h.stop();
   }
 }
