@@ -134,3 +134,43 @@ describe('batch failures', () => {
     }
   });
 });
+
+describe('settings that cannot be read', () => {
+  it('GET /settings and the dashboard fall back to the same defaults in memory, and read the stored ones again after', async () => {
+    const saved = await h.call(admin, 'PUT', '/settings', {
+      active: true,
+      companyName: 'Stored Construction Ltd',
+      employerRef: '123/AB12345',
+      accountsOfficeRef: '123PA00012345',
+      vatScheme: 'flat',
+      emailStatements: false,
+      warningDays: 10,
+      statementDeadlineDays: 20,
+    });
+    expect(saved.status).toBe(200);
+    // The table is out of reach: every read of it fails in the database.
+    await sql('ALTER TABLE cis.settings RENAME TO settings_unreadable');
+    try {
+      const read = await h.call(admin, 'GET', '/settings');
+      expect(read.status).toBe(200);
+      expect(read.body.settings).toMatchObject({
+        active: false,
+        companyName: '',
+        employerRef: '',
+        accountsOfficeRef: '',
+        vatScheme: 'standard',
+        emailStatements: true,
+        warningDays: 3,
+        statementDeadlineDays: 14,
+        hasUtr: false,
+      });
+      const dashboard = await h.call(admin, 'GET', '/dashboard');
+      expect(dashboard.status).toBe(200);
+      expect(dashboard.body.setupRequired).toBe(true);
+    } finally {
+      await sql('ALTER TABLE cis.settings_unreadable RENAME TO settings');
+    }
+    const again = await h.call(admin, 'GET', '/settings');
+    expect(again.body.settings).toMatchObject({ companyName: 'Stored Construction Ltd', warningDays: 10 });
+  });
+});

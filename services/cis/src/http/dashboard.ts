@@ -9,7 +9,7 @@ import {
   taxMonthPeriod,
 } from '../domain/index.js';
 import { iso, looseObject } from './common.js';
-import { loadSettings } from './settings.js';
+import { loadSettingsOrDefaults } from './settings.js';
 
 interface ActivityRow {
   id: number;
@@ -51,7 +51,7 @@ export function dashboardRoutes(context: CisContext): ApiRouter {
       responses: { 200: { description: 'Dashboard', schema: looseObject } },
       handler: ({ ctx }) =>
         context.inTenant(ctx.tenantId, async (trx) => {
-          const settings = await loadSettings(trx, ctx.tenantId);
+          const settings = await loadSettingsOrDefaults(context, trx, ctx.tenantId);
           const label = currentTaxMonth();
           const today = londonDate(new Date());
           const tiles = await trx('invoices')

@@ -4,6 +4,7 @@ import type { CisContext } from '../context.js';
 import {
   checkRolePermissions,
   cisAbilities,
+  DEFAULT_CIS_SETTINGS,
   maskUtr,
   settingsReadyIssues,
   validateSettingsInput,
@@ -39,6 +40,44 @@ export async function loadSettings(trx: Knex.Transaction, tenantId: string): Pro
   const created = await trx<SettingsRow>('settings').where({ tenant_id: tenantId }).first();
   if (!created) throw new Error('CIS settings could not be created');
   return created;
+}
+
+/**
+ * The settings for a screen that only shows them (GET /settings, the dashboard): when they cannot be read, the
+ * same defaults in memory (cis.md section 4 'Settings'), the failure logged. The read runs in a savepoint so the
+ * request's transaction goes on. Flows that act on the settings (statements, submit) use loadSettings and fail.
+ */
+export async function loadSettingsOrDefaults(
+  context: CisContext,
+  trx: Knex.Transaction,
+  tenantId: string,
+): Promise<SettingsRow> {
+  try {
+    return await trx.transaction((inner) => loadSettings(inner, tenantId));
+  } catch (error) {
+    context.logger.error({ err: error, tenantId }, 'CIS settings could not be loaded; using the defaults');
+    const now = new Date();
+    const d = DEFAULT_CIS_SETTINGS;
+    return {
+      tenant_id: tenantId,
+      active: d.active,
+      company_name: d.companyName,
+      employer_ref: d.employerRef,
+      accounts_office_ref: d.accountsOfficeRef,
+      utr_enc: null,
+      utr_masked: '',
+      vat_scheme: d.vatScheme,
+      email_statements: d.emailStatements,
+      warning_days: d.warningDays,
+      statement_deadline_days: d.statementDeadlineDays,
+      email_from: d.emailFrom,
+      email_reply_to: d.emailReplyTo,
+      statement_footer: d.statementFooter,
+      created_at: now,
+      updated_at: now,
+      updated_by: null,
+    };
+  }
 }
 
 export const settingsView = (row: SettingsRow) => ({
@@ -200,7 +239,7 @@ export function settingsRoutes(context: CisContext): ApiRouter {
       responses: { 200: { description: 'Settings', schema: settingsResponse } },
       handler: ({ ctx }) =>
         context.inTenant(ctx.tenantId, async (trx) => {
-          const row = await loadSettings(trx, ctx.tenantId);
+          const row = await loadSettingsOrDefaults(context, trx, ctx.tenantId);
           return { settings: settingsView(row), readiness: readiness(context, row) };
         }),
     })
