@@ -209,6 +209,13 @@ const dialog = (page: Page, title: string) =>
 
 const topBar = (page: Page) => page.getByTestId('cis-top-bar');
 
+/** The antd preset colour of a tag ('grey' when it has none: the default tag). */
+async function tagColourOf(tag: Locator): Promise<string> {
+  await visible(tag);
+  const classes = (await tag.getAttribute('class')) ?? '';
+  return /\bant-tag-(green|blue|purple|red)\b/.exec(classes)?.[1] ?? 'grey';
+}
+
 /** Waits until the top bar shows this section or mode (it follows the path as the page renders). */
 const barShows = (page: Page, what: 'section' | 'mode', value: string) =>
   until(
@@ -339,6 +346,29 @@ describe('CIS screens in Chromium, screen by screen and role by role', () => {
     expect(await row('INV-S-NOW').getByRole('button', { name: 'Edit INV-S-NOW' }).count()).toBe(0);
     expect(await row('INV-S-DRAFT').getByRole('button', { name: 'Mark INV-S-DRAFT paid' }).count()).toBe(0);
 
+    // Badge colours: paid green, approved blue, draft grey.
+    const badge = (number: string, label: string) =>
+      row(number).locator('.ant-tag', { hasText: new RegExp(`^${label}$`) });
+    expect(await tagColourOf(badge('INV-S-NOW', 'Paid'))).toBe('green');
+    expect(await tagColourOf(badge('INV-S-APPR', 'Approved'))).toBe('blue');
+    expect(await tagColourOf(badge('INV-S-DRAFT', 'Draft'))).toBe('grey');
+
+    // An invoice date the screen cannot read shows N/A.
+    const unreadableDate = async (route: Route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { items: { invoiceNumber: string; invoiceDate: string }[] };
+      for (const item of body.items)
+        if (item.invoiceNumber === 'INV-S-DRAFT') item.invoiceDate = 'not-a-date';
+      await route.fulfill({ response, json: body });
+    };
+    const invoiceList = (url: URL) => url.pathname === '/api/cis/invoices';
+    await page.route(invoiceList, unreadableDate);
+    await page.goto(`${baseUrl}/cis/invoices`);
+    await visible(row('INV-S-DRAFT').getByText('N/A', { exact: true }));
+    await page.unroute(invoiceList, unreadableDate);
+    await page.goto(`${baseUrl}/cis/invoices`);
+    await visible(row('INV-S-DRAFT'));
+
     // A bulk approve that fails is logged to the console, with no message to the user.
     await row('INV-S-DRAFT').getByRole('checkbox').check();
     await visible(page.getByText('1 selected'));
@@ -387,6 +417,7 @@ describe('CIS screens in Chromium, screen by screen and role by role', () => {
     await confirmCancel.getByRole('button', { name: 'Cancel Invoice' }).click();
     await visible(page.getByText('Invoice cancelled'));
     await visible(page.locator('.ant-tag', { hasText: 'Cancelled' }));
+    expect(await tagColourOf(page.locator('.ant-tag', { hasText: 'Cancelled' }).first())).toBe('red');
     expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Edit' }).count()).toBe(0);
 
@@ -568,6 +599,8 @@ describe('CIS screens in Chromium, screen by screen and role by role', () => {
     await visible(submitted);
     await submitted.getByRole('button', { name: 'OK' }).click();
     await visible(current.getByText('Locked', { exact: true }));
+    // A submitted return's badge is purple.
+    expect(await tagColourOf(current.locator('.ant-tag', { hasText: 'Locked' }).first())).toBe('purple');
     expect(await current.getByRole('button', { name: 'Recompile' }).count()).toBe(0);
     expect(await current.getByRole('button', { name: 'Compile Return' }).count()).toBe(0);
     expect(await current.getByRole('button', { name: 'Submit Return' }).count()).toBe(0);
