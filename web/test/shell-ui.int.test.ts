@@ -100,18 +100,21 @@ function hueOf(css: string): number {
   return (sector * 60 + 360) % 360;
 }
 
-/** Picks an option of an antd Select by the Select's form label. */
+/** Picks an option of an antd Select (found by its aria-label), and waits until the Select shows it. */
 async function choose(page: Page, label: string, option: string): Promise<void> {
-  await page.getByLabel(label, { exact: true }).click();
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option', {
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    await page.getByLabel(label, { exact: true }).click();
+    const item = page.locator('.ant-select-dropdown:visible .ant-select-item-option', {
       hasText: new RegExp(`^${escape(option)}$`),
-    })
-    .click();
-  await page
-    .locator('.ant-select-dropdown:visible')
-    .waitFor({ state: 'hidden' })
-    .catch(() => undefined);
+    });
+    await item.click({ timeout: 5000 }).catch(() => page.keyboard.press('Escape'));
+    await page
+      .locator('.ant-select-dropdown:visible')
+      .waitFor({ state: 'hidden', timeout: 5000 })
+      .catch(() => undefined);
+    if ((await selectedOf(page, label)) === option) return;
+  }
+  throw new Error(`${label}: could not choose ${option}`);
 }
 
 /** The option an antd Select (found by its aria-label) shows. */
