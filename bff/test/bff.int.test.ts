@@ -653,6 +653,8 @@ describe('HTTP surface', () => {
         'POST /api/portal/session',
         'GET /api/portal/session',
         'POST /api/portal/logout',
+        // Staff end a subcontractor's portal sessions (ADR 0025).
+        'POST /api/portal/sessions/revoke',
         // identity's live updates (Server-Sent Events), streamed with the session's token.
         'GET /api/live',
         // Forwarded to the cis service, whose own /openapi.json lists its routes.
