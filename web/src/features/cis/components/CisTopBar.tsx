@@ -155,17 +155,19 @@ export function CisTopBar() {
           Import
         </Button>,
       );
-    actions.push(
-      <Button
-        key="export"
-        icon={<DownloadOutlined />}
-        onClick={() => {
-          exportCsv('invoices/export.csv', 'cis-invoices.csv');
-        }}
-      >
-        Export CSV
-      </Button>,
-    );
+    // Shown only to callers the service lets export (cis.io.export), never a button that can only fail.
+    if (abilities.canExport)
+      actions.push(
+        <Button
+          key="export"
+          icon={<DownloadOutlined />}
+          onClick={() => {
+            exportCsv('invoices/export.csv', 'cis-invoices.csv');
+          }}
+        >
+          Export CSV
+        </Button>,
+      );
   }
   if (mode === 'list' && section === 'dashboard' && abilities.canWrite)
     actions.push(
