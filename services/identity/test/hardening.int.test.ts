@@ -83,6 +83,7 @@ interface KeyInfo {
   kid: string;
   retiredAt: string | null;
   publishedUntil: string | null;
+  activatesAt: string;
   signing: boolean;
 }
 
