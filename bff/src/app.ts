@@ -22,6 +22,7 @@ import { IdentityClient } from './identity-client.js';
 import { FixedWindowLimiter } from './rate-limit.js';
 import { contentSecurityPolicyDirectives } from './security.js';
 import { IdentitySessionStore } from './identity-session-store.js';
+import { CachedSessionStore } from './session-store.js';
 import {
   PortalSessions,
   StaffSessions,
@@ -65,21 +66,29 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
   });
   // Sessions live in identity's PostgreSQL (ADR 0025): every bff replica accepts every session, and identity can end
-  // a subcontractor's portal sessions at once.
-  const staffStore = new IdentitySessionStore<StaffSession>({
-    identity,
-    kind: 'staff',
-    describe: (session) => ({ tenantId: session.tenantId, subject: session.uid }),
-    secret: config.SESSION_SECRET,
-    now,
-  });
-  const portalStore = new IdentitySessionStore<PortalSession>({
-    identity,
-    kind: 'portal',
-    describe: (session) => ({ tenantId: session.tenantId, subject: session.subcontractorId }),
-    secret: config.SESSION_SECRET,
-    now,
-  });
+  // a subcontractor's portal sessions; each replica serves a session it read from memory for SESSION_CACHE_MS.
+  const cached = <T extends object>(store: IdentitySessionStore<T>) =>
+    config.SESSION_CACHE_MS > 0
+      ? new CachedSessionStore(store, { ttlMs: config.SESSION_CACHE_MS, now })
+      : store;
+  const staffStore = cached(
+    new IdentitySessionStore<StaffSession>({
+      identity,
+      kind: 'staff',
+      describe: (session) => ({ tenantId: session.tenantId, subject: session.uid }),
+      secret: config.SESSION_SECRET,
+      now,
+    }),
+  );
+  const portalStore = cached(
+    new IdentitySessionStore<PortalSession>({
+      identity,
+      kind: 'portal',
+      describe: (session) => ({ tenantId: session.tenantId, subject: session.subcontractorId }),
+      secret: config.SESSION_SECRET,
+      now,
+    }),
+  );
   const limiter = () =>
     new FixedWindowLimiter({ limit: config.SIGNIN_RATE_LIMIT_PER_MINUTE, windowMs: RATE_WINDOW_MS, now });
   const context: BffContext = {

@@ -57,6 +57,11 @@ export const bffConfigSchema = baseConfigSchema
       .int()
       .min(60)
       .default(2 * 3600),
+    /**
+     * How long a session read from identity is served from this replica's memory (0: every request asks identity).
+     * A sign-out or portal revocation made at another replica takes effect here within it (ADR 0025).
+     */
+    SESSION_CACHE_MS: z.coerce.number().int().min(0).max(10_000).default(1_000),
     /** Per client IP (and per signed-in user) for sign-in start, sign-in callback and portal link redemption. */
     SIGNIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   });

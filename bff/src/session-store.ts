@@ -1,3 +1,4 @@
+import { TtlLruCache } from '@workspace/kit';
 /**
  * Where sessions live: `IdentitySessionStore` (identity's PostgreSQL, shared by every bff replica; ADR 0025) in
  * the running bff, `MemorySessionStore` in unit tests.
@@ -75,5 +76,67 @@ export class MemorySessionStore<T> implements SessionStore<T> {
   private sweep(): void {
     const now = this.now();
     for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+  }
+}
+
+export interface CachedSessionStoreOptions {
+  /** How long a session read from the shared store is served from this replica's memory. */
+  ttlMs: number;
+  /** Sessions cached at most (least recently used go first). */
+  maxEntries?: number;
+  now?: () => number;
+}
+
+/**
+ * A shared store with a short read cache in front of it, so a burst of requests with one cookie makes one call to
+ * the store, not one each. What this replica writes, deletes or leases it sees at once: writes and deletes go to the
+ * cache too, and taking (or trying) a lease drops the cached copy, so a refresh always starts from the store's
+ * current tokens. What another replica changes (a sign-out there, a revoked portal session) is seen here within
+ * `ttlMs` (docs/adr/0025).
+ */
+export class CachedSessionStore<T extends object> implements SessionStore<T> {
+  private readonly cache: TtlLruCache<string, T>;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly inner: SessionStore<T> & Required<Pick<SessionStore<T>, 'lease'>>,
+    options: CachedSessionStoreOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+    this.cache = new TtlLruCache<string, T>({
+      name: 'bff-sessions',
+      ttlMs: options.ttlMs,
+      maxEntries: options.maxEntries ?? 10_000,
+    });
+  }
+
+  async get(key: string): Promise<T | undefined> {
+    const cached = this.cache.get(key);
+    if (cached !== undefined) return cached;
+    const value = await this.inner.get(key);
+    if (value !== undefined) this.cache.set(key, value);
+    return value;
+  }
+
+  async set(key: string, value: T, expiresAt: number): Promise<void> {
+    this.cache.delete(key);
+    await this.inner.set(key, value, expiresAt);
+    const left = expiresAt - this.now();
+    if (left > 0) this.cache.set(key, value, Math.min(left, this.cache.options.ttlMs));
+  }
+
+  async delete(key: string): Promise<void> {
+    this.cache.delete(key);
+    await this.inner.delete(key);
+  }
+
+  lease(key: string, ms: number): Promise<boolean> {
+    this.cache.delete(key);
+    return this.inner.lease(key, ms);
+  }
+
+  close(): void {
+    this.cache.clear();
+    this.inner.close();
   }
 }
