@@ -432,7 +432,7 @@ describe('staff app shell UI in Chromium', () => {
     await context.close();
   });
 
-  it('WS-146, WS-219: the light and dark surface presets are offered and each changes the surfaces', async () => {
+  it('WS-146, WS-219: the light and dark surface presets are offered, each changes the surfaces, and the choice is kept', async () => {
     const { context, page } = await signedIn('demo', 'clerk@demo.test');
     await page.goto(`${baseUrl}/settings/appearance`);
     const surface = page.getByTestId('preview-surface');
@@ -456,6 +456,17 @@ describe('staff app shell UI in Chromium', () => {
       await check(preset);
     }
     await page.screenshot({ path: `${shots}/shell-ui-dark-surfaces-navy.png`, fullPage: true });
+
+    // Applied, the presets are kept with the user's appearance: after a reload both are still chosen.
+    const lastLight = lightSurfaces[lightSurfaces.length - 1]!;
+    const lastDark = darkSurfaces[darkSurfaces.length - 1]!;
+    await page.getByRole('button', { name: 'Apply Changes' }).click();
+    await visible(page.getByText('Appearance saved'));
+    await page.reload();
+    await visible(surface);
+    expect(await selectedOf(page, 'Light surfaces')).toBe(lastLight.name);
+    expect(await selectedOf(page, 'Dark surfaces')).toBe(lastDark.name);
+    await check(lastDark);
     await context.close();
   });
 

@@ -107,6 +107,9 @@ export const themePreference = z.object({
   accentVariation: z.enum(['lighter', 'darker', 'muted', 'default']).optional(),
   accentSaturation: saturationShift.optional(),
   accentLightness: lightnessShift.optional(),
+  /** The surface presets chosen for light and dark mode (web/src/ui/appearance.ts; unknown ids show Classic). */
+  surfaceLight: z.string().max(40).optional(),
+  surfaceDark: z.string().max(40).optional(),
 });
 
 export const userView = z.object({
