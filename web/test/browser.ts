@@ -10,6 +10,7 @@ import {
   freePort,
   INTERNAL_TOKEN,
   startIdentityHarness,
+  type IdentityHarness,
 } from '../../services/identity/test/support.js';
 
 /** The built bundles; WEB_DIST points elsewhere when several builds must not share web/dist. */
@@ -59,6 +60,8 @@ export async function signInThroughPages(page: Page, baseUrl: string, email: str
 export interface ShellStack {
   baseUrl: string;
   browser: Browser;
+  /** identity behind the bff: a test calls it directly for what no screen offers (e.g. role bundles). */
+  identity: IdentityHarness;
   stop(): Promise<void>;
 }
 
@@ -98,6 +101,7 @@ export async function startShellStack(): Promise<ShellStack> {
   return {
     baseUrl,
     browser,
+    identity: harness,
     stop: async () => {
       await browser.close();
       await bff.shutdown();

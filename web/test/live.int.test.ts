@@ -3,6 +3,7 @@
 // changes the text logo, the user's status, the Success colour and the modules; tab B shows each without a reload (identity's
 // /v1/live through the bff's /api/live and the shell's EventSource).
 import type { Browser, Page } from 'playwright-core';
+import { demoSeed, signIn as signInAtIdentity } from '../../services/identity/test/support.js';
 import { shots, signInThroughPages, startShellStack, type ShellStack } from './browser.js';
 
 let stack: ShellStack;
@@ -113,6 +114,61 @@ describe('live updates in two tabs', () => {
     await pageA.screenshot({ path: `${shots}/live-a-colours.png`, fullPage: true });
     await contextA.close();
     await contextB.close();
+  });
+  it('gives tab B the settings page when a role-bundle change grants it, and takes it away when the whitelist drops the scope, without a reload', async () => {
+    // The admin's changes go to identity directly: the staff app has no screen for role bundles or the whitelist.
+    const admin = (await signInAtIdentity(stack.identity, 'demo', 'admin@demo.test', demoSeed.password)).body;
+    const asAdmin = (method: string, path: string, body: unknown) =>
+      fetch(`${stack.identity.baseUrl}/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${String(admin.accessToken)}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const bundles = (await (
+      await fetch(`${stack.identity.baseUrl}/v1/role-bundles`, {
+        headers: { authorization: `Bearer ${String(admin.accessToken)}` },
+      })
+    ).json()) as { items: { id: string; name: string; scopes: string[] }[] };
+    const manager = bundles.items.find((bundle) => bundle.id === 'manager');
+    expect(manager?.scopes).not.toContain('tenant.edit_settings');
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
+    const page = await context.newPage();
+    await signIn(page, 'manager@demo.test');
+    await page.goto(`${baseUrl}/settings/organisation`);
+    await expectVisible(page.getByText('Access Restricted'));
+    await markWindow(page);
+
+    // The manager's role bundle gains tenant.edit_settings: the open page turns into the settings page.
+    const granted = await asAdmin('PUT', '/role-bundles/manager', {
+      name: manager?.name ?? 'Manager',
+      scopes: [...(manager?.scopes ?? []), 'tenant.edit_settings'],
+    });
+    expect(granted.status).toBe(204);
+    await page.getByText('Access Restricted').waitFor({ state: 'detached', timeout: 15_000 });
+    await page.screenshot({ path: `${shots}/live-roles-granted.png`, fullPage: true });
+
+    // The tenant's whitelist leaves tenant.edit_settings out: the page is restricted again.
+    const available = (await (
+      await fetch(`${stack.identity.baseUrl}/v1/tenant/available-scopes`, {
+        headers: { authorization: `Bearer ${String(admin.accessToken)}` },
+      })
+    ).json()) as { scopes: string[] };
+    const restricted = await asAdmin('PUT', '/tenant/available-scopes', {
+      scopes: available.scopes.filter((scope) => scope !== 'tenant.edit_settings'),
+    });
+    expect(restricted.status).toBe(204);
+    await expectVisible(page.getByText('Access Restricted'));
+    await page.screenshot({ path: `${shots}/live-whitelist-restricted.png`, fullPage: true });
+    expect(await windowMark(page)).toBe('not reloaded');
+
+    // Back as it was for any later test.
+    expect((await asAdmin('PUT', '/tenant/available-scopes', { scopes: null })).status).toBe(204);
+    expect(
+      (await asAdmin('PUT', '/role-bundles/manager', { name: manager?.name, scopes: manager?.scopes }))
+        .status,
+    ).toBe(204);
+    await context.close();
   });
 });
 
