@@ -17,27 +17,40 @@ export interface BffProcess {
   stop(): Promise<void>;
 }
 
-function nextMessage<T>(child: ChildProcess, pick: (message: ToParent) => T | undefined): Promise<T> {
+/**
+ * The first message of `child` that `pick` maps to a value (a `pick` that throws rejects with its error); rejects
+ * when the process exits first or after `timeoutMs`. Shared by the benchmarks that fork server processes.
+ */
+// M names the caller's message type (IPC messages arrive untyped); it is used once on purpose.
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
+export function nextMessage<M, T>(
+  child: ChildProcess,
+  pick: (message: M) => T | undefined,
+  what = 'the server process',
+  timeoutMs = 120_000,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const onMessage = (message: ToParent) => {
-      if ('failed' in message) {
+    const onMessage = (message: M) => {
+      let picked: T | undefined;
+      try {
+        picked = pick(message);
+      } catch (error) {
         done();
-        reject(new Error(`the bff process failed: ${message.failed}`));
+        reject(error instanceof Error ? error : new Error(String(error)));
         return;
       }
-      const picked = pick(message);
       if (picked === undefined) return;
       done();
       resolve(picked);
     };
     const onExit = (code: number | null) => {
       done();
-      reject(new Error(`the bff process exited (code ${code ?? 'none'}) before answering`));
+      reject(new Error(`${what} exited (code ${code ?? 'none'}) before answering`));
     };
     const timer = setTimeout(() => {
       done();
-      reject(new Error('the bff process did not answer within 60 s'));
-    }, 60_000);
+      reject(new Error(`${what} did not answer within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
     const done = () => {
       clearTimeout(timer);
       child.off('message', onMessage);
@@ -45,6 +58,29 @@ function nextMessage<T>(child: ChildProcess, pick: (message: ToParent) => T | un
     };
     child.on('message', onMessage);
     child.on('exit', onExit);
+  });
+}
+
+/** The node flags of a forked server: the parent's, plus a CPU profile when BENCH_CPU_PROF_DIR is set. */
+export function serverExecArgv(): string[] {
+  const profileDir = process.env.BENCH_CPU_PROF_DIR;
+  return profileDir ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${profileDir}`] : process.execArgv;
+}
+
+/** Asks a forked server to stop ('stop' message), killing it after 10 s. */
+export function stopServer(child: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      resolve();
+      return;
+    }
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    if (child.connected) child.send('stop');
+    else child.kill('SIGTERM');
   });
 }
 
@@ -61,29 +97,30 @@ export async function startBffProcess(settings: BffSettings): Promise<BffProcess
       : process.execArgv,
     env: { ...process.env, BFF_BENCH_SETTINGS: JSON.stringify(settings) },
   });
-  await nextMessage(child, (message) => ('ready' in message ? true : undefined));
+  const pick =
+    <T>(select: (message: ToParent) => T | undefined) =>
+    (message: ToParent) => {
+      if ('failed' in message) throw new Error(`the bff process failed: ${message.failed}`);
+      return select(message);
+    };
+  await nextMessage(
+    child,
+    pick((message) => ('ready' in message ? true : undefined)),
+    'the bff process',
+  );
   return {
     url: `http://127.0.0.1:${settings.PORT ?? ''}`,
     cpuMs: async () => {
-      const answer = nextMessage(child, (message) => ('cpu' in message ? message.cpu : undefined));
+      const answer = nextMessage(
+        child,
+        pick((message) => ('cpu' in message ? message.cpu : undefined)),
+        'the bff process',
+      );
       child.send('cpu' satisfies ToChild);
       const usage = await answer;
       return (usage.user + usage.system) / 1000;
     },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) {
-          resolve();
-          return;
-        }
-        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        if (child.connected) child.send('stop' satisfies ToChild);
-        else child.kill('SIGTERM');
-      }),
+    stop: () => stopServer(child),
   };
 }
 

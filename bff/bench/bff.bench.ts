@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import express from 'express';
-import { startBffProcess } from './bff-process.js';
+import { nextMessage, serverExecArgv, startBffProcess, stopServer } from './bff-process.js';
 import { bffSession } from './session.js';
 import { ScopeCache } from '../../services/identity/src/scope-cache.js';
 import {
@@ -35,7 +35,6 @@ const DURATION_S = Number(process.env.BENCH_HTTP_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_BFF_ROUNDS ?? 2);
 const TARGET = 0.8;
-const PROFILE_DIR = process.env.BENCH_CPU_PROF_DIR;
 const ROUTE = '/v1/me/effective-scopes';
 
 type Role = 'identity' | 'bare';
@@ -90,46 +89,20 @@ async function serve(role: Role, args: string[]): Promise<void> {
 const children = new Set<ChildProcess>();
 const stops: (() => Promise<void>)[] = [];
 
-function nextMessage<T>(child: ChildProcess, pick: (message: ToParent) => T | undefined): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onMessage = (message: ToParent) => {
-      const picked = pick(message);
-      if (picked === undefined) return;
-      done();
-      resolve(picked);
-    };
-    const onExit = (code: number | null) => {
-      done();
-      reject(new Error(`a server process exited (code ${code ?? 'none'}) before answering`));
-    };
-    const timer = setTimeout(() => {
-      done();
-      reject(new Error('a server process did not answer within 120 s'));
-    }, 120_000);
-    const done = () => {
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-    };
-    child.on('message', onMessage);
-    child.on('exit', onExit);
-  });
-}
-
 async function start(role: Role, ...args: string[]) {
   const child = fork(fileURLToPath(import.meta.url), ['--serve', role, ...args], {
     stdio: ['ignore', process.env.BENCH_LOG_LEVEL ? 'inherit' : 'ignore', 'inherit', 'ipc'],
-    execArgv: PROFILE_DIR
-      ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`]
-      : process.execArgv,
+    execArgv: serverExecArgv(),
   });
   children.add(child);
-  const ready = await nextMessage(child, (message) => ('ready' in message ? message.ready : undefined));
+  const ready = await nextMessage(child, (message: ToParent) =>
+    'ready' in message ? message.ready : undefined,
+  );
   return { child, ...ready };
 }
 
 async function cpuMs(child: ChildProcess): Promise<number> {
-  const answer = nextMessage(child, (message) => ('cpu' in message ? message.cpu : undefined));
+  const answer = nextMessage(child, (message: ToParent) => ('cpu' in message ? message.cpu : undefined));
   child.send('cpu' satisfies ToChild);
   const usage = await answer;
   return (usage.user + usage.system) / 1000;
@@ -137,24 +110,7 @@ async function cpuMs(child: ChildProcess): Promise<number> {
 
 async function stopAll(): Promise<void> {
   await Promise.all(stops.map((stop) => stop()));
-  await Promise.all(
-    [...children].map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) {
-            resolve();
-            return;
-          }
-          const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-          child.once('exit', () => {
-            clearTimeout(timer);
-            resolve();
-          });
-          if (child.connected) child.send('stop' satisfies ToChild);
-          else child.kill('SIGTERM');
-        }),
-    ),
-  );
+  await Promise.all([...children].map((child) => stopServer(child)));
 }
 
 interface Measured {
