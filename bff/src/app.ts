@@ -19,7 +19,7 @@ import { serviceProxy } from './http/service-proxy.js';
 import { webBundles } from './http/web-bundles.js';
 import { workspaceRoutes } from './http/workspace-routes.js';
 import { IdentityClient } from './identity-client.js';
-import { FixedWindowLimiter } from './rate-limit.js';
+import { SharedRateLimiter } from './rate-limit.js';
 import { contentSecurityPolicyDirectives } from './security.js';
 import { IdentitySessionStore } from './identity-session-store.js';
 import { CachedSessionStore } from './session-store.js';
@@ -89,8 +89,16 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
       now,
     }),
   );
-  const limiter = () =>
-    new FixedWindowLimiter({ limit: config.SIGNIN_RATE_LIMIT_PER_MINUTE, windowMs: RATE_WINDOW_MS, now });
+  const limiter = (bucket: string) =>
+    new SharedRateLimiter({
+      bucket,
+      limit: config.SIGNIN_RATE_LIMIT_PER_MINUTE,
+      windowMs: RATE_WINDOW_MS,
+      secret: config.SESSION_SECRET,
+      identity,
+      logger,
+      now,
+    });
   const context: BffContext = {
     config,
     identity,
@@ -108,7 +116,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
       now,
     }),
     signIn: new SignInSealer(config.SESSION_SECRET, now),
-    limits: { login: limiter(), callback: limiter(), redeem: limiter() },
+    limits: { login: limiter('login'), callback: limiter('callback'), redeem: limiter('redeem') },
     secure,
     logger,
   };

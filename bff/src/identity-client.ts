@@ -57,6 +57,7 @@ const storedSession = z.object({
   expiresAt: z.number(),
 });
 const lease = z.object({ acquired: z.boolean() });
+const rateLimitDecision = z.object({ allowed: z.boolean(), retryAfterSeconds: z.number().int() });
 const revokedPortalAccess = z.object({ revoked: z.number(), linksExpired: z.number() });
 
 export const tenantMetadata = z.object({
@@ -173,6 +174,17 @@ export class IdentityClient {
   /** Takes the session's refresh lease for `ms` (true), or frees it with 0. */
   async leaseSession(key: string, ms: number): Promise<boolean> {
     return (await this.call(lease, 'POST', `${sessionPath(key)}/lease`, { internal: true }, { ms })).acquired;
+  }
+
+  /** Counts an attempt against the shared rate-limit windows of `bucket` (every bff replica's view). */
+  hitRateLimit(bucket: string, body: { keys: string[]; limit: number; windowMs: number }) {
+    return this.call(
+      rateLimitDecision,
+      'POST',
+      `/v1/internal/rate-limits/${encodeURIComponent(bucket)}/hit`,
+      { internal: true },
+      body,
+    );
   }
 
   revokePortalSessions(accessToken: string, subcontractorId: string) {

@@ -1,5 +1,7 @@
+import { createHmac } from 'node:crypto';
 import { HttpProblem } from '@workspace/kit';
 import type { Request, Response } from 'express';
+import type { IdentityClient } from './identity-client.js';
 
 export interface LimitDecision {
   allowed: boolean;
@@ -16,12 +18,18 @@ export interface FixedWindowLimiterOptions {
   maxKeys?: number;
 }
 
+/** Counts attempts per key and answers whether one more may go ahead. */
+export interface RateLimiter {
+  hit(keys: readonly string[]): Promise<LimitDecision> | LimitDecision;
+}
+
 /**
- * A fixed-window counter per key, in memory (one bff replica's view; see README). A request names several keys
+ * A fixed-window counter per key, in memory (one bff replica's view): the fallback of the shared limiter while
+ * identity cannot be reached, and the limiter of tests that run a bff alone. A request names several keys
  * (its IP, its user when known) and is refused when any of them is exhausted; a refused request does not count,
  * so a client that waits out the window gets in again.
  */
-export class FixedWindowLimiter {
+export class FixedWindowLimiter implements RateLimiter {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
   private readonly now: () => number;
   private readonly maxKeys: number;
@@ -66,14 +74,61 @@ export class FixedWindowLimiter {
   }
 }
 
+export interface SharedRateLimiterOptions {
+  /** The bucket at identity (login, callback, redeem): each has its own windows. */
+  bucket: string;
+  limit: number;
+  windowMs: number;
+  /** Keys are sent as HMACs under this secret, so identity never stores a client address or user in clear. */
+  secret: string;
+  identity: Pick<IdentityClient, 'hitRateLimit'>;
+  logger: { warn(fields: object, message: string): void };
+  now?: () => number;
+}
+
+/**
+ * The sign-in and redemption limits of every bff replica together (docs/identity.md "Rate limits"): each attempt is
+ * counted in identity's PostgreSQL, so N replicas allow the limit once, not N times. While identity cannot be
+ * reached the replica counts on its own (a warning is logged) rather than refusing everyone; sign-in needs identity
+ * anyway, so nothing gets further than it could.
+ */
+export class SharedRateLimiter implements RateLimiter {
+  private readonly fallback: FixedWindowLimiter;
+
+  constructor(private readonly options: SharedRateLimiterOptions) {
+    this.fallback = new FixedWindowLimiter({
+      limit: options.limit,
+      windowMs: options.windowMs,
+      ...(options.now ? { now: options.now } : {}),
+    });
+  }
+
+  async hit(keys: readonly string[]): Promise<LimitDecision> {
+    const { bucket, limit, windowMs, secret, identity, logger } = this.options;
+    const hashed = keys.map((key) =>
+      createHmac('sha256', secret).update(`${bucket}:${key}`).digest('base64url'),
+    );
+    try {
+      return await identity.hitRateLimit(bucket, { keys: hashed, limit, windowMs });
+    } catch (error) {
+      logger.warn({ err: error, bucket }, 'shared rate limit unavailable: counting on this replica');
+      return this.fallback.hit(keys);
+    }
+  }
+}
+
 /** The client's address as express sees it (honouring TRUST_PROXY). */
 export function clientIp(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
 
 /** Counts the request against the limiter, or answers 429 with Retry-After. */
-export function enforceLimit(limiter: FixedWindowLimiter, keys: readonly string[], res: Response): void {
-  const decision = limiter.hit(keys);
+export async function enforceLimit(
+  limiter: RateLimiter,
+  keys: readonly string[],
+  res: Response,
+): Promise<void> {
+  const decision = await limiter.hit(keys);
   if (decision.allowed) return;
   res.setHeader('Retry-After', String(decision.retryAfterSeconds));
   throw new HttpProblem(

@@ -1,4 +1,4 @@
-import { FixedWindowLimiter } from '../src/rate-limit.js';
+import { FixedWindowLimiter, SharedRateLimiter } from '../src/rate-limit.js';
 
 function clock(start = 1_000_000) {
   let now = start;
@@ -56,5 +56,72 @@ describe('FixedWindowLimiter', () => {
     limiter.hit(['e']);
     limiter.hit(['f']);
     expect(limiter.size).toBe(3);
+  });
+});
+
+describe('SharedRateLimiter', () => {
+  it('sends HMACs of the keys to identity and answers identity’s decision', async () => {
+    const calls: { bucket: string; keys: string[]; limit: number; windowMs: number }[] = [];
+    const limiter = new SharedRateLimiter({
+      bucket: 'login',
+      limit: 5,
+      windowMs: 60_000,
+      secret: 'secret-a',
+      identity: {
+        hitRateLimit: (bucket, body) => {
+          calls.push({ bucket, ...body });
+          return Promise.resolve({ allowed: false, retryAfterSeconds: 12 });
+        },
+      },
+      logger: { warn: () => undefined },
+    });
+    expect(await limiter.hit(['ip:10.0.0.1', 'user:demo:u1'])).toEqual({
+      allowed: false,
+      retryAfterSeconds: 12,
+    });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ bucket: 'login', limit: 5, windowMs: 60_000 });
+    const keys = calls[0]?.keys ?? [];
+    expect(keys).toHaveLength(2);
+    for (const key of keys) {
+      expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(key).not.toContain('10.0.0.1');
+    }
+    // The same key under another secret or bucket is another window.
+    const other = new SharedRateLimiter({
+      bucket: 'redeem',
+      limit: 5,
+      windowMs: 60_000,
+      secret: 'secret-a',
+      identity: {
+        hitRateLimit: (bucket, body) => {
+          calls.push({ bucket, ...body });
+          return Promise.resolve({ allowed: true, retryAfterSeconds: 0 });
+        },
+      },
+      logger: { warn: () => undefined },
+    });
+    await other.hit(['ip:10.0.0.1']);
+    expect(calls[1]?.keys[0]).not.toBe(keys[0]);
+  });
+
+  it('counts on this replica, with a warning, while identity cannot be reached', async () => {
+    const time = clock();
+    const warnings: string[] = [];
+    const limiter = new SharedRateLimiter({
+      bucket: 'login',
+      limit: 2,
+      windowMs: 60_000,
+      secret: 'secret-a',
+      identity: { hitRateLimit: () => Promise.reject(new Error('connect ECONNREFUSED')) },
+      logger: { warn: (_fields: unknown, message: string) => void warnings.push(message) },
+      now: time.now,
+    });
+    expect((await limiter.hit(['ip:1'])).allowed).toBe(true);
+    expect((await limiter.hit(['ip:1'])).allowed).toBe(true);
+    expect(await limiter.hit(['ip:1'])).toEqual({ allowed: false, retryAfterSeconds: 60 });
+    expect(warnings[0]).toBe('shared rate limit unavailable: counting on this replica');
+    time.advance(60_000);
+    expect((await limiter.hit(['ip:1'])).allowed).toBe(true);
   });
 });

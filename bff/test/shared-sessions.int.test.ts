@@ -229,3 +229,58 @@ describe('portal sessions revoked', () => {
     expect((await portal.api(B(), '/api/portal/session')).status).toBe(401);
   });
 });
+
+describe('rate limits shared by bff replicas', () => {
+  it('counts sign-in attempts at every replica together, and keeps no client address in clear', async () => {
+    // Two more replicas with a limit of 3 a minute and their own secret (so their windows are theirs alone).
+    const secret = randomBytes(32).toString('hex');
+    const limited: RunningBff[] = [];
+    try {
+      for (let index = 0; index < 2; index++) {
+        limited.push(
+          await startBff(
+            bffConfigSchema.parse({
+              PORT: '0',
+              LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+              IDENTITY_URL: harness.baseUrl,
+              INTERNAL_API_TOKEN: INTERNAL_TOKEN,
+              PUBLIC_URL,
+              SESSION_SECRET: secret,
+              SIGNIN_RATE_LIMIT_PER_MINUTE: '3',
+            }),
+          ),
+        );
+      }
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 4; attempt++) {
+        const replica = limited[attempt % 2]!;
+        const res = await fetch(`http://127.0.0.1:${replica.port}/api/auth/login?tenant=demo`, {
+          redirect: 'manual',
+        });
+        statuses.push(res.status);
+        if (res.status === 429) expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      }
+      // Three attempts in all, not three per replica.
+      expect(statuses).toEqual([302, 302, 302, 429]);
+      // Magic-link redemption has its own windows.
+      const redeem = await fetch(`http://127.0.0.1:${limited[1]!.port}/api/portal/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ tenantId: 'demo', token: randomBytes(32).toString('base64url') }),
+      });
+      expect(redeem.status).toBe(404);
+
+      const windows = await harness.service.deps
+        .db('rate_limit_windows')
+        .select<{ bucket: string; key: string; count: number }[]>('bucket', 'key', 'count');
+      expect(windows.some((row) => row.bucket === 'login' && row.count === 3)).toBe(true);
+      expect(windows.some((row) => row.bucket === 'redeem')).toBe(true);
+      for (const row of windows) {
+        expect(row.key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+        expect(row.key).not.toContain('127.0.0.1');
+      }
+    } finally {
+      for (const bff of limited) await bff.shutdown('test');
+    }
+  });
+});

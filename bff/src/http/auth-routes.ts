@@ -163,7 +163,7 @@ export function authRoutes(context: BffContext): ApiRouter {
       },
       responses: redirect,
       handler: async ({ query, req, res }) => {
-        limit(context.limits.login, req, res);
+        await limit(context.limits.login, req, res);
         res.redirect(302, await startSignIn(query, res));
       },
     })
@@ -181,7 +181,7 @@ export function authRoutes(context: BffContext): ApiRouter {
       },
       responses: redirect,
       handler: async ({ query, req, res }) => {
-        limit(context.limits.callback, req, res);
+        await limit(context.limits.callback, req, res);
         res.redirect(302, await finishSignIn(query, req, res));
       },
     })

@@ -3,7 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { BffConfig } from '../config.js';
 import { PORTAL_COOKIE, SESSION_COOKIE, cookieOptions, type SignInSealer } from '../cookies.js';
 import type { IdentityClient } from '../identity-client.js';
-import { clientIp, enforceLimit, type FixedWindowLimiter } from '../rate-limit.js';
+import { clientIp, enforceLimit, type RateLimiter } from '../rate-limit.js';
 import { csrfTokensMatch, parseCookies } from '../security.js';
 import type { PortalSession, PortalSessions, StaffSession, StaffSessions } from '../sessions.js';
 
@@ -14,7 +14,7 @@ export interface BffContext {
   staff: StaffSessions;
   portal: PortalSessions;
   signIn: SignInSealer;
-  limits: { login: FixedWindowLimiter; callback: FixedWindowLimiter; redeem: FixedWindowLimiter };
+  limits: { login: RateLimiter; callback: RateLimiter; redeem: RateLimiter };
   /** Cookies carry Secure (PUBLIC_URL is https). */
   secure: boolean;
   logger: Logger;
@@ -104,8 +104,8 @@ export function limitKeys(req: Request): string[] {
   return [`ip:${clientIp(req)}`, ...(staff ? [`user:${staff.tenantId}:${staff.uid}`] : [])];
 }
 
-export function limit(limiter: FixedWindowLimiter, req: Request, res: Response): void {
-  enforceLimit(limiter, limitKeys(req), res);
+export function limit(limiter: RateLimiter, req: Request, res: Response): Promise<void> {
+  return enforceLimit(limiter, limitKeys(req), res);
 }
 
 /**

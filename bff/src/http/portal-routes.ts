@@ -38,7 +38,7 @@ export function portalRoutes(context: BffContext): ApiRouter {
       },
       responses: { 200: { description: 'Signed in to the portal', schema: portalSessionView } },
       handler: async ({ body, req, res }) => {
-        limit(context.limits.redeem, req, res);
+        await limit(context.limits.redeem, req, res);
         const redemption = await identity.redeemPortalLink(body);
         const previous = browserState(req).portal;
         if (previous) await portal.destroy(previous);

@@ -3,6 +3,7 @@ import { tenantFooter } from './002_tenant_footer.js';
 import { tenantLogo } from './003_tenant_logo.js';
 import { sessionHardening } from './004_session_hardening.js';
 import { userKeys } from './005_user_keys.js';
+import { rateLimits } from './006_rate_limits.js';
 
 export const identitySchema: Migration = {
   name: '001_identity',
@@ -118,4 +119,5 @@ export const identityMigrations: Migration[] = [
   tenantLogo,
   sessionHardening,
   userKeys,
+  rateLimits,
 ];

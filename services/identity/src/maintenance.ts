@@ -16,13 +16,14 @@ export interface MaintenanceReport {
   refreshSessionsDeleted: number;
   portalLinksDeleted: number;
   bffSessionsDeleted: number;
+  rateLimitWindowsDeleted: number;
 }
 
 /**
  * identity's housekeeping, on every replica every MAINTENANCE_INTERVAL_SECONDS (all of it is safe to run
  * concurrently): the scheduled signing-key rotation (under the keys' advisory lock, so one replica rotates), reloading
  * the keys (so every replica signs with the newest within one interval), deleting keys past their publication, and
- * deleting expired refresh sessions, portal magic links (used or not) and bff sessions.
+ * deleting expired refresh sessions, portal magic links (used or not), bff sessions and rate-limit windows.
  */
 export class IdentityMaintenance implements BackgroundWorker {
   readonly name = 'identity-maintenance';
@@ -65,14 +66,23 @@ export class IdentityMaintenance implements BackgroundWorker {
       return [refresh, links];
     });
     const bffSessionsDeleted = await db('bff_sessions').where('expires_at', '<', db.fn.now()).del();
+    const rateLimitWindowsDeleted = await db('rate_limit_windows').where('reset_at', '<', db.fn.now()).del();
     const report = {
       rotated: rotation?.kid,
       keysPurged,
       refreshSessionsDeleted,
       portalLinksDeleted,
       bffSessionsDeleted,
+      rateLimitWindowsDeleted,
     };
-    if (keysPurged + refreshSessionsDeleted + portalLinksDeleted + bffSessionsDeleted > 0) {
+    if (
+      keysPurged +
+        refreshSessionsDeleted +
+        portalLinksDeleted +
+        bffSessionsDeleted +
+        rateLimitWindowsDeleted >
+      0
+    ) {
       logger.info(report, 'identity maintenance deleted expired rows');
     }
     return report;

@@ -5,6 +5,7 @@ import { identityMigrations } from '../migrations/001_identity.js';
 import type { IdentityConfig } from './config.js';
 import { IdentityContext } from './context.js';
 import { identityRoutes } from './http/routes.js';
+import { rateLimitRoutes } from './http/rate-limit-routes.js';
 import { revokePortalAccess, sessionRoutes } from './http/session-routes.js';
 import { IdentityLiveHub, liveRoutes } from './live.js';
 import { IdentityMaintenance } from './maintenance.js';
@@ -82,6 +83,7 @@ export function identityService(config: IdentityConfig): IdentityService {
       return [
         ...identityRoutes(current()),
         { basePath: '/v1', api: sessionRoutes(current()) },
+        { basePath: '/v1', api: rateLimitRoutes(current()) },
         { basePath: '/v1', api: liveRoutes(hub) },
         ...profile.routes(current()),
       ];
