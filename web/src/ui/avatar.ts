@@ -8,3 +8,6 @@ export const statusColours: Record<UserStatus, string> = {
   busy: '#F59E0B',
   unavailable: '#EF4444',
 };
+
+/** Where the browser keeps the user's own status (the local copy; identity holds the remote one). */
+export const statusStorageKey = (uid: string): string => `workspace.status.${uid}`;

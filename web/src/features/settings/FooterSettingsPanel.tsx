@@ -58,6 +58,7 @@ export function FooterSettingsPanel() {
           <>
             <Form.Item label="Display name">
               <Input
+                aria-label="Display name"
                 value={draft.displayName}
                 maxLength={120}
                 onChange={(event) => {

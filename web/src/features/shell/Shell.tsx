@@ -182,6 +182,7 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
       )}
       <Space>
         <StatusPicker
+          uid={session.user.uid}
           name={session.user.displayName || session.user.email}
           status={session.user.status}
           photoUrl={photoOf(session.user)}

@@ -2,16 +2,31 @@ import { Dropdown, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useUpdateMeMutation } from '../../app/api';
 import { useToast } from '../../ui/feedback';
+import { statusStorageKey } from '../../ui/avatar';
 import { statusColours, UserAvatar, type UserStatus } from '../../ui/UserAvatar';
+
+/** Saves the status locally; a browser that refuses storage (private mode, quota) only loses the local copy. */
+function saveLocalStatus(uid: string, status: UserStatus): void {
+  try {
+    localStorage.setItem(statusStorageKey(uid), status);
+  } catch {
+    // The remote save still carries the status.
+  }
+}
 
 const labels: Record<UserStatus, string> = { active: 'Active', busy: 'Busy', unavailable: 'Unavailable' };
 
-/** The user's status: shown at once, saved remotely; a failed save puts the previous value back. */
+/**
+ * The user's status: shown at once, saved locally (localStorage) and remotely; a failed remote save puts the
+ * previous value back, in the picker and in the local copy.
+ */
 export function StatusPicker({
+  uid,
   name,
   status,
   photoUrl,
 }: {
+  uid: string;
   name: string;
   status: UserStatus;
   photoUrl: string | null;
@@ -28,10 +43,12 @@ export function StatusPicker({
   const choose = async (next: UserStatus) => {
     const previous = shown;
     setShown(next);
+    saveLocalStatus(uid, next);
     try {
       await updateMe({ status: next }).unwrap();
     } catch {
       setShown(previous);
+      saveLocalStatus(uid, previous);
       toast.error('Your status could not be saved.');
     }
   };
