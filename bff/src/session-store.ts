@@ -97,6 +97,13 @@ export interface CachedSessionStoreOptions {
 export class CachedSessionStore<T extends object> implements SessionStore<T> {
   private readonly cache: TtlLruCache<string, T>;
   private readonly now: () => number;
+  /**
+   * Bumped by every write, delete and lease here. A read of the shared store caches its answer only if none
+   * happened while it was in flight: a slow read that started before a refresh saved new tokens must not put the
+   * old ones (a rotated refresh token) back in the cache. One counter for all keys: a read that overlaps another
+   * session's write is merely not cached, and nothing grows with the number of sessions.
+   */
+  private changes = 0;
 
   constructor(
     private readonly inner: SessionStore<T> & Required<Pick<SessionStore<T>, 'lease'>>,
@@ -113,26 +120,39 @@ export class CachedSessionStore<T extends object> implements SessionStore<T> {
   async get(key: string): Promise<T | undefined> {
     const cached = this.cache.get(key);
     if (cached !== undefined) return cached;
+    const before = this.changes;
     const value = await this.inner.get(key);
-    if (value !== undefined) this.cache.set(key, value);
+    if (value !== undefined && this.changes === before) this.cache.set(key, value);
     return value;
   }
 
   async set(key: string, value: T, expiresAt: number): Promise<void> {
-    this.cache.delete(key);
+    this.changed(key);
     await this.inner.set(key, value, expiresAt);
+    this.changed(key);
     const left = expiresAt - this.now();
     if (left > 0) this.cache.set(key, value, Math.min(left, this.cache.options.ttlMs));
   }
 
   async delete(key: string): Promise<void> {
-    this.cache.delete(key);
+    this.changed(key);
     await this.inner.delete(key);
+    this.changed(key);
   }
 
-  lease(key: string, ms: number): Promise<boolean> {
+  async lease(key: string, ms: number): Promise<boolean> {
+    this.changed(key);
+    try {
+      return await this.inner.lease(key, ms);
+    } finally {
+      this.changed(key);
+    }
+  }
+
+  /** Drops the cached copy and marks reads in flight as stale. */
+  private changed(key: string): void {
     this.cache.delete(key);
-    return this.inner.lease(key, ms);
+    this.changes += 1;
   }
 
   close(): void {

@@ -97,6 +97,28 @@ describe('CachedSessionStore (the bff replica’s read cache in front of identit
     other.close();
   });
 
+  it('does not cache what a read started before its own write, delete or lease brought back (a stale copy would reuse a rotated refresh token)', async () => {
+    await shared.set('k', { token: 'old' }, hour());
+    // A read of the shared store is slow: it answers the old tokens after this replica saved new ones.
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slowGet = shared.get.bind(shared);
+    jest.spyOn(shared, 'get').mockImplementationOnce(async (key: string) => {
+      const value = await slowGet(key);
+      await gate;
+      return value;
+    });
+    const inFlight = replica.get('k');
+    await replica.lease('k', 15_000);
+    await replica.set('k', { token: 'new' }, hour());
+    release();
+    // The slow read answers its caller what it read, but does not replace the newer copy.
+    expect(await inFlight).toEqual({ token: 'old' });
+    expect(await replica.get('k')).toEqual({ token: 'new' });
+  });
+
   it('never serves a session past its own expiry', async () => {
     await replica.set('k', { token: 't1' }, Date.now() + 300);
     expect(await replica.get('k')).toEqual({ token: 't1' });
