@@ -259,6 +259,10 @@ function authRoutes(context: IdentityContext): ApiRouter {
               .update({ revoked_at: trx.fn.now() });
             // And the user's browser sessions at every bff replica (ADR 0025).
             await trx('bff_sessions').where({ kind: 'staff', tenant_id: tenant, subject: session.uid }).del();
+            context.logger.warn(
+              { tenantId: tenant, userId: session.uid },
+              'a rotated refresh token was used again: every session of the user ended',
+            );
             return { error: 'The session is no longer valid. Please sign in again.' };
           }
           await trx('refresh_sessions')
