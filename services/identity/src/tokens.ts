@@ -190,10 +190,11 @@ export class TokenSigner {
 
   /**
    * Identity's own token verification keys: the published keys of this replica, reloaded from the database (at
-   * most once a second) when a token names a kid it does not know, i.e. one another replica rotated to.
+   * most once a second) when a token names a kid it does not know, i.e. one another replica rotated to. It lists
+   * the keys it holds (`jwks`), so the kit drops a verified token from its cache once its key is no longer published.
    */
-  verificationKeys(): JWTVerifyGetKey {
-    return async (header, token) => {
+  verificationKeys(): JWTVerifyGetKey & { jwks: () => { keys: JWK[] } } {
+    const lookup: JWTVerifyGetKey = async (header, token) => {
       try {
         return await this.localKeys(header, token);
       } catch (error) {
@@ -206,6 +207,7 @@ export class TokenSigner {
         return this.localKeys(header, token);
       }
     };
+    return Object.assign(lookup, { jwks: () => this.jwks() });
   }
 
   sign(input: AccessTokenInput): Promise<string> {

@@ -71,11 +71,15 @@ export class TtlLruCache<K extends Cacheable, V extends Cacheable> {
   }
 
   get(key: K): V | undefined {
-    return this.lru.get(key);
+    const value = this.lru.get(key);
+    if (value === undefined || this.lru.getRemainingTTL(key) > 0) return value;
+    // Exactly `ttlMs` old: expired (lru-cache counts an entry stale only once it is older than its TTL).
+    this.lru.delete(key);
+    return undefined;
   }
 
   has(key: K): boolean {
-    return this.lru.has(key);
+    return this.lru.has(key) && this.lru.getRemainingTTL(key) > 0;
   }
 
   /** Stores `value` for `ttlMs` (default: the cache's); an entry larger than `maxBytes` is not stored. */
@@ -126,7 +130,7 @@ export class TtlLruCache<K extends Cacheable, V extends Cacheable> {
    * not cached.
    */
   async getOrLoad(key: K, load: () => Promise<V>, ttlMs?: number): Promise<V> {
-    const cached = this.lru.get(key);
+    const cached = this.get(key);
     if (cached !== undefined) return cached;
     const pending = this.loading.get(key);
     if (pending) return pending;

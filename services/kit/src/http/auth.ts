@@ -7,6 +7,7 @@ import { problems } from './problem.js';
 export interface RequestContext {
   tenantId: string;
   userId: string;
+  /** The role: from a verified token, the claim normalised by `normalizeRole` (admin, else standard). */
   role: string;
   scopes: ReadonlySet<string>;
   /** Set for a subcontractor's portal session: the one subcontractor it is limited to. */
@@ -19,12 +20,23 @@ declare module 'express-serve-static-core' {
   }
 }
 
+/** The role claim's values (workspace.md §6: admin, and the default standard). */
+export type Role = 'admin' | 'standard';
+
+/**
+ * The spec's rule for the role claim (identity's domain rule too): 'admin' stays admin; a missing claim or any other
+ * value (an unknown role, a portal session's 'subcontractor') is standard, so no unknown role can gain anything.
+ */
+export function normalizeRole(claim: unknown): Role {
+  return claim === 'admin' ? 'admin' : 'standard';
+}
+
 /** The claims identity puts in an access token. */
 export const accessTokenClaimsSchema = z.object({
   sub: z.string().min(1),
   tid: z.string().min(1),
-  /** The spec's rule: a token without a role claim is a standard user. */
-  role: z.string().min(1).default('standard'),
+  /** Normalised by `normalizeRole`: a token without a role claim, or with an unknown one, is a standard user. */
+  role: z.preprocess(normalizeRole, z.enum(['admin', 'standard'])),
   scp: z.array(z.string()),
   /** Portal sessions carry the subcontractor they are limited to. */
   sctr: z.string().min(1).optional(),
@@ -32,42 +44,135 @@ export const accessTokenClaimsSchema = z.object({
 
 export type AccessTokenClaims = z.infer<typeof accessTokenClaimsSchema>;
 
+/**
+ * What a key lookup may also say about itself (jose's remote and local JWKS sets do, and identity's own keys): the
+ * keys it holds now and, for a remote set, whether its copy is still fresh and how to fetch it again.
+ */
+export interface KeySetView {
+  jwks?: () => { keys: { kid?: string }[] } | undefined;
+  fresh?: boolean;
+  coolingDown?: boolean;
+  reloading?: boolean;
+  reload?: () => Promise<void>;
+}
+
 export interface AuthOptions {
   /** Key lookup: `remoteJwks(url)` in services, a local JWKS in tests. */
-  keys: JWTVerifyGetKey;
+  keys: JWTVerifyGetKey & KeySetView;
   issuer: string;
   audience: string;
 }
 
-export function remoteJwks(url: string): JWTVerifyGetKey {
-  return createRemoteJWKSet(new URL(url), { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 });
+export interface RemoteJwksOptions {
+  /** After a fetch, a token naming an unknown key fetches again only this much later. Default 30 s. */
+  cooldownMs?: number;
+  /** A fetched JWKS is fetched again when a token is verified this much later. Default 10 minutes. */
+  maxAgeMs?: number;
+}
+
+export function remoteJwks(url: string, options: RemoteJwksOptions = {}): JWTVerifyGetKey & KeySetView {
+  return createRemoteJWKSet(new URL(url), {
+    cooldownDuration: options.cooldownMs ?? 30_000,
+    cacheMaxAge: options.maxAgeMs ?? 10 * 60_000,
+  });
+}
+
+/** How often a stale remote JWKS is fetched again for tokens served from the cache (also after a failed fetch). */
+const STALE_KEYS_RETRY_MS = 30_000;
+/** The key ids are read again from the key lookup at least this often (it may reload by itself, e.g. identity's). */
+const KEY_IDS_MAX_AGE_MS = 1_000;
+
+/**
+ * The ids of the keys the lookup holds now, so a verified token whose key has since left the JWKS (purged after a
+ * rotation or a leak) is not served from the cache any more. Read again after every use of the lookup (it may have
+ * fetched the JWKS), after a refresh this class starts, and at least every second. A remote JWKS past its max age is
+ * fetched again in the background when a cached token is used (tokens served from the cache never reach the lookup
+ * otherwise), at most every 30 s. A lookup that cannot list its keys is not checked.
+ */
+class PublishedKeyIds {
+  private ids: ReadonlySet<string> | undefined;
+  private readAt = Number.NEGATIVE_INFINITY;
+  private stale = true;
+  private lastRefresh = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly keys: JWTVerifyGetKey & KeySetView) {}
+
+  /** The lookup for jwtVerify: marks the ids to be read again once it has run. */
+  readonly getKey: JWTVerifyGetKey = async (header, token) => {
+    try {
+      return await this.keys(header, token);
+    } finally {
+      this.stale = true;
+    }
+  };
+
+  /** False when the lookup lists its keys and `kid` is not among them. */
+  holds(kid: string | undefined): boolean {
+    this.refreshIfOld();
+    if (kid === undefined) return true;
+    const ids = this.current();
+    return ids === undefined || ids.has(kid);
+  }
+
+  private current(): ReadonlySet<string> | undefined {
+    if (!this.keys.jwks) return undefined;
+    const now = Date.now();
+    if (this.stale || now - this.readAt >= KEY_IDS_MAX_AGE_MS) {
+      const jwks = this.keys.jwks();
+      this.ids = jwks === undefined ? undefined : new Set(jwks.keys.flatMap((key) => key.kid ?? []));
+      this.readAt = now;
+      this.stale = false;
+    }
+    return this.ids;
+  }
+
+  private refreshIfOld(): void {
+    const { keys } = this;
+    if (keys.fresh !== false || keys.reloading === true || !keys.reload) return;
+    const now = Date.now();
+    if (now - this.lastRefresh < STALE_KEYS_RETRY_MS) return;
+    this.lastRefresh = now;
+    keys
+      .reload()
+      .catch(() => undefined) // identity unreachable: the cached tokens stay valid until it answers again
+      .finally(() => {
+        this.stale = true;
+      });
+  }
 }
 
 /**
  * Verified tokens, kept until they expire so a token is verified once rather than on every request (an RSA
- * verification costs far more than the rest of a typical request). Bounded; the oldest entry goes first.
+ * verification costs far more than the rest of a typical request). Bounded; the oldest entry goes first. An entry
+ * whose signing key is no longer published is dropped (and the token verified again, which then fails).
  */
 class VerifiedTokenCache {
-  private readonly entries = new Map<string, { ctx: RequestContext; expiresAt: number }>();
+  private readonly entries = new Map<
+    string,
+    { ctx: RequestContext; expiresAt: number; kid: string | undefined }
+  >();
 
-  constructor(private readonly maxEntries: number) {}
+  constructor(
+    private readonly maxEntries: number,
+    private readonly keyIds: PublishedKeyIds,
+  ) {}
 
   get(token: string): RequestContext | undefined {
     const entry = this.entries.get(token);
     if (!entry) return undefined;
-    if (entry.expiresAt <= Date.now()) {
+    if (entry.expiresAt <= Date.now() || !this.keyIds.holds(entry.kid)) {
       this.entries.delete(token);
       return undefined;
     }
     return entry.ctx;
   }
 
-  set(token: string, ctx: RequestContext, expiresAt: number): void {
+  set(token: string, ctx: RequestContext, expiresAt: number, kid: string | undefined): void {
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
     }
-    this.entries.set(token, { ctx, expiresAt });
+    this.entries.set(token, { ctx, expiresAt, kid });
   }
 }
 
@@ -76,7 +181,8 @@ class VerifiedTokenCache {
  * without a token passes through without a context; the route guards answer 401 for it.
  */
 export function authenticate(options: AuthOptions & { cacheSize?: number }): RequestHandler {
-  const cache = new VerifiedTokenCache(options.cacheSize ?? 10_000);
+  const keyIds = new PublishedKeyIds(options.keys);
+  const cache = new VerifiedTokenCache(options.cacheSize ?? 10_000, keyIds);
   return (req, _res, next) => {
     const header = req.headers.authorization;
     if (header === undefined) {
@@ -94,13 +200,13 @@ export function authenticate(options: AuthOptions & { cacheSize?: number }): Req
       next();
       return;
     }
-    jwtVerify(token, options.keys, {
+    jwtVerify(token, keyIds.getKey, {
       issuer: options.issuer,
       audience: options.audience,
       algorithms: ['RS256'],
       requiredClaims: ['exp'],
     })
-      .then(({ payload }) => {
+      .then(({ payload, protectedHeader }) => {
         const claims = accessTokenClaimsSchema.safeParse(payload);
         if (!claims.success) throw problems.unauthorized('The access token is missing required claims.');
         req.ctx = {
@@ -110,7 +216,8 @@ export function authenticate(options: AuthOptions & { cacheSize?: number }): Req
           scopes: new Set(claims.data.scp),
           ...(claims.data.sctr === undefined ? {} : { subcontractorId: claims.data.sctr }),
         };
-        if (typeof payload.exp === 'number') cache.set(token, req.ctx, payload.exp * 1000);
+        if (typeof payload.exp === 'number')
+          cache.set(token, req.ctx, payload.exp * 1000, protectedHeader.kid);
         next();
       })
       .catch((error: unknown) => {
