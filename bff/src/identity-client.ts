@@ -91,6 +91,19 @@ export type TenantView = z.infer<typeof tenantView>;
 
 export const IDENTITY_UNREACHABLE = 'The identity service is not reachable.';
 
+/** identity's non-2xx answer; `identityDetail` is the message its body carried (undefined when it had none). */
+export class IdentityProblem extends HttpProblem {
+  constructor(
+    status: number,
+    code: string,
+    detail: string,
+    errors: FieldError[] | undefined,
+    readonly identityDetail: string | undefined,
+  ) {
+    super(status, code, detail, errors);
+  }
+}
+
 const problemBody = z.object({
   code: z.string().optional(),
   detail: z.string().optional(),
@@ -318,11 +331,12 @@ export class IdentityClient {
     const document = parsed.success ? parsed.data : {};
     if (status >= 500) this.options.logger.warn({ method, path, status }, 'identity failed');
     const errors: FieldError[] | undefined = document.errors;
-    return new HttpProblem(
+    return new IdentityProblem(
       status,
       document.code ?? 'identity_error',
       document.detail ?? STATUS_CODES[status] ?? 'The identity service refused the request.',
       errors,
+      document.detail,
     );
   }
 }

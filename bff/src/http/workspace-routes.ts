@@ -1,6 +1,6 @@
 import { ApiRouter, HttpProblem, problems } from '@workspace/kit';
 import { z } from 'zod';
-import { footerView, logoView, tenantView, userView } from '../identity-client.js';
+import { footerView, IdentityProblem, logoView, tenantView, userView } from '../identity-client.js';
 import { browserState, requireSameTenant, requireStaff, type BffContext } from './context.js';
 
 /** The spec's fallbacks when tenant metadata cannot be fetched. */
@@ -46,7 +46,11 @@ export function workspaceRoutes(context: BffContext): ApiRouter {
             name: null,
             databaseRegion: METADATA_FALLBACK_REGION,
             branding: {},
-            error: error.detail ?? METADATA_FETCH_ERROR,
+            // identity's message when its answer carried one (the spec's "response's error message"), else the
+            // spec's 'Fetch error'; the bff's own message when identity did not answer.
+            error:
+              (error instanceof IdentityProblem ? error.identityDetail : error.detail) ??
+              METADATA_FETCH_ERROR,
           };
         }
       },
