@@ -407,6 +407,30 @@ describe('bulk import', () => {
     expect(failed[1]?.errors).toContain('Materials cannot exceed gross amount');
     const list = await h.call(admin, 'GET', '/invoices?search=IMP-4');
     expect((list.body.items as { amounts: { grossP: number } }[])[0]?.amounts.grossP).toBe(123456);
+
+    // A number the subcontractor already has (in any case), or that an earlier row of the file takes, is refused;
+    // the same number for another subcontractor is not.
+    await h.call(
+      admin,
+      'POST',
+      '/subcontractors',
+      subcontractorBody({ name: 'Tia Tiler', utr: '5432109876', nino: '' }),
+    );
+    const again = await h.call(admin, 'POST', '/invoices/import', {
+      csv: [
+        'Invoice Number,Subcontractor,Invoice Date,Gross,Materials,VAT Rate,Reverse Charge,Description,Materials Justification',
+        'imp-1,Sam Slate,01/11/2026,100.00,0,20,no,,',
+        'IMP-5,Sam Slate,01/11/2026,100.00,0,20,no,,',
+        'IMP-5,Sam Slate,01/11/2026,100.00,0,20,no,,',
+        'IMP-1,Tia Tiler,01/11/2026,100.00,0,20,no,,',
+      ].join('\n'),
+    });
+    expect(again.status).toBe(200);
+    expect((again.body.created as string[]).length).toBe(2);
+    expect(again.body.failed).toEqual([
+      { index: 1, errors: ['Invoice number already exists for this subcontractor'] },
+      { index: 3, errors: ['Invoice number already exists for this subcontractor'] },
+    ]);
   });
 });
 

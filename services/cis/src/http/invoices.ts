@@ -821,15 +821,29 @@ async function importInvoices(context: CisContext, ctx: RequestContext, csv: str
       const key = row.name.trim().toLowerCase();
       byName.set(key, [...(byName.get(key) ?? []), row]);
     }
-    const existing = await trx('invoices')
-      .whereNull('deleted_at')
-      .whereNot('status', 'cancelled')
-      .select('subcontractor_id', trx.raw('lower(invoice_number) AS number'));
-    const taken = new Set(
-      (existing as { subcontractor_id: string; number: string }[]).map(
-        (r) => `${r.subcontractor_id}:${r.number}`,
-      ),
-    );
+    const matchesOf = (ref: string): SubcontractorRow[] =>
+      byId.has(ref) ? [byId.get(ref) as SubcontractorRow] : (byName.get(ref.toLowerCase()) ?? []);
+    // Only the numbers this file uses, looked up per subcontractor through the unique index (not every invoice).
+    const candidates: { id: string; number: string }[] = [];
+    for (const raw of parsed.rows) {
+      const { value } = parseImportRow(raw);
+      const [only, ...others] = value ? matchesOf(value.subcontractorRef.trim()) : [];
+      if (value && only && others.length === 0)
+        candidates.push({ id: only.id, number: value.invoiceNumber.trim().toLowerCase() });
+    }
+    const taken = new Set<string>();
+    for (let start = 0; start < candidates.length; start += IMPORT_CHUNK) {
+      const chunk = candidates.slice(start, start + IMPORT_CHUNK);
+      const { rows } = await trx.raw<{ rows: { subcontractor_id: string; number: string }[] }>(
+        `SELECT i.subcontractor_id, lower(i.invoice_number) AS number
+           FROM invoices i
+           JOIN unnest(?::uuid[], ?::text[]) AS c(subcontractor_id, number)
+             ON i.subcontractor_id = c.subcontractor_id AND lower(i.invoice_number) = c.number
+          WHERE i.deleted_at IS NULL AND i.status <> 'cancelled'`,
+        [chunk.map((c) => c.id), chunk.map((c) => c.number)],
+      );
+      for (const row of rows) taken.add(`${row.subcontractor_id}:${row.number}`);
+    }
     const now = new Date();
     let batch: Record<string, unknown>[] = [];
     const flush = async () => {
@@ -845,9 +859,7 @@ async function importInvoices(context: CisContext, ctx: RequestContext, csv: str
         continue;
       }
       const ref = value.subcontractorRef.trim();
-      const matches = byId.has(ref)
-        ? [byId.get(ref) as SubcontractorRow]
-        : (byName.get(ref.toLowerCase()) ?? []);
+      const matches = matchesOf(ref);
       const rowErrors = [...errors];
       const subcontractor = matches.length === 1 ? matches[0] : undefined;
       if (matches.length === 0)
