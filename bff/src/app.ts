@@ -9,7 +9,6 @@ import {
   type RunningService,
 } from '@workspace/kit';
 import type { Express } from 'express';
-import helmet from 'helmet';
 import { isSecureOrigin, type BffConfig } from './config.js';
 import { SignInSealer } from './cookies.js';
 import { authRoutes } from './http/auth-routes.js';
@@ -121,15 +120,8 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
     logger,
   };
 
-  // Mounted first at '/': middleware only (no operations), so every answer after the kit's own endpoints gets the
-  // SPA's CSP (it replaces helmet's default from createServiceApp) and /api gets sessions and CSRF.
+  // Mounted first at '/': middleware only (no operations), so /api gets sessions and CSRF.
   const browser = new ApiRouter();
-  browser.router.use(
-    helmet({
-      contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicyDirectives(secure) },
-      frameguard: { action: 'deny' },
-    }),
-  );
   browser.router.use('/api', noStore, loadBrowserState(context), csrfGuard);
 
   const lifecycle: LifecycleState = { draining: false };
@@ -140,6 +132,11 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
     metrics: createMetricsRegistry('bff'),
     lifecycle,
     trustProxy: config.TRUST_PROXY,
+    // One helmet pass for every answer, with the SPAs' strict CSP (the kit's endpoints get it too).
+    helmet: {
+      contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicyDirectives(secure) },
+      frameguard: { action: 'deny' },
+    },
     // CSV imports (10,000+ rows) pass through as one JSON body.
     bodyLimit: '16mb',
     readiness: { identity: () => identity.healthy() },

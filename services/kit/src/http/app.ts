@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import helmet from 'helmet';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../logger.js';
 import { accessLog } from './access-log.js';
@@ -29,6 +29,8 @@ export interface ServiceAppOptions {
   lifecycle?: LifecycleState;
   trustProxy?: boolean;
   bodyLimit?: string;
+  /** helmet's options for every answer (default: helmet's defaults); the bff sets the SPAs' CSP here. */
+  helmet?: HelmetOptions;
 }
 
 /**
@@ -40,7 +42,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy ?? false);
-  app.use(helmet());
+  app.use(helmet(options.helmet));
   app.use(accessLog(options.logger));
   app.use(httpMetrics(options.metrics));
 
