@@ -13,7 +13,7 @@ export interface Tenant {
   id: string;
   name: string;
   region: 'uk' | 'eu' | 'us';
-  branding: { accentColor?: string };
+  branding: { accentColor?: string; accentHsl?: string };
   modules: TenantModule[];
   storageTier: string;
   entitlements: string[];

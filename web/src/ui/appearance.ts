@@ -340,6 +340,18 @@ export interface Branding {
   dangerLightness?: number;
 }
 
+/**
+ * The tenant's accent as a hex colour: `accentColor` when set, else `accentHsl` (CSS hsl, with or without the
+ * `hsl()` wrapper: "hsl(210 100% 50%)", "210, 100%, 50%"); undefined when neither gives a valid colour.
+ */
+export function tenantAccent(branding: Branding | undefined): string | undefined {
+  if (branding?.accentColor) return branding.accentColor;
+  const hsl = branding?.accentHsl?.trim();
+  if (!hsl) return undefined;
+  const colour = new TinyColor(/^hsla?\(/i.test(hsl) ? hsl : `hsl(${hsl})`);
+  return colour.isValid && colour.format === 'hsl' ? colour.toHexString().toUpperCase() : undefined;
+}
+
 /** antd's own Success and Error colours: what applies until an admin picks others. */
 export const DEFAULT_SUCCESS = '#52C41A';
 export const DEFAULT_DANGER = '#FF4D4F';

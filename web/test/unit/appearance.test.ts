@@ -14,6 +14,7 @@ import {
   effectiveLayout,
   isDark,
   radii,
+  tenantAccent,
   varyColour,
 } from '../../src/ui/appearance';
 import { initials } from '../../src/ui/UserAvatar';
@@ -145,5 +146,21 @@ describe('shell helpers', () => {
     expect(initials('Ada Admin')).toBe('AA');
     expect(initials('  Vera  ')).toBe('V');
     expect(initials('Mary Jane Watson')).toBe('MW');
+  });
+});
+
+describe('tenantAccent (WS-215: branding accentColor or accentHsl)', () => {
+  it.each([
+    [{ accentColor: '#0EA5E9' }, '#0EA5E9'],
+    [{ accentColor: '#0EA5E9', accentHsl: 'hsl(0 100% 50%)' }, '#0EA5E9'],
+    [{ accentHsl: 'hsl(0 100% 50%)' }, '#FF0000'],
+    [{ accentHsl: 'hsl(120, 100%, 25%)' }, '#008000'],
+    [{ accentHsl: '240 100% 50%' }, '#0000FF'],
+    [{ accentHsl: '210, 100%, 50%' }, '#007FFF'],
+    [{ accentHsl: 'not a colour' }, undefined],
+    [{ accentHsl: '#FF0000' }, undefined],
+    [{}, undefined],
+  ])('%p gives %p', (branding, expected) => {
+    expect(tenantAccent(branding)).toBe(expected);
   });
 });

@@ -25,6 +25,7 @@ import {
   effectiveLayout,
   isSuperAdmin,
   PLATFORM_THEME,
+  tenantAccent,
   type Appearance,
 } from '../../ui/appearance';
 import { photoOf } from '../../ui/photo';
@@ -79,9 +80,10 @@ function useAnyRequestPending(): boolean {
 
 export function appearanceOf(session: Session | undefined): Appearance {
   const saved = session?.user.themePreference ?? {};
+  const accent = tenantAccent(session?.tenant.branding);
   return {
     ...defaultAppearance,
-    ...(session?.tenant.branding.accentColor ? { accent: session.tenant.branding.accentColor } : {}),
+    ...(accent ? { accent } : {}),
     ...saved,
   };
 }
