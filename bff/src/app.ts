@@ -13,6 +13,7 @@ import { isSecureOrigin, type BffConfig } from './config.js';
 import { SignInSealer } from './cookies.js';
 import { authRoutes } from './http/auth-routes.js';
 import { csrfGuard, loadBrowserState, noStore, type BffContext } from './http/context.js';
+import { portalInviteRoute } from './http/portal-invite-route.js';
 import { portalRoutes } from './http/portal-routes.js';
 import { serviceProxy } from './http/service-proxy.js';
 import { webBundles } from './http/web-bundles.js';
@@ -145,6 +146,10 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
       { basePath: '/api', api: authRoutes(context) },
       { basePath: '/api', api: workspaceRoutes(context) },
       { basePath: '/api', api: portalRoutes(context) },
+      {
+        basePath: '/api',
+        api: portalInviteRoute(context, { cisUrl: config.CIS_URL, timeoutMs: config.SERVICE_TIMEOUT_MS }),
+      },
       {
         basePath: '/api',
         api: serviceProxy(context, {
