@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { provisionServiceSchema, remoteJwks, startService, type StartedService } from '@workspace/kit';
-import { createTestIssuer, testInfra, type TestIssuer } from '@workspace/kit/testing';
+import { createTestIssuer, eventually, testInfra, type TestIssuer } from '@workspace/kit/testing';
 import {
   notificationConfigSchema,
   NotificationClient,
@@ -9,6 +9,7 @@ import {
   type RunningSmtpSink,
 } from '@workspace/notification';
 import type { JWTVerifyGetKey } from 'jose';
+import pg from 'pg';
 import { demoSeed, signIn, startIdentityHarness, type IdentityHarness } from '../../identity/test/support.js';
 import { cisConfigSchema, type CisConfig } from '../src/config.js';
 import { CIS_FINE_SCOPES, CIS_MANAGE_SCOPE } from '../src/domain/index.js';
@@ -153,4 +154,69 @@ export function subcontractorBody(overrides: Record<string, unknown> = {}) {
     gdprConsent: true,
     ...overrides,
   };
+}
+
+/** One query as the test database's administrator (row-level security does not apply): to read stored rows. */
+export async function adminQuery(
+  h: CisHarness,
+  text: string,
+  params: unknown[] = [],
+): Promise<Record<string, unknown>[]> {
+  const client = new pg.Client({ connectionString: h.identity.database.adminUrl });
+  await client.connect();
+  try {
+    return (await client.query(text, params)).rows as Record<string, unknown>[];
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Queries as the cis service's own runtime role (the one its pool uses), in one transaction whose row-level
+ * security tenant is `tenantId` (as the service's withTenant sets it), or with none set when null.
+ */
+export async function serviceRoleQuery(
+  h: CisHarness,
+  tenantId: string | null,
+  work: (query: (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]>) => Promise<void>,
+): Promise<void> {
+  const client = new pg.Client({ connectionString: h.cis.deps.config.DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    if (tenantId !== null) await client.query("SELECT set_config('app.tenant_id', $1, true)", [tenantId]);
+    await work(
+      async (text, params = []) => (await client.query(text, params)).rows as Record<string, unknown>[],
+    );
+    await client.query('ROLLBACK');
+  } finally {
+    await client.end();
+  }
+}
+
+/** Waits until every queued background job (statement generation) has run. */
+export async function drainJobQueue(h: CisHarness, timeoutMs = 30_000): Promise<void> {
+  await eventually(
+    async () => {
+      const [row] = await adminQuery(h, 'SELECT count(*)::int AS n FROM cis.job_queue');
+      return row?.n === 0;
+    },
+    timeoutMs,
+    'the job queue to drain',
+  );
+}
+
+/** The stored row of a cis table as JSON (numbers for bigint and numeric, dates as text), or undefined. */
+export async function storedRow(
+  h: CisHarness,
+  table: 'settings' | 'subcontractors' | 'invoices' | 'statements' | 'returns' | 'jobs',
+  where: Record<string, string>,
+): Promise<Record<string, unknown> | undefined> {
+  const keys = Object.keys(where);
+  const [row] = await adminQuery(
+    h,
+    `SELECT to_jsonb(t) AS row FROM cis.${table} t WHERE ${keys.map((key, i) => `${key} = $${i + 1}`).join(' AND ')}`,
+    keys.map((key) => where[key]),
+  );
+  return row?.row as Record<string, unknown> | undefined;
 }

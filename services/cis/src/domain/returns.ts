@@ -162,6 +162,8 @@ export interface ReturnLineInput {
   grossP: number;
   materialsP: number;
   cisDeductedP: number;
+  /** A stored line always has one (at least 1); a line given without it is not checked. */
+  invoiceCount?: number | null;
   statementsIssued?: boolean | number | null;
 }
 
@@ -179,6 +181,9 @@ export interface ReturnValidation {
   valid: boolean;
   issues: string[];
 }
+
+/** A return line stands for at least one invoice (spec §3 'Return line': invoiceCount at least 1). */
+export const RETURN_LINE_NO_INVOICES = 'A line must include at least one invoice';
 
 /** Totals may differ from the sum of the lines by at most this many pence (spec §9, schema reading). */
 export const RETURN_TOTALS_TOLERANCE_P = 1;
@@ -212,6 +217,9 @@ export function validateReturn(ret: MonthlyReturnInput): ReturnValidation {
       if (num(line[field.key]) < 0) issues.push(`Line ${n}: ${field.line} cannot be negative`);
     }
     if (num(line.materialsP) > num(line.grossP)) issues.push(`Line ${n}: Materials exceed gross amount`);
+    const count = line.invoiceCount;
+    if (count !== undefined && (typeof count !== 'number' || !Number.isInteger(count) || count < 1))
+      issues.push(`Line ${n}: ${RETURN_LINE_NO_INVOICES}`);
     if (num(line.cisDeductedP) > 0 && !line.statementsIssued) {
       issues.push(`Line ${n}: Statement not issued for ${line.name ?? `line ${n}`}`);
     }

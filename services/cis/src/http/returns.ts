@@ -8,6 +8,7 @@ import {
   compileReturnLines,
   currentTaxMonth,
   returnDisplayStatus,
+  RETURN_MESSAGES,
   returnTransition,
   settingsReadyIssues,
   taxMonthPeriod,
@@ -15,7 +16,7 @@ import {
   type ReturnLine,
   type ReturnTotals,
 } from '../domain/index.js';
-import { iso, looseObject, refused, sendCsv, taxMonthLabel } from './common.js';
+import { iso, looseObject, refused, sendCsv } from './common.js';
 import type { InvoiceRow } from './invoices.js';
 import { loadSettings } from './settings.js';
 import type { StatementRow } from './statements.js';
@@ -28,7 +29,7 @@ interface ReturnRow {
   status: 'draft' | 'ready' | 'submitted' | 'amended' | 'nil';
   locked: boolean;
   locked_at: Date | null;
-  period: ReturnType<typeof taxMonthPeriod>;
+  period: ReturnType<typeof returnPeriod>;
   deadlines: ReturnType<typeof taxMonthPeriod>['deadlines'];
   totals: ReturnTotals;
   lines: ReturnLine[];
@@ -44,6 +45,20 @@ interface ReturnRow {
   updated_by: string | null;
 }
 
+/** A return's period (cis.md section 3): the tax month's dates and labels, with its taxMonth. */
+const returnPeriod = (taxMonth: string) => ({ ...taxMonthPeriod(taxMonth), taxMonth });
+
+/**
+ * The tax month of a returns path: a malformed or blank one is the return service's 'Tax month is required'
+ * (cis.md section 8), before anything is read or written.
+ */
+const taxMonthParams = z.object({
+  taxMonth: z
+    .string()
+    .trim()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, RETURN_MESSAGES.taxMonthRequired),
+});
+
 const returnView = (row: ReturnRow) => ({
   id: row.id,
   taxMonth: row.tax_month,
@@ -51,7 +66,7 @@ const returnView = (row: ReturnRow) => ({
   displayStatus: returnDisplayStatus(row),
   locked: row.locked,
   lockedAt: iso(row.locked_at),
-  period: row.period,
+  period: { ...row.period, taxMonth: row.tax_month },
   deadlines: row.deadlines,
   totals: row.totals,
   lines: row.lines,
@@ -169,7 +184,7 @@ export function returnRoutes(context: CisContext): ApiRouter {
         lineCount: compiled.lines.length,
       });
       if (!transition.ok) throw refused(transition.error);
-      const period = taxMonthPeriod(taxMonth);
+      const period = returnPeriod(taxMonth);
       const status =
         compiled.lines.length === 0 ? 'nil' : existing?.status === 'amended' ? 'amended' : 'draft';
       const check = validateReturn({ taxMonth, status, totals: compiled.totals, lines: compiled.lines });
@@ -242,10 +257,30 @@ export function returnRoutes(context: CisContext): ApiRouter {
     })
     .route({
       method: 'get',
+      path: '/returns/:taxMonth',
+      summary:
+        'The return of a tax month by its label (its latest record: an amendment supersedes the original)',
+      scopes: ['cis.inv.read'],
+      request: { params: taxMonthParams },
+      responses: {
+        200: {
+          description: 'The return and its validation',
+          schema: z.object({ return: looseObject, validation: looseObject }),
+        },
+      },
+      handler: ({ ctx, params }) =>
+        context.inTenant(ctx.tenantId, async (trx) => {
+          const row = await latestReturn(trx, params.taxMonth);
+          if (!row) throw problems.notFound(RETURN_MESSAGES.notFound);
+          return { return: returnView(row), validation: validation(row) };
+        }),
+    })
+    .route({
+      method: 'get',
       path: '/returns/:taxMonth/validate',
       summary: 'Validate the return of a tax month (issues[])',
       scopes: ['cis.inv.read'],
-      request: { params: z.object({ taxMonth: taxMonthLabel }) },
+      request: { params: taxMonthParams },
       responses: {
         200: { description: 'Issues', schema: z.object({ valid: z.boolean(), issues: z.array(z.string()) }) },
       },
@@ -261,7 +296,7 @@ export function returnRoutes(context: CisContext): ApiRouter {
       path: '/returns/:taxMonth/compile',
       summary: 'Compile (or recompile) the return of a tax month from its paid invoices; nil without lines',
       scopes: ['cis.ret.compile'],
-      request: { params: z.object({ taxMonth: taxMonthLabel }) },
+      request: { params: taxMonthParams },
       responses: { 200: { description: 'The return and its validation', schema: looseObject } },
       handler: ({ ctx, params }) => compile(ctx, params.taxMonth),
     })
