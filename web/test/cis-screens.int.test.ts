@@ -23,6 +23,7 @@ import {
   signInThroughPages,
   startTestBff,
 } from './browser.js';
+import { choose, dialog, optionsOf, until, visible } from './cis-stack.js';
 
 let harness: CisHarness;
 let bff: RunningBff;
@@ -158,42 +159,6 @@ async function newPage(email: string): Promise<Page> {
   return page;
 }
 
-async function visible(locator: Locator) {
-  await locator.waitFor({ state: 'visible', timeout: 15_000 });
-}
-
-/** Waits until the value read satisfies the check (the lists refetch after each filter change). */
-async function until<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  let value = await read();
-  while (!check(value)) {
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    value = await read();
-  }
-  return value;
-}
-
-/** The option labels of an antd Select (opened, read, closed again). */
-async function optionsOf(page: Page, field: Locator): Promise<string[]> {
-  await field.click();
-  const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
-  await visible(options.first());
-  const labels = await options.allTextContents();
-  await page.keyboard.press('Escape');
-  await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
-  return labels;
-}
-
-async function choose(page: Page, field: Locator, option: string) {
-  await field.click();
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option })
-    .first()
-    .click();
-  await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
-}
-
 /** The invoice numbers of the list's rows, top to bottom. */
 const invoiceNumbers = (page: Page) =>
   page.locator('.ant-table-tbody tr.ant-table-row td a[href^="/cis/invoices/"]').allTextContents();
@@ -203,9 +168,6 @@ const subcontractorNames = (page: Page) =>
   page.locator('.ant-table-tbody tr.ant-table-row td a[href^="/cis/subcontractors/"]').allTextContents();
 
 const sameSet = (a: string[], b: string[]) => [...a].sort().join() === [...b].sort().join();
-
-const dialog = (page: Page, title: string) =>
-  page.locator('.ant-modal:visible', { has: page.getByText(title, { exact: true }) });
 
 const topBar = (page: Page) => page.getByTestId('cis-top-bar');
 

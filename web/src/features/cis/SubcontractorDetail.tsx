@@ -1,12 +1,20 @@
-import { EditOutlined, EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
+import { DisconnectOutlined, EditOutlined, EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
 import { Button, Card, Descriptions, Skeleton, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useInvoicesQuery, useSubcontractorQuery, type Address, type Invoice } from './api';
+import { useConfirm, useToast } from '../../ui/feedback';
+import {
+  useInvoicesQuery,
+  useRevokePortalAccessMutation,
+  useSubcontractorQuery,
+  type Address,
+  type Invoice,
+} from './api';
 import { QueryError } from './components/QueryError';
 import { InvoiceStatusBadge } from './components/StatusBadge';
 import { useCis } from './context';
 import { capitalise, pounds, ukDate } from './format';
+import { errorMessage } from './problem';
 
 function addressText(address: Address | null): string {
   if (!address) return '-';
@@ -24,7 +32,10 @@ export function SubcontractorDetail() {
   const { id = '' } = useParams();
   const { abilities } = useCis();
   const navigate = useNavigate();
+  const confirm = useConfirm();
+  const toast = useToast();
   const [unmask, setUnmask] = useState(false);
+  const [revokePortalAccess, revokeState] = useRevokePortalAccessMutation();
   const { data, error, isLoading, isFetching } = useSubcontractorQuery({
     id,
     unmask: unmask && abilities.canUnmask,
@@ -39,6 +50,24 @@ export function SubcontractorDetail() {
     return <QueryError error={error} prefix="Error loading subcontractor: " action="view subcontractors" />;
   const sub = data.subcontractor;
   const showClear = unmask && abilities.canUnmask;
+
+  // Not in the spec: ends the subcontractor's portal sessions at once and expires their unused links (the bff's
+  // POST /api/portal/sessions/revoke needs cis.portal.invite, the scope behind canInvite). docs/web.md › CIS screens.
+  const revokePortal = async () => {
+    const ok = await confirm({
+      title: 'Revoke portal access',
+      message: `Sign ${sub.name} out of the portal now? Their unused sign-in links stop working too; they need a new invitation to sign in again.`,
+      confirmText: 'Revoke',
+      style: 'danger',
+    });
+    if (!ok) return;
+    try {
+      await revokePortalAccess(sub.id).unwrap();
+      toast.success('Portal access revoked');
+    } catch (failure) {
+      toast.error(errorMessage(failure, 'Failed to revoke portal access'));
+    }
+  };
 
   const unmaskButton = abilities.canUnmask && (
     <Button
@@ -65,6 +94,16 @@ export function SubcontractorDetail() {
         }
         extra={
           <Space>
+            {abilities.canInvite && (
+              <Button
+                danger
+                icon={<DisconnectOutlined />}
+                loading={revokeState.isLoading}
+                onClick={() => void revokePortal()}
+              >
+                Revoke portal access
+              </Button>
+            )}
             {abilities.canWriteSubcontractors && (
               <Button
                 icon={<EditOutlined />}

@@ -544,6 +544,17 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
       query: (body) => ({ url: '/cis/subcontractors/invite', method: 'POST', body }),
       invalidatesTags: ['CisSubcontractor', 'CisDashboard'],
     }),
+    /**
+     * Ends the subcontractor's portal sessions and expires their unused sign-in links (the bff's
+     * POST /api/portal/sessions/revoke, which needs cis.portal.invite: the UI flag canInvite).
+     */
+    revokePortalAccess: build.mutation<{ revoked: number; linksExpired: number }, string>({
+      query: (subcontractorId) => ({
+        url: '/portal/sessions/revoke',
+        method: 'POST',
+        body: { subcontractorId },
+      }),
+    }),
 
     // Invoices
     invoices: build.query<InvoiceList, InvoiceFilters>({
@@ -668,6 +679,7 @@ export const {
   useArchiveSubcontractorsMutation,
   useDeleteSubcontractorsMutation,
   useInviteSubcontractorMutation,
+  useRevokePortalAccessMutation,
   useInvoicesQuery,
   useInvoiceQuery,
   useCreateInvoiceMutation,

@@ -1,0 +1,90 @@
+// What the CIS browser journeys share: the CIS stack (identity with the dev OIDC provider, notification with its
+// SMTP sink, the cis service, the bff serving the built web bundles, Debian's Chromium) and the small waits and
+// antd helpers the journeys use on its screens.
+import type { Browser, Locator, Page } from 'playwright-core';
+import type { RunningBff } from '../../bff/src/index.js';
+import { startCisHarness, type CisHarness } from '../../services/cis/test/support.js';
+import { freeOrigin, launchChromium, prepareArtifacts, signInThroughPages, startTestBff } from './browser.js';
+
+export interface CisBrowserStack {
+  baseUrl: string;
+  harness: CisHarness;
+  bff: RunningBff;
+  browser: Browser;
+  /** A new browser context (en-GB, 1366×900, clipboard allowed) with a demo user signed in through the pages. */
+  newPage(email: string): Promise<Page>;
+  stop(): Promise<void>;
+}
+
+/** The CIS stack on a free local origin: one test database, one bff, one Chromium. */
+export async function startCisBrowserStack(): Promise<CisBrowserStack> {
+  prepareArtifacts();
+  const baseUrl = await freeOrigin();
+  const harness = await startCisHarness({ publicUrl: baseUrl });
+  const bff = await startTestBff(baseUrl, harness.identity.baseUrl, { CIS_URL: harness.cisUrl });
+  const browser = await launchChromium();
+  return {
+    baseUrl,
+    harness,
+    bff,
+    browser,
+    newPage: async (email) => {
+      const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'en-GB' });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
+      const page = await context.newPage();
+      await signInThroughPages(page, baseUrl, email);
+      return page;
+    },
+    stop: async () => {
+      await browser.close();
+      await bff.shutdown();
+      await harness.stop();
+    },
+  };
+}
+
+export async function visible(locator: Locator) {
+  await locator.waitFor({ state: 'visible', timeout: 15_000 });
+}
+
+/** Waits until the value read satisfies the check (the lists refetch after each filter change). */
+export async function until<T>(
+  read: () => Promise<T>,
+  check: (value: T) => boolean,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!check(value)) {
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    value = await read();
+  }
+  return value;
+}
+
+/** The option labels of an antd Select (opened, read, closed again). */
+export async function optionsOf(page: Page, field: Locator): Promise<string[]> {
+  await field.click();
+  const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+  await visible(options.first());
+  const labels = await options.allTextContents();
+  await page.keyboard.press('Escape');
+  await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
+  return labels;
+}
+
+/** Picks an option of an antd Select: open it, click the option (antd renders them in a portal), wait it closes. */
+export async function choose(page: Page, field: Locator, option: string) {
+  await field.click();
+  await page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option })
+    .first()
+    .click();
+  await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
+}
+
+/** The antd modal dialog with this title (confirm dialogs and result dialogs alike). */
+export const dialog = (page: Page, title: string) =>
+  page.locator('.ant-modal:visible', { has: page.getByText(title, { exact: true }) });
