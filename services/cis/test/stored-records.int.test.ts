@@ -1012,8 +1012,9 @@ describe('tenant isolation', () => {
     await seed('demo', 'Rhys Demo', '2026-08-10', '2026-08');
     await seed('acme', 'Rhys Acme', '2026-08-11', '2026-08');
 
-    // Every table that holds tenant data has forced row-level security; the others are the outbox, the inbox and
-    // the job queue (ids and event envelopes without personal data, read across tenants by the relay and workers).
+    // Every table that holds tenant data has forced row-level security; the others are the outbox, the inbox, the
+    // job queue (event envelopes and ids without personal data, read across tenants by the relay and the workers)
+    // and the migrations' bookkeeping.
     const tables = await adminQuery(
       h,
       `SELECT c.relname AS name, c.relrowsecurity AS rls, c.relforcerowsecurity AS forced
@@ -1022,6 +1023,13 @@ describe('tenant isolation', () => {
     );
     const forced = tables.filter((t) => t.rls === true && t.forced === true).map((t) => String(t.name));
     expect(forced.sort()).toEqual([...TABLES].sort());
+    expect(tables.filter((t) => t.rls !== true).map((t) => t.name)).toEqual([
+      'inbox',
+      'job_queue',
+      'knex_migrations',
+      'knex_migrations_lock',
+      'outbox',
+    ]);
     const policies = await adminQuery(h, `SELECT tablename, qual FROM pg_policies WHERE schemaname = 'cis'`);
     for (const table of TABLES)
       expect(policies.find((p) => p.tablename === table)?.qual).toContain("current_setting('app.tenant_id'");
