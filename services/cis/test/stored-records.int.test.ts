@@ -441,6 +441,17 @@ describe('statement record', () => {
       expect(row).toMatchObject({ statement_issued_method: 'print', statement_id: statementId });
       sameInstant(row?.statement_issued_at, view.issuedAt);
     }
+
+    // The activity entry of the issue (the spec's 'statement.issue', recorded as cis.statement.sent).
+    const [activity] = await adminQuery(
+      h,
+      `SELECT action, performed_by, details FROM cis.activity WHERE target_id = $1 AND action = 'cis.statement.sent'`,
+      [statementId],
+    );
+    expect(activity).toMatchObject({
+      performed_by: ISSUER,
+      details: { activity: 'statement.issue', method: 'print' },
+    });
   });
 
   it("answers 'Statement not found' for a statement that does not exist", async () => {
