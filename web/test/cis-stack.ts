@@ -69,7 +69,17 @@ export async function optionsOf(page: Page, field: Locator): Promise<string[]> {
   await field.click();
   const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
   await visible(options.first());
-  const labels = await options.allTextContents();
+  // Read until the list is there and holds still (a dropdown closing or opening may be caught mid-animation).
+  let previous = '';
+  const labels = await until(
+    () => options.allTextContents(),
+    (read) => {
+      const same = read.length > 0 && read.join('|') === previous;
+      previous = read.join('|');
+      return same;
+    },
+    'the open select options',
+  );
   await page.keyboard.press('Escape');
   await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
   return labels;
