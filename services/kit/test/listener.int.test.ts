@@ -44,9 +44,9 @@ describe('PgListener', () => {
       },
     });
     listener.start();
-    await eventually(() => (connected === 1 ? true : undefined));
+    await eventually(() => Promise.resolve(connected === 1 ? true : undefined));
     await query(`SELECT pg_notify('listener_test', 'hello')`);
-    await eventually(() => (heard.includes('hello') ? true : undefined));
+    await eventually(() => Promise.resolve(heard.includes('hello') ? true : undefined));
     expect(await listening('listener_test')).toBe(1);
     await listener.stop();
     expect(await listening('listener_test')).toBe(0);

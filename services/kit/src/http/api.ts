@@ -27,7 +27,7 @@ export interface RouteDefinition<S extends RequestSchemas> {
   /** Scopes the caller must hold; an empty list still requires a signed-in caller unless `public` is set. */
   scopes?: string[];
   public?: boolean;
-  /** Portal (subcontractor) sessions may call it; by default routes are for staff only. */
+  /** A route of the subcontractor portal: portal sessions only (staff tokens refused). By default, staff only. */
   portal?: boolean;
   /** Runs before validation (e.g. an internal-caller check), so a refused caller learns nothing of the schema. */
   guard?: (req: Request) => void;
@@ -77,7 +77,7 @@ export class ApiRouter {
     });
     const guards = definition.public
       ? []
-      : [requireScopes(scopes, { allowPortal: definition.portal ?? false })];
+      : [requireScopes(scopes, { audience: definition.portal ? 'portal' : 'staff' })];
     this.router[definition.method](definition.path, ...guards, async (req: Request, res: Response) => {
       definition.guard?.(req);
       const errors: FieldError[] = [];

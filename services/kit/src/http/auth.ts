@@ -241,8 +241,11 @@ export function requireContext(ctx: RequestContext | undefined): RequestContext 
 }
 
 export interface ScopeGuardOptions {
-  /** Portal sessions (subcontractors) may call the route; staff routes refuse them whatever their scopes. */
-  allowPortal?: boolean;
+  /**
+   * Who may call: `staff` (the default) refuses portal sessions whatever their scopes; `portal` is a route of the
+   * subcontractor portal and refuses anything but a portal session (a staff token, even with every scope).
+   */
+  audience?: 'staff' | 'portal';
 }
 
 /** Route guard: the caller must hold every listed scope, else 403 naming the first one missing. */
@@ -253,8 +256,13 @@ export function requireScopes(scopes: string[], options: ScopeGuardOptions = {})
       next(problems.unauthorized());
       return;
     }
-    if (ctx.subcontractorId !== undefined && !options.allowPortal) {
+    const portalSession = ctx.subcontractorId !== undefined;
+    if (portalSession && options.audience !== 'portal') {
       next(problems.forbidden('This is not available to portal sessions.'));
+      return;
+    }
+    if (!portalSession && options.audience === 'portal') {
+      next(problems.forbidden('This is for portal sessions.'));
       return;
     }
     const missing = scopes.find((scope) => !hasScope(ctx, scope));
