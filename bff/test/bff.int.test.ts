@@ -376,6 +376,10 @@ describe('service forwarding', () => {
   it('needs a session (401) and the CSRF token on changes (403) before anything reaches cis; answers 503 where cis is not deployed', async () => {
     const anonymous = new Browser();
     expect((await anonymous.api('/api/cis/invoices')).status).toBe(401);
+    // A change without any session (never signed in, ended or revoked) is 401 too: nothing to forge it for.
+    const ended = await anonymous.api('/api/cis/invoices', { method: 'POST', json: {} });
+    expect(ended.status).toBe(401);
+    expect((await read(ended)).detail).toBe('Your session has ended. Please sign in again.');
     const { browser, csrf } = await signedIn('demo', 'accountant@demo.test');
     const unprotected = await browser.api('/api/cis/invoices', { method: 'POST', json: {} });
     expect(unprotected.status).toBe(403);
@@ -666,6 +670,7 @@ describe('HTTP surface', () => {
         'DELETE /api/cis/*path',
         'GET /api/portal/cis/*path',
         'POST /api/portal/cis/*path',
+        'POST /api/portal/invite',
       ].sort(),
     );
   });

@@ -5,7 +5,13 @@ import { PORTAL_COOKIE, SESSION_COOKIE, cookieOptions, type SignInSealer } from 
 import type { IdentityClient } from '../identity-client.js';
 import { clientIp, enforceLimit, type RateLimiter } from '../rate-limit.js';
 import { csrfTokensMatch, parseCookies } from '../security.js';
-import type { PortalSession, PortalSessions, StaffSession, StaffSessions } from '../sessions.js';
+import {
+  SESSION_ENDED,
+  type PortalSession,
+  type PortalSessions,
+  type StaffSession,
+  type StaffSessions,
+} from '../sessions.js';
 
 /** What the bff's handlers share. */
 export interface BffContext {
@@ -90,6 +96,11 @@ export const csrfGuard: RequestHandler = (req, _res, next) => {
     return;
   }
   const { staff, portal } = browserState(req);
+  // No session (never signed in, ended or revoked): nothing to forge a request for; say the session has ended.
+  if (!staff && !portal) {
+    next(problems.unauthorized(SESSION_ENDED));
+    return;
+  }
   const provided = req.get(CSRF_HEADER);
   if (csrfTokensMatch(staff?.csrfToken, provided) || csrfTokensMatch(portal?.csrfToken, provided)) {
     next();

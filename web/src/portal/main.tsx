@@ -94,6 +94,16 @@ async function readProblem(response: Response): Promise<string> {
 }
 
 /** /portal-login?tid=&token=: redeems the magic link once, then opens the portal. */
+/** Fired when a portal call answers 401: the session ended (signed out elsewhere, expired or revoked). */
+const SESSION_ENDED_EVENT = 'workspace:portal-session-ended';
+
+/** A call of the portal's API; a 401 switches the page to 'Your portal session has ended'. */
+async function portalFetch(path: string, init: RequestInit = {}): Promise<Response> {
+  const response = await fetch(path, { credentials: 'same-origin', ...init });
+  if (response.status === 401) window.dispatchEvent(new Event(SESSION_ENDED_EVENT));
+  return response;
+}
+
 function PortalLogin() {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -130,6 +140,13 @@ function Portal() {
     void fetch('/api/portal/session', { credentials: 'same-origin' }).then(async (response) => {
       setSession(response.ok ? ((await response.json()) as PortalSession) : null);
     });
+    const ended = () => {
+      setSession(null);
+    };
+    window.addEventListener(SESSION_ENDED_EVENT, ended);
+    return () => {
+      window.removeEventListener(SESSION_ENDED_EVENT, ended);
+    };
   }, []);
   if (session === undefined) return <Spin />;
   if (session === null) {
@@ -148,7 +165,7 @@ function PortalHome({ session }: { session: PortalSession }) {
   const [records, setRecords] = useState<PortalRecords | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(async () => {
-    const response = await fetch('/api/portal/cis/me', { credentials: 'same-origin' });
+    const response = await portalFetch('/api/portal/cis/me');
     if (response.ok) {
       setRecords((await response.json()) as PortalRecords);
       setError(null);
@@ -324,9 +341,8 @@ function SubmitInvoice({
     }
     setBusy(true);
     try {
-      const response = await fetch('/api/portal/cis/invoices', {
+      const response = await portalFetch('/api/portal/cis/invoices', {
         method: 'POST',
-        credentials: 'same-origin',
         headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrfToken },
         body: JSON.stringify({
           invoiceNumber: values.invoiceNumber.trim(),
