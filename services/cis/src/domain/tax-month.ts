@@ -182,6 +182,11 @@ export function formatTaxMonthEnding(label: string): string {
   return `Tax month ending 5 ${MONTH_NAMES[end.month - 1] ?? ''} ${end.year}`;
 }
 
+/** A period's label inside a sentence: 'tax month ending 5 January 2026' (the month keeps its capital). */
+export function taxMonthInSentence(period: { displayLabel: string }): string {
+  return period.displayLabel.charAt(0).toLowerCase() + period.displayLabel.slice(1);
+}
+
 /** 'YYYY-MM-DD' → '19 June 2025'. */
 export function formatLongDate(isoDate: string): string {
   const parsed = parseIsoDate(isoDate);

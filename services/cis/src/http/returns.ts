@@ -15,6 +15,7 @@ import {
   validateReturn,
   type ReturnLine,
   type ReturnTotals,
+  taxMonthInSentence,
 } from '../domain/index.js';
 import { iso, looseObject, refused, sendCsv } from './common.js';
 import type { InvoiceRow } from './invoices.js';
@@ -212,7 +213,7 @@ export function returnRoutes(context: CisContext): ApiRouter {
         targetType: 'return',
         targetId: row.id,
         taxMonth,
-        summary: `Return compiled for the ${period.displayLabel.toLowerCase()}: ${compiled.lines.length} subcontractors`,
+        summary: `Return compiled for the ${taxMonthInSentence(period)}: ${compiled.lines.length} subcontractors`,
         details: { lines: compiled.lines.length, status },
       });
       return { return: returnView(row), validation: check };
@@ -362,7 +363,7 @@ export function returnRoutes(context: CisContext): ApiRouter {
             targetType: 'return',
             targetId: row.id,
             taxMonth: row.tax_month,
-            summary: `Return submitted for the ${row.period.displayLabel.toLowerCase()}`,
+            summary: `Return submitted for the ${taxMonthInSentence(row.period)}`,
             details: {
               lines: lines.length,
               cisDeductedP: row.totals.cisDeductedP,
@@ -409,7 +410,7 @@ export function returnRoutes(context: CisContext): ApiRouter {
             targetType: 'return',
             targetId: id,
             taxMonth: row.tax_month,
-            summary: `Amendment started for the ${row.period.displayLabel.toLowerCase()}`,
+            summary: `Amendment started for the ${taxMonthInSentence(row.period)}`,
             details: { amendmentOf: row.id },
           });
           return { return: returnView(saved) };
@@ -448,7 +449,7 @@ export function returnRoutes(context: CisContext): ApiRouter {
             targetType: 'return',
             targetId: row.id,
             taxMonth: row.tax_month,
-            summary: `Return for the ${row.period.displayLabel.toLowerCase()} unlocked for testing`,
+            summary: `Return for the ${taxMonthInSentence(row.period)} unlocked for testing`,
           });
           return { return: returnView(saved) };
         });
@@ -469,7 +470,7 @@ export function returnRoutes(context: CisContext): ApiRouter {
             targetType: 'return',
             targetId: row.id,
             taxMonth: row.tax_month,
-            summary: `Return for the ${row.period.displayLabel.toLowerCase()} exported to CSV`,
+            summary: `Return for the ${taxMonthInSentence(row.period)} exported to CSV`,
             details: { format: 'csv', lines: row.lines.length },
           });
           return returnCsv(returnView(row));

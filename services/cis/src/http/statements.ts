@@ -13,6 +13,7 @@ import {
   londonDate,
   statementDeadlineState,
   taxMonthPeriod,
+  taxMonthInSentence,
 } from '../domain/index.js';
 import { iso, looseObject, refused, taxMonthLabel } from './common.js';
 import { invoiceView, queueStatementJob, type InvoiceRow } from './invoices.js';
@@ -266,7 +267,7 @@ export function statementRoutes(context: CisContext): ApiRouter {
           text: [
             `Hello ${prepared.subcontractor.name},`,
             '',
-            `Attached is your CIS payment and deduction statement for the ${period.displayLabel.toLowerCase()} from ${prepared.settings.company_name || ctx.tenantId}.`,
+            `Attached is your CIS payment and deduction statement for the ${taxMonthInSentence(period)} from ${prepared.settings.company_name || ctx.tenantId}.`,
             '',
             'Keep this statement: you must keep records for at least 6 years.',
           ].join('\n'),

@@ -10,6 +10,7 @@ import {
   nextTaxMonth,
   previousTaxMonth,
   taxMonthOf,
+  taxMonthInSentence,
   taxMonthPeriod,
 } from '../../src/domain/index.js';
 
@@ -259,5 +260,14 @@ describe('label arithmetic and predicates', () => {
     ['2024-03-01', -1, '2024-02-29'],
   ])('addDays(%s, %i) = %s', (date, days, expected) => {
     expect(addDays(date, days)).toBe(expected);
+  });
+});
+
+describe('taxMonthInSentence', () => {
+  it('puts the label inside a sentence with the month keeping its capital', () => {
+    expect(taxMonthInSentence(taxMonthPeriod('2025-12'))).toBe('tax month ending 5 January 2026');
+    expect(`Return submitted for the ${taxMonthInSentence(taxMonthPeriod('2026-11'))}`).toBe(
+      'Return submitted for the tax month ending 5 December 2026',
+    );
   });
 });
