@@ -42,6 +42,8 @@ export interface AuditEntry {
 export const INVOICE_CHANNEL = 'cis_invoice_changes';
 /** Channel that wakes the job workers. */
 export const JOB_CHANNEL = 'cis_jobs';
+/** Each change of a job's state (status, progress), for its streams at every replica. */
+export const JOB_CHANGES_CHANNEL = 'cis_job_changes';
 
 const SUMMARY_TTL_MS = 60_000;
 const MAX_FIGURES_PER_TENANT = 200;

@@ -1,8 +1,9 @@
-import { ApiRouter, PgListener, problems, type BackgroundWorker, type Knex } from '@workspace/kit';
+import { ApiRouter, PgListener, problems, serveSse, type BackgroundWorker, type Knex } from '@workspace/kit';
 import { z } from 'zod';
-import { JOB_CHANNEL, type CisContext } from './context.js';
+import { JOB_CHANGES_CHANNEL, JOB_CHANNEL, type CisContext } from './context.js';
 import { iso, looseObject } from './http/common.js';
 import type { InvoiceRow } from './http/invoices.js';
+import type { JobChangeHub } from './http/stream.js';
 import { generateStatement, refreshStatement, StatementError } from './http/statements.js';
 
 interface JobRow {
@@ -43,6 +44,15 @@ export interface StatementJobResult {
 }
 
 const MAX_ATTEMPTS = 5;
+
+/** Tells the job's streams at every replica (`GET /jobs/:id/stream`) its new state, when the change commits. */
+async function jobChanged(
+  trx: Knex.Transaction,
+  job: Pick<JobRow, 'id' | 'tenant_id' | 'status' | 'progress'>,
+): Promise<void> {
+  const payload = { tenantId: job.tenant_id, id: job.id, status: job.status, progress: job.progress };
+  await trx.raw('SELECT pg_notify(?, ?)', [JOB_CHANGES_CHANNEL, JSON.stringify(payload)]);
+}
 
 /**
  * Runs queued jobs (statement generation). Claims from `job_queue` with FOR UPDATE SKIP LOCKED so replicas share
@@ -120,6 +130,7 @@ export class JobWorker implements BackgroundWorker {
           .where({ id: claimed.job_id })
           .update({ status: 'running', attempts: trx.raw('attempts + 1'), updated_at: trx.fn.now() })
           .returning('*');
+        if (row) await jobChanged(trx, row);
         return row;
       });
       if (!job) {
@@ -128,29 +139,31 @@ export class JobWorker implements BackgroundWorker {
       }
       try {
         const result = await this.execute(job);
-        await this.context.inTenant(job.tenant_id, (trx) =>
-          trx('jobs')
+        await this.context.inTenant(job.tenant_id, async (trx) => {
+          await trx('jobs')
             .where({ id: job.id })
             .update({
               status: 'completed',
               progress: 100,
               result: JSON.stringify(result),
               updated_at: new Date(),
-            }),
-        );
+            });
+          await jobChanged(trx, { ...job, status: 'completed', progress: 100 });
+        });
         await queueTrx('job_queue').where({ job_id: job.id }).delete();
       } catch (error) {
         this.context.logger.error({ err: error, jobId: job.id }, 'job failed');
         const final = job.attempts >= MAX_ATTEMPTS;
-        await this.context.inTenant(job.tenant_id, (trx) =>
-          trx('jobs')
+        await this.context.inTenant(job.tenant_id, async (trx) => {
+          await trx('jobs')
             .where({ id: job.id })
             .update({
               status: final ? 'failed' : 'pending',
               error: final ? 'Batch statement generation failed' : null,
               updated_at: new Date(),
-            }),
-        );
+            });
+          await jobChanged(trx, { ...job, status: final ? 'failed' : 'pending' });
+        });
         if (final) await queueTrx('job_queue').where({ job_id: job.id }).delete();
         else
           await queueTrx('job_queue')
@@ -200,12 +213,9 @@ export class JobWorker implements BackgroundWorker {
             result.errors.push({ subcontractor: target.name, error: error.message });
           }
         }
-        await trx('jobs')
-          .where({ id: job.id })
-          .update({
-            progress: Math.floor(((index + 1) / targets.pairs.length) * 99),
-            updated_at: new Date(),
-          });
+        const progress = Math.floor(((index + 1) / targets.pairs.length) * 99);
+        await trx('jobs').where({ id: job.id }).update({ progress, updated_at: new Date() });
+        await jobChanged(trx, { ...job, status: 'running', progress });
       });
     }
     if (targets.pairs.length > 0 && job.payload.reason === 'generate-all') {
@@ -255,19 +265,54 @@ export class JobWorker implements BackgroundWorker {
   }
 }
 
-export function jobRoutes(context: CisContext): ApiRouter {
-  return new ApiRouter().route({
-    method: 'get',
-    path: '/jobs/:id',
-    summary: 'A background job: status, progress and result',
-    scopes: ['cis.inv.read'],
-    request: { params: z.object({ id: z.uuid() }) },
-    responses: { 200: { description: 'The job', schema: z.object({ job: looseObject }) } },
-    handler: ({ ctx, params }) =>
-      context.inTenant(ctx.tenantId, async (trx) => {
-        const row = await trx<JobRow>('jobs').where({ id: params.id }).first();
-        if (!row) throw problems.notFound('Job not found');
-        return { job: jobView(row) };
-      }),
-  });
+/** The states after which a job changes no more: its stream ends there. */
+const FINAL_STATES = new Set(['completed', 'failed']);
+
+const jobState = (data: string): { id?: string; status?: string } => {
+  try {
+    return JSON.parse(data) as { id?: string; status?: string };
+  } catch {
+    return {};
+  }
+};
+
+export function jobRoutes(context: CisContext, hub: JobChangeHub): ApiRouter {
+  const readJob = (tenantId: string, id: string) =>
+    context.inTenant(tenantId, async (trx) => {
+      const row = await trx<JobRow>('jobs').where({ id }).first();
+      if (!row) throw problems.notFound('Job not found');
+      return row;
+    });
+  return new ApiRouter()
+    .route({
+      method: 'get',
+      path: '/jobs/:id',
+      summary: 'A background job: status, progress and result',
+      scopes: ['cis.inv.read'],
+      request: { params: z.object({ id: z.uuid() }) },
+      responses: { 200: { description: 'The job', schema: z.object({ job: looseObject }) } },
+      handler: async ({ ctx, params }) => ({ job: jobView(await readJob(ctx.tenantId, params.id)) }),
+    })
+    .route({
+      method: 'get',
+      path: '/jobs/:id/stream',
+      summary:
+        'Server-Sent Events of one job: `job` {id, status, progress} now and on each change, until completed or failed (then GET /jobs/:id has the result)',
+      scopes: ['cis.inv.read'],
+      request: { params: z.object({ id: z.uuid() }) },
+      responses: { 200: { description: 'text/event-stream' } },
+      handler: async ({ ctx, params, req, res }) => {
+        // 404 before the stream opens, for a job that is not the tenant's.
+        await readJob(ctx.tenantId, params.id);
+        await serveSse(hub, ctx.tenantId, req, res, {
+          filter: (message) => message.event === 'job' && jobState(message.data).id === params.id,
+          last: (message) => FINAL_STATES.has(jobState(message.data).status ?? ''),
+          initial: async () => {
+            const row = await readJob(ctx.tenantId, params.id);
+            const { id, status, progress } = jobView(row);
+            return [{ event: 'job', data: JSON.stringify({ id, status, progress }) }];
+          },
+        });
+      },
+    });
 }

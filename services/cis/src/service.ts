@@ -10,7 +10,7 @@ import { portalRoutes } from './http/portal.js';
 import { returnRoutes } from './http/returns.js';
 import { settingsRoutes } from './http/settings.js';
 import { statementRoutes } from './http/statements.js';
-import { InvoiceChangeHub, streamRoutes } from './http/stream.js';
+import { InvoiceChangeHub, JobChangeHub, streamRoutes } from './http/stream.js';
 import { subcontractorRoutes } from './http/subcontractors.js';
 import { JobWorker, jobRoutes } from './jobs.js';
 
@@ -26,6 +26,7 @@ export function cisService(config: CisConfig, mailer: Mailer): CisService {
   const cipher = FieldCipher.fromConfig(config.CIS_ENCRYPTION_KEYS);
   let context: CisContext | undefined;
   let hub: InvoiceChangeHub | undefined;
+  let jobHub: JobChangeHub | undefined;
   let worker: JobWorker | undefined;
   const current = () => {
     if (!context) throw new Error('cis has not started');
@@ -49,6 +50,7 @@ export function cisService(config: CisConfig, mailer: Mailer): CisService {
       hub = new InvoiceChangeHub(config.DATABASE_URL, deps.logger, (tenantId) => {
         ready.invalidateInvoiceFigures(tenantId);
       });
+      jobHub = new JobChangeHub(config.DATABASE_URL, deps.logger);
       worker = new JobWorker(context);
       // Queue depth and the oldest due job's age, read at scrape time (the queue holds ids only).
       const { db } = deps;
@@ -75,10 +77,10 @@ export function cisService(config: CisConfig, mailer: Mailer): CisService {
       });
       return Promise.resolve();
     },
-    workers: () => [hub, worker].filter((w) => w !== undefined),
+    workers: () => [hub, jobHub, worker].filter((w) => w !== undefined),
     routes: () => {
       const ctx = current();
-      if (!hub) throw new Error('cis has not started');
+      if (!hub || !jobHub) throw new Error('cis has not started');
       const mounts = [
         { basePath: '/v1', api: settingsRoutes(ctx) },
         { basePath: '/v1', api: streamRoutes(hub) },
@@ -87,7 +89,7 @@ export function cisService(config: CisConfig, mailer: Mailer): CisService {
         { basePath: '/v1', api: statementRoutes(ctx) },
         { basePath: '/v1', api: returnRoutes(ctx) },
         { basePath: '/v1', api: dashboardRoutes(ctx) },
-        { basePath: '/v1', api: jobRoutes(ctx) },
+        { basePath: '/v1', api: jobRoutes(ctx, jobHub) },
         { basePath: '/v1', api: portalRoutes(ctx) },
       ];
       for (const mount of mounts) mount.api.router.use(auditFailures(ctx));

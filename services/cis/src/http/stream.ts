@@ -1,5 +1,5 @@
 import { ApiRouter, SseHub, serveSse, type Logger } from '@workspace/kit';
-import { INVOICE_CHANNEL } from '../context.js';
+import { INVOICE_CHANNEL, JOB_CHANGES_CHANNEL } from '../context.js';
 
 /**
  * Live invoice changes: the kit's SseHub on the invoice channel (every replica hears every commit), fanned out to
@@ -46,4 +46,32 @@ export function streamRoutes(hub: InvoiceChangeHub): ApiRouter {
     responses: { 200: { description: 'text/event-stream' } },
     handler: ({ ctx, req, res }) => serveSse(hub, ctx.tenantId, req, res),
   });
+}
+
+/**
+ * Live job states: `event: job` with {id, status, progress} on each change of a job of the tenant (started, each
+ * statement done, completed, failed or retried), from every replica. `GET /jobs/:id/stream` serves one job's.
+ */
+export class JobChangeHub extends SseHub {
+  constructor(databaseUrl: string, logger: Logger) {
+    super({
+      name: 'cis-job-changes',
+      databaseUrl,
+      channel: JOB_CHANGES_CHANNEL,
+      logger,
+      parse: (payload) => {
+        try {
+          const { tenantId, ...state } = JSON.parse(payload) as {
+            tenantId?: string;
+            id: string;
+            status: string;
+            progress: number;
+          };
+          return tenantId ? { tenantId, event: 'job', data: JSON.stringify(state) } : undefined;
+        } catch {
+          return undefined;
+        }
+      },
+    });
+  }
 }

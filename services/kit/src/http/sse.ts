@@ -91,12 +91,25 @@ export const SSE_HEARTBEAT_MS = 25_000;
  * `retry: 5000` first (EventSource reconnects by itself), then `event:`/`data:` per message and a heartbeat.
  * Use as a route's handler: `handler: ({ ctx, req, res }) => serveSse(hub, ctx.tenantId, req, res)`.
  */
+export interface ServeSseOptions {
+  heartbeatMs?: number;
+  /** Sends only the tenant's messages this accepts (e.g. the one record a stream is about). */
+  filter?: (message: Pick<SseMessage, 'event' | 'data'>) => boolean;
+  /**
+   * Read once subscribed (so no change between the read and the subscription is lost): messages sent first, e.g.
+   * the record's current state. A change may then arrive twice; events carry whole states, so that is harmless.
+   */
+  initial?: () => Promise<Pick<SseMessage, 'event' | 'data'>[]>;
+  /** Ends the stream after a message it accepts (e.g. a job's final state). */
+  last?: (message: Pick<SseMessage, 'event' | 'data'>) => boolean;
+}
+
 export function serveSse(
   hub: SseHub,
   tenantId: string,
   req: Request,
   res: Response,
-  options: { heartbeatMs?: number } = {},
+  options: ServeSseOptions = {},
 ): Promise<void> {
   return new Promise<void>((resolve) => {
     res.status(200).set({
@@ -120,10 +133,25 @@ export function serveSse(
       if (!res.writableEnded) res.end();
       resolve();
     };
+    const send = (message: Pick<SseMessage, 'event' | 'data'>) => {
+      if (closed || (options.filter && !options.filter(message))) return;
+      res.write(`event: ${message.event}\ndata: ${message.data}\n\n`);
+      if (options.last?.(message)) close();
+    };
     const unsubscribe = hub.subscribe(tenantId, (message) => {
       if (!message) close();
-      else res.write(`event: ${message.event}\ndata: ${message.data}\n\n`);
+      else send(message);
     });
     req.on('close', close);
+    if (options.initial) {
+      options
+        .initial()
+        .then((messages) => {
+          for (const message of messages) send(message);
+        })
+        .catch(() => {
+          close();
+        });
+    }
   });
 }
