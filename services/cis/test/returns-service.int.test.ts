@@ -473,3 +473,28 @@ describe('submit and amend', () => {
     expect(event).toMatchObject({ tenant_id: 'demo', payload: { targetId: MAY, taxMonth: MAY } });
   });
 });
+
+describe('return status values', () => {
+  it("the stored status is one of draft, ready, submitted, amended and nil; the second reading's 'compiled' is not a status", async () => {
+    const [row] = await adminQuery(h, `SELECT id, status FROM cis.returns WHERE tax_month = $1 LIMIT 1`, [
+      MAY,
+    ]);
+    const id = String(row?.id);
+    const original = String(row?.status);
+    try {
+      for (const status of ['draft', 'ready', 'submitted', 'amended', 'nil']) {
+        await adminQuery(h, `UPDATE cis.returns SET status = $2 WHERE id = $1`, [id, status]);
+        expect((await adminQuery(h, `SELECT status FROM cis.returns WHERE id = $1`, [id]))[0]?.status).toBe(
+          status,
+        );
+      }
+      for (const status of ['compiled', 'locked', '']) {
+        await expect(
+          adminQuery(h, `UPDATE cis.returns SET status = $2 WHERE id = $1`, [id, status]),
+        ).rejects.toThrow(/returns_status/);
+      }
+    } finally {
+      await adminQuery(h, `UPDATE cis.returns SET status = $2 WHERE id = $1`, [id, original]);
+    }
+  });
+});
