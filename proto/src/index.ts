@@ -91,6 +91,7 @@ export const cisAuditActions = [
   'cis.invoice.bulk.delete',
   'cis.subcontractor.bulk.archive',
   'cis.subcontractor.bulk.delete',
+  'cis.subcontractor.bulk.verify',
   'cis.statement.generated',
   'cis.statement.bulk.generate',
   'cis.statement.sent',

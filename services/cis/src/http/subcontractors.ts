@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApiRouter, problems, type Knex, type RequestContext } from '@workspace/kit';
+import { ApiRouter, HttpProblem, problems, type Knex, type RequestContext } from '@workspace/kit';
 import { z } from 'zod';
 import type { CisContext } from '../context.js';
 import { subcontractorsCsv } from '../documents/csv.js';
@@ -82,6 +82,44 @@ const verificationInput = z.object({
   notes: z.string().max(1000).default(''),
   verifiedDate: z.iso.date().nullable().optional(),
 });
+type VerificationInput = z.infer<typeof verificationInput>;
+
+/** A verification for many subcontractors at once (cis.md section 7: update verification is a batch write). */
+const bulkVerificationInput = z.object({
+  ids: z.array(z.uuid()).min(1).max(1_000),
+  verification: verificationInput,
+});
+
+/** The cause a bulk verification that fails as a whole answers with (cis.md section 8, verbatim). */
+const BATCH_VERIFICATION_FAILED = 'Batch verification update failed';
+
+/**
+ * The field errors of a verification (cis.md section 5: 'Invalid verification status', the rate matching the
+ * status, the method, HMRC's verification number format, no identifiers in the notes), keyed `verification.<field>`.
+ */
+function verificationErrors(input: VerificationInput): Record<string, string> {
+  const errors = validateSubcontractorInput({ type: 'individual', name: 'xx', verification: input }, 'edit');
+  return Object.fromEntries(Object.entries(errors).filter(([field]) => field.startsWith('verification')));
+}
+
+/**
+ * The columns a recorded verification writes, for one subcontractor or a batch: the status sets the rate (gross 0,
+ * standard 20, higher 30), the reference is stored without spaces in capitals, the date defaults to today.
+ */
+function verificationColumns(trx: Knex.Transaction, input: VerificationInput, userId: string) {
+  const status = input.status as 'gross' | 'standard' | 'higher';
+  return {
+    verification_status: status,
+    verification_rate: verificationRate(status),
+    verification_method: input.method,
+    verification_reference: input.reference.replace(/\s+/g, '').toUpperCase(),
+    verification_notes: input.notes,
+    verified_date: input.verifiedDate ?? new Date().toISOString().slice(0, 10),
+    verified_by: userId,
+    updated_at: trx.fn.now(),
+    updated_by: userId,
+  };
+}
 
 const subcontractorInput = z.object({
   type: z.string().max(20),
@@ -313,6 +351,76 @@ export function subcontractorRoutes(context: CisContext): ApiRouter {
       return { succeeded, failed };
     });
 
+  /** The entry a recorded verification writes for each subcontractor (no identifiers: status, rate, method). */
+  const auditVerified = (trx: Knex.Transaction, ctx: RequestContext, row: SubcontractorRow, method: string) =>
+    context.audit(trx, ctx.tenantId, ctx.userId, 'cis.subcontractor.verified', {
+      targetType: 'subcontractor',
+      targetId: row.id,
+      summary: `Subcontractor ${row.name} verified at ${row.verification_rate}%`,
+      details: { status: row.verification_status, rate: row.verification_rate, method },
+    });
+
+  /**
+   * Records one verification for many subcontractors in one transaction (the same columns and entry as the single
+   * update): unknown, deleted and archived ones come back in `failed`; one cis.subcontractor.bulk.verify entry
+   * follows. A batch that fails as a whole (the database refusing the transaction) changes nothing and answers 500
+   * with the spec's cause 'Batch verification update failed', the error logged.
+   */
+  const bulkVerify = async (
+    ctx: RequestContext,
+    ids: string[],
+    verification: VerificationInput,
+  ): Promise<BatchResult> => {
+    const unique = [...new Set(ids)];
+    try {
+      return await context.inTenant(ctx.tenantId, async (trx) => {
+        const rows = await trx<SubcontractorRow>('subcontractors').whereIn('id', unique).forUpdate();
+        const found = new Map(rows.map((row) => [row.id, row]));
+        const failed: BatchResult['failed'] = [];
+        const targets: string[] = [];
+        // In the order asked for.
+        for (const id of unique) {
+          const row = found.get(id);
+          if (!row) failed.push({ id, error: 'Subcontractor not found' });
+          else if (row.deleted_at) failed.push({ id, error: 'Deleted subcontractors cannot be verified' });
+          else if (row.archived) failed.push({ id, error: 'Archived subcontractors cannot be verified' });
+          else targets.push(id);
+        }
+        const saved =
+          targets.length > 0
+            ? await trx<SubcontractorRow>('subcontractors')
+                .whereIn('id', targets)
+                .update(verificationColumns(trx, verification, ctx.userId))
+                .returning('*')
+            : [];
+        const byId = new Map(saved.map((row) => [row.id, row]));
+        const changed = targets.flatMap((id) => {
+          const row = byId.get(id);
+          return row ? [row] : [];
+        });
+        for (const row of changed) await auditVerified(trx, ctx, row, verification.method);
+        const status = verification.status as 'gross' | 'standard' | 'higher';
+        const rate = verificationRate(status);
+        await context.audit(trx, ctx.tenantId, ctx.userId, 'cis.subcontractor.bulk.verify', {
+          targetType: 'subcontractor',
+          targetIds: unique,
+          succeeded: changed.length,
+          failed: failed.length,
+          summary: `${changed.length} subcontractors verified at ${rate}%${failed.length ? `, ${failed.length} failed` : ''}`,
+          details: { status, rate, method: verification.method },
+        });
+        return { succeeded: changed.map((row) => row.id), failed };
+      });
+    } catch (error) {
+      if (error instanceof HttpProblem) throw error;
+      context.logger.error(
+        { err: error, action: 'verify', count: unique.length, tenantId: ctx.tenantId },
+        BATCH_VERIFICATION_FAILED,
+      );
+      throw new HttpProblem(500, 'batch_failed', BATCH_VERIFICATION_FAILED);
+    }
+  };
+
   return new ApiRouter()
     .route({
       method: 'get',
@@ -484,6 +592,20 @@ export function subcontractorRoutes(context: CisContext): ApiRouter {
       },
     })
     .route({
+      // Before /subcontractors/:id/verification, which would otherwise take 'bulk' for an id.
+      method: 'post',
+      path: '/subcontractors/bulk/verification',
+      summary:
+        'Record one verification for many subcontractors (the status sets each rate; archived, deleted and unknown ids refused per id; one bulk audit entry)',
+      scopes: ['cis.sub.verify'],
+      request: { body: bulkVerificationInput },
+      responses: { 200: { description: 'Per-id outcome', schema: batchResult } },
+      handler: ({ ctx, body }) => {
+        assertValid(verificationErrors(body.verification));
+        return bulkVerify(ctx, body.ids, body.verification);
+      },
+    })
+    .route({
       method: 'post',
       path: '/subcontractors/:id/verification',
       summary: 'Record a verification: the status sets the rate (gross 0, standard 20, higher 30)',
@@ -491,38 +613,15 @@ export function subcontractorRoutes(context: CisContext): ApiRouter {
       request: { params: idParam, body: verificationInput },
       responses: { 200: { description: 'Verified', schema: z.object({ subcontractor: looseObject }) } },
       handler: ({ ctx, params, body }) => {
-        const errors = validateSubcontractorInput(
-          { type: 'individual', name: 'xx', verification: body },
-          'edit',
-        );
-        const verificationErrors = Object.fromEntries(
-          Object.entries(errors).filter(([field]) => field.startsWith('verification')),
-        );
-        assertValid(verificationErrors);
+        assertValid(verificationErrors(body));
         return context.inTenant(ctx.tenantId, async (trx) => {
           await requireSubcontractor(trx, params.id);
-          const status = body.status as 'gross' | 'standard' | 'higher';
           const [row] = await trx<SubcontractorRow>('subcontractors')
             .where({ id: params.id })
-            .update({
-              verification_status: status,
-              verification_rate: verificationRate(status),
-              verification_method: body.method,
-              verification_reference: body.reference.replace(/\s+/g, '').toUpperCase(),
-              verification_notes: body.notes,
-              verified_date: body.verifiedDate ?? new Date().toISOString().slice(0, 10),
-              verified_by: ctx.userId,
-              updated_at: trx.fn.now(),
-              updated_by: ctx.userId,
-            })
+            .update(verificationColumns(trx, body, ctx.userId))
             .returning('*');
           if (!row) throw problems.notFound('Subcontractor not found');
-          await context.audit(trx, ctx.tenantId, ctx.userId, 'cis.subcontractor.verified', {
-            targetType: 'subcontractor',
-            targetId: row.id,
-            summary: `Subcontractor ${row.name} verified at ${row.verification_rate}%`,
-            details: { status: row.verification_status, rate: row.verification_rate, method: body.method },
-          });
+          await auditVerified(trx, ctx, row, body.method);
           return { subcontractor: subcontractorView(row) };
         });
       },
