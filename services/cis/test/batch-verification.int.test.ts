@@ -4,6 +4,7 @@
 // update's rules: the status sets the rate (gross 0, standard 20, higher 30), the same validation messages, the same
 // scope (cis.sub.verify) and the same per-subcontractor cis.subcontractor.verified entry.
 import { eventually } from '@workspace/kit/testing';
+import { londonDate } from '../src/domain/index.js';
 import {
   adminQuery,
   ALL_CIS_SCOPES,
@@ -135,7 +136,8 @@ describe('batch verification update', () => {
       expect(answer.body).toEqual({ succeeded: [bulkOne, bulkTwo], failed: [] });
       const one = await h.call(admin, 'POST', `/subcontractors/${single}/verification`, verification);
       expect(one.status).toBe(200);
-      const today = new Date().toISOString().slice(0, 10);
+      // Today as the UK calendar has it (the default verified date).
+      const today = londonDate(new Date());
       for (const id of [bulkOne, bulkTwo, single])
         expect(await verificationOf(id)).toEqual({
           status,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { CisContext } from '../context.js';
 import { subcontractorsCsv } from '../documents/csv.js';
 import {
+  londonDate,
   maskNino,
   maskUtr,
   validateNino,
@@ -104,7 +105,7 @@ function verificationErrors(input: VerificationInput): Record<string, string> {
 
 /**
  * The columns a recorded verification writes, for one subcontractor or a batch: the status sets the rate (gross 0,
- * standard 20, higher 30), the reference is stored without spaces in capitals, the date defaults to today.
+ * standard 20, higher 30), the reference is stored without spaces in capitals, the date defaults to today in London.
  */
 function verificationColumns(trx: Knex.Transaction, input: VerificationInput, userId: string) {
   const status = input.status as 'gross' | 'standard' | 'higher';
@@ -114,7 +115,7 @@ function verificationColumns(trx: Knex.Transaction, input: VerificationInput, us
     verification_method: input.method,
     verification_reference: input.reference.replace(/\s+/g, '').toUpperCase(),
     verification_notes: input.notes,
-    verified_date: input.verifiedDate ?? new Date().toISOString().slice(0, 10),
+    verified_date: input.verifiedDate ?? londonDate(new Date()),
     verified_by: userId,
     updated_at: trx.fn.now(),
     updated_by: userId,
