@@ -34,13 +34,15 @@ export const jobView = (row: JobRow) => ({
 });
 
 export interface StatementJobResult {
+  /** The ids of the statements generated (the batch's success list; `errors` is its failed list). */
+  succeeded: string[];
   generated: number;
   failed: number;
   skipped: number;
   /** Generated statements (not yet issued) brought up to date with invoices paid since. */
   refreshed: number;
   awaitingPayment: number;
-  errors: { subcontractor: string; error: string }[];
+  errors: { subcontractorId: string; subcontractor: string; error: string }[];
 }
 
 const MAX_ATTEMPTS = 5;
@@ -178,6 +180,7 @@ export class JobWorker implements BackgroundWorker {
     if (job.type !== 'statements.generate') throw new Error(`Unknown job type ${job.type}`);
     const targets = await this.context.inTenant(job.tenant_id, (trx) => this.targets(trx, job));
     const result: StatementJobResult = {
+      succeeded: [],
       generated: 0,
       failed: 0,
       skipped: 0,
@@ -196,21 +199,26 @@ export class JobWorker implements BackgroundWorker {
           else result.skipped += 1;
         } else {
           try {
-            await trx.transaction(async (inner) => {
-              await generateStatement(
+            const statement = await trx.transaction((inner) =>
+              generateStatement(
                 this.context,
                 inner,
                 job.tenant_id,
                 job.performed_by,
                 target.subcontractorId,
                 target.taxMonth,
-              );
-            });
+              ),
+            );
+            result.succeeded.push(statement.id);
             result.generated += 1;
           } catch (error) {
             if (!(error instanceof StatementError)) throw error;
             result.failed += 1;
-            result.errors.push({ subcontractor: target.name, error: error.message });
+            result.errors.push({
+              subcontractorId: target.subcontractorId,
+              subcontractor: target.name,
+              error: error.message,
+            });
           }
         }
         const progress = Math.floor(((index + 1) / targets.pairs.length) * 99);

@@ -135,7 +135,13 @@ export async function generateStatement(
       'id',
       invoices.map((invoice) => invoice.id),
     )
-    .update({ statement_id: id });
+    // A statement's invoices are flagged as needing it (approval flags those with a deduction already).
+    .update({
+      statement_id: id,
+      statement_required: true,
+      statement_requested_at: trx.raw('coalesce(statement_requested_at, now())'),
+      statement_requested_by: trx.raw('coalesce(statement_requested_by, ?)', [actorId]),
+    });
   await context.audit(trx, tenantId, actorId, 'cis.statement.generated', {
     targetType: 'statement',
     targetId: id,
