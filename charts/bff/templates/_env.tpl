@@ -5,7 +5,10 @@ OTEL_EXPORTER_OTLP_ENDPOINT, SHUTDOWN_TIMEOUT_MS, TRUST_PROXY); it derives
   CIS_URL       http://<release>-cis (the Service of cis in the same release, port 80),
   PUBLIC_URL    global.publicUrl, else the ingress host (https with ingress.tls),
   TRUST_PROXY   true behind the ingress, false otherwise,
-when they are not set. Secrets (SESSION_SECRET, INTERNAL_API_TOKEN) come from existingSecrets, never from here.
+when they are not set. Secrets (SESSION_SECRET, INTERNAL_API_TOKEN) come from existingSecrets or secretEnvVars,
+never from here: every replica must hold the same SESSION_SECRET (sessions at identity are keyed and sealed with it,
+and the sign-in cookie may come back to another replica), so rendering fails when extraEnvVars gives either as a
+plain value, or when existingSecrets is empty and neither secretEnvVars nor extraEnvVars (valueFrom) names both.
 */}}
 {{- define "bff.env" -}}
 {{- $env := include "workspace-lib.env.base" (dict "globalKeys" (list "LOG_LEVEL" "OTEL_EXPORTER_OTLP_ENDPOINT" "SHUTDOWN_TIMEOUT_MS" "TRUST_PROXY") "context" .) | fromYaml -}}
@@ -26,8 +29,19 @@ when they are not set. Secrets (SESSION_SECRET, INTERNAL_API_TOKEN) come from ex
 {{- $_ := set $env "TRUST_PROXY" (.Values.ingress.enabled | toString) -}}
 {{- end -}}
 {{- include "workspace-lib.require" (dict "value" (get $env "PUBLIC_URL") "name" "env.PUBLIC_URL (or global.publicUrl, or ingress.hostname)" "why" "the browser-facing origin, e.g. https://workspace.example.com" "context" .) -}}
-{{- if not (or .Values.existingSecrets .Values.secretEnvVars) -}}
-{{- fail "bff: existingSecrets (or secretEnvVars) must name the Secret(s) holding SESSION_SECRET and INTERNAL_API_TOKEN" -}}
+{{- range $name := list "SESSION_SECRET" "INTERNAL_API_TOKEN" -}}
+{{- $fromSecret := or $.Values.existingSecrets (hasKey ($.Values.secretEnvVars | default dict) $name) -}}
+{{- range $entry := $.Values.extraEnvVars -}}
+{{- if and (kindIs "map" $entry) (eq (toString (get $entry "name")) $name) -}}
+{{- if not (get $entry "valueFrom") -}}
+{{- fail (printf "bff: %s must come from a Secret (existingSecrets or secretEnvVars), never a value in extraEnvVars" $name) -}}
+{{- end -}}
+{{- $fromSecret = true -}}
+{{- end -}}
+{{- end -}}
+{{- if not $fromSecret -}}
+{{- fail (printf "bff: existingSecrets (or secretEnvVars) must name the Secret holding %s (every replica reads the same one)" $name) -}}
+{{- end -}}
 {{- end -}}
 {{- toYaml $env -}}
 {{- end -}}
