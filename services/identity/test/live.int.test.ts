@@ -2,35 +2,21 @@
 // Events (PostgreSQL NOTIFY inside the change's transaction, LISTEN per replica), and no other tenant's stream.
 import { eventually } from '@workspace/kit/testing';
 import {
-  acmeSeed,
+  accessToken,
+  callIdentity,
   demoSeed,
   internalPost,
-  signIn,
   startIdentityHarness,
   type IdentityHarness,
 } from './support.js';
 
 let harness: IdentityHarness;
 
-const token = async (tenant: string, email: string) => {
-  const password = tenant === 'acme' ? acmeSeed.password : demoSeed.password;
-  const result = await signIn(harness, tenant, email, password);
-  if (result.status !== 200) throw new Error(`sign-in as ${email} failed: ${JSON.stringify(result.body)}`);
-  return result.body.accessToken as string;
-};
+const token = (tenant: string, email: string) => accessToken(harness, tenant, email);
 
-async function call(method: string, path: string, bearer: string, body?: unknown): Promise<number> {
-  const res = await fetch(`${harness.baseUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${bearer}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  await res.text();
-  return res.status;
-}
+/** The status of one call of identity's API. */
+const call = async (method: string, path: string, bearer: string, body?: unknown): Promise<number> =>
+  (await callIdentity(harness, method, path, bearer, body)).status;
 
 interface LiveEvent {
   event: string;

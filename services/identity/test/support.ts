@@ -210,3 +210,114 @@ export async function signIn(
   }
   throw new Error('too many redirects during sign-in');
 }
+
+/** The password of a seeded tenant's users (acme's, or the demo seed's for any other tenant). */
+export const seedPassword = (tenant: string): string =>
+  tenant === 'acme' ? acmeSeed.password : demoSeed.password;
+
+/** An access token of a seeded user, signed in through the real flow (see signIn); a failed sign-in throws. */
+export async function accessToken(
+  harness: IdentityHarness,
+  tenant: string,
+  email: string,
+  password = seedPassword(tenant),
+): Promise<string> {
+  const result = await signIn(harness, tenant, email, password);
+  if (result.status !== 200) throw new Error(`sign-in as ${email} failed: ${JSON.stringify(result.body)}`);
+  return result.body.accessToken as string;
+}
+
+/**
+ * accessToken, signing each user in once: later calls for the same tenant and email answer the first token.
+ * `harness` is read at each call (a test file starts it in beforeAll).
+ */
+export function cachedAccessTokens(
+  harness: () => IdentityHarness,
+): (tenant: string, email: string, password?: string) => Promise<string> {
+  const tokens = new Map<string, string>();
+  return async (tenant, email, password) => {
+    const key = `${tenant}/${email}`;
+    let token = tokens.get(key);
+    if (token === undefined) {
+      token = await accessToken(harness(), tenant, email, password);
+      tokens.set(key, token);
+    }
+    return token;
+  };
+}
+
+/** Response bodies are asserted on, not trusted: reading them untyped is the point. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
+/** One call of identity's HTTP API, with a bearer token when given and a JSON body when given. */
+export async function callIdentity(
+  harness: IdentityHarness,
+  method: string,
+  path: string,
+  bearer?: string,
+  body?: unknown,
+): Promise<{ status: number; body: Json }> {
+  const res = await fetch(`${harness.baseUrl}${path}`, {
+    method,
+    headers: {
+      ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : {} };
+}
+
+/** The scopes a bearer holds (GET /v1/me/effective-scopes); anything but 200 throws. */
+export async function effectiveScopes(harness: IdentityHarness, bearer: string): Promise<string[]> {
+  const res = await callIdentity(harness, 'GET', '/v1/me/effective-scopes', bearer);
+  if (res.status !== 200) throw new Error(`effective scopes: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.granted as string[];
+}
+
+/** A route of a service's OpenAPI document: whether it is public and the scopes it names. */
+export interface ReviewedRoute {
+  route: string;
+  method: string;
+  url: string;
+  public: boolean;
+  scopes: string[];
+}
+
+/**
+ * The routes of a service as its own /openapi.json lists them (generated from the routes themselves, so a route
+ * added later is reviewed too); `fill` turns a path's {parameters} into a URL to call.
+ */
+export async function routesOf(baseUrl: string, fill: (path: string) => string): Promise<ReviewedRoute[]> {
+  const doc = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, { security?: unknown[]; 'x-required-scopes'?: string[] }>>;
+  };
+  return Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({
+      route: `${method.toUpperCase()} ${path}`,
+      method: method.toUpperCase(),
+      url: fill(path),
+      public: operation.security !== undefined,
+      scopes: operation['x-required-scopes'] ?? [],
+    })),
+  );
+}
+
+/** The status a route answers (an empty JSON body for anything but GET); the body is not read. */
+export async function routeStatus(
+  baseUrl: string,
+  method: string,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<number> {
+  const res = await fetch(`${baseUrl}${url}`, {
+    method,
+    headers: { ...headers, ...(method === 'GET' ? {} : { 'content-type': 'application/json' }) },
+    ...(method === 'GET' ? {} : { body: '{}' }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  await res.body?.cancel();
+  return res.status;
+}

@@ -5,8 +5,10 @@ import { baseConfigSchema, startService } from '@workspace/kit';
 import { provisionLedgerSchema, ledgerService } from '../../kit/test/fixtures/ledger-service.js';
 import { roleTemplates } from '../src/domain/index.js';
 import {
-  acmeSeed,
+  cachedAccessTokens,
+  callIdentity,
   demoSeed,
+  effectiveScopes,
   internalPost,
   signIn,
   startIdentityHarness,
@@ -14,40 +16,11 @@ import {
 } from './support.js';
 
 let harness: IdentityHarness;
-const tokens: Record<string, string> = {};
 
-const token = async (
-  tenant: string,
-  email: string,
-  password = tenant === 'acme' ? acmeSeed.password : demoSeed.password,
-) => {
-  const key = `${tenant}/${email}`;
-  if (!tokens[key]) {
-    const result = await signIn(harness, tenant, email, password);
-    if (result.status !== 200) throw new Error(`sign-in as ${email} failed: ${JSON.stringify(result.body)}`);
-    tokens[key] = result.body.accessToken as string;
-  }
-  return tokens[key];
-};
-
-async function call(method: string, path: string, bearer: string, body?: unknown) {
-  const res = await fetch(`${harness.baseUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${bearer}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
-
-const scopesOf = async (bearer: string) => {
-  const res = await call('GET', '/v1/me/effective-scopes', bearer);
-  if (res.status !== 200) throw new Error(`effective scopes: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.granted as string[];
-};
+const token = cachedAccessTokens(() => harness);
+const call = (method: string, path: string, bearer: string, body?: unknown) =>
+  callIdentity(harness, method, path, bearer, body);
+const scopesOf = (bearer: string) => effectiveScopes(harness, bearer);
 
 beforeAll(async () => {
   harness = await startIdentityHarness();

@@ -1,43 +1,13 @@
 // Tenant branding in identity: the Success and Danger colours and the logo (text, or an image whose type is read
 // from its content), against real PostgreSQL and Kafka and the dev IdP.
 import { eventually } from '@workspace/kit/testing';
-import { acmeSeed, demoSeed, signIn, startIdentityHarness, type IdentityHarness } from './support.js';
+import { cachedAccessTokens, callIdentity, startIdentityHarness, type IdentityHarness } from './support.js';
 
 let harness: IdentityHarness;
-const tokens: Record<string, string> = {};
 
-const token = async (tenant: string, email: string) => {
-  const key = `${tenant}/${email}`;
-  if (!tokens[key]) {
-    const password = tenant === 'acme' ? acmeSeed.password : demoSeed.password;
-    const result = await signIn(harness, tenant, email, password);
-    if (result.status !== 200) throw new Error(`sign-in as ${email} failed: ${JSON.stringify(result.body)}`);
-    tokens[key] = result.body.accessToken as string;
-  }
-  return tokens[key];
-};
-
-/** Response bodies are asserted on, not trusted: reading them untyped is the point. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
-
-async function call(
-  method: string,
-  path: string,
-  bearer: string,
-  body?: unknown,
-): Promise<{ status: number; body: Json }> {
-  const res = await fetch(`${harness.baseUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${bearer}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as unknown) : {} };
-}
+const token = cachedAccessTokens(() => harness);
+const call = (method: string, path: string, bearer: string, body?: unknown) =>
+  callIdentity(harness, method, path, bearer, body);
 
 /** A real 1×1 PNG. */
 const PNG_1PX = Buffer.from(

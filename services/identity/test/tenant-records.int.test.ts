@@ -5,11 +5,16 @@ import { tenantId as tenantIdSchema } from '../src/http/schemas.js';
 import { SCOPE_CACHE_TTL_MS } from '../src/domain/index.js';
 import {
   acmeSeed,
+  cachedAccessTokens,
+  callIdentity,
   demoSeed,
+  effectiveScopes,
   internalPost,
-  signIn,
+  routesOf,
+  routeStatus,
   startIdentityHarness,
   type IdentityHarness,
+  type Json,
 } from './support.js';
 
 /*
@@ -20,7 +25,6 @@ import {
 
 let harness: IdentityHarness;
 let admin: pg.Client;
-const tokens: Record<string, string> = {};
 
 const uidOf = (email: string): string => {
   const user = [...demoSeed.users, ...acmeSeed.users].find((candidate) => candidate.email === email);
@@ -28,40 +32,35 @@ const uidOf = (email: string): string => {
   return user.uid;
 };
 
-const token = async (tenant: 'demo' | 'acme', email: string) => {
-  const key = `${tenant}/${email}`;
-  if (!tokens[key]) {
-    const password = tenant === 'acme' ? acmeSeed.password : demoSeed.password;
-    const result = await signIn(harness, tenant, email, password);
-    if (result.status !== 200) throw new Error(`sign-in as ${email} failed: ${JSON.stringify(result.body)}`);
-    tokens[key] = result.body.accessToken as string;
-  }
-  return tokens[key];
-};
+const token = cachedAccessTokens(() => harness);
+const call = (method: string, path: string, bearer?: string, body?: unknown) =>
+  callIdentity(harness, method, path, bearer, body);
+const scopesOf = (bearer: string) => effectiveScopes(harness, bearer);
 
-/** Response bodies are asserted on, not trusted: reading them untyped is the point. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Body = any;
-
-async function call(method: string, path: string, bearer?: string, body?: unknown) {
-  const res = await fetch(`${harness.baseUrl}${path}`, {
-    method,
-    headers: {
-      ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+/** Fakes one clock only (from `now` when given): every other fakeable API, the timers included, stays real. */
+function fakeOnly(clock: 'Date' | 'performance', now?: number): void {
+  const fakeable = [
+    'Date',
+    'hrtime',
+    'nextTick',
+    'performance',
+    'queueMicrotask',
+    'requestAnimationFrame',
+    'cancelAnimationFrame',
+    'requestIdleCallback',
+    'cancelIdleCallback',
+    'setImmediate',
+    'clearImmediate',
+    'setInterval',
+    'clearInterval',
+    'setTimeout',
+    'clearTimeout',
+  ] as const;
+  jest.useFakeTimers({
+    ...(now === undefined ? {} : { now }),
+    doNotFake: fakeable.filter((api) => api !== clock),
   });
-  const text = await res.text();
-  const parsed: Body = text ? JSON.parse(text) : {};
-  return { status: res.status, body: parsed };
 }
-
-const scopesOf = async (bearer: string): Promise<string[]> => {
-  const res = await call('GET', '/v1/me/effective-scopes', bearer);
-  if (res.status !== 200) throw new Error(`effective scopes: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.granted as string[];
-};
 
 /** One row of an identity table, read as the database superuser (no row-level security). */
 async function row(sql: string, params: unknown[]): Promise<Record<string, unknown>> {
@@ -90,24 +89,7 @@ describe('the scope cache (WS-266, CIS-354)', () => {
   beforeEach(async () => {
     // identity's scope cache reads the monotonic clock (performance); only that is faked, so PostgreSQL, Kafka and
     // HTTP keep real time. Entries cached before the clock was faked are dropped.
-    jest.useFakeTimers({
-      doNotFake: [
-        'Date',
-        'hrtime',
-        'nextTick',
-        'queueMicrotask',
-        'requestAnimationFrame',
-        'cancelAnimationFrame',
-        'requestIdleCallback',
-        'cancelIdleCallback',
-        'setImmediate',
-        'clearImmediate',
-        'setInterval',
-        'clearInterval',
-        'setTimeout',
-        'clearTimeout',
-      ],
-    });
+    fakeOnly('performance');
     context().scopeCache.invalidateTenant('demo');
     await admin.query("UPDATE identity.tenants SET available_scopes = NULL WHERE tenant_id = 'demo'");
   });
@@ -398,14 +380,14 @@ describe('permission whitelists and role bundles per tenant', () => {
         template: null,
       },
     ]);
-    const demoBundles = (await call('GET', '/v1/role-bundles', demoAdmin)).body.items as Body[];
+    const demoBundles = (await call('GET', '/v1/role-bundles', demoAdmin)).body.items as Json[];
     expect(demoBundles).toContainEqual({
       id: 'site-lead',
       name: 'Site lead',
       scopes: ['schedule.read', 'notes.view'],
       template: null,
     });
-    const acmeBundles = (await call('GET', '/v1/role-bundles', acmeAdmin)).body.items as Body[];
+    const acmeBundles = (await call('GET', '/v1/role-bundles', acmeAdmin)).body.items as Json[];
     expect(acmeBundles.map((bundle: { id: string }) => bundle.id)).not.toContain('site-lead');
 
     // The same bundle id changed in one tenant leaves the other tenant's bundle as it was.
@@ -510,42 +492,19 @@ describe('tenant ids (WS-288)', () => {
 });
 
 describe('every identity route is tenant- and scope-checked (WS-001)', () => {
-  interface Operation {
-    security?: unknown[];
-    'x-required-scopes'?: string[];
-  }
-
   /** Every operation of identity's OpenAPI document, with its path parameters filled in. */
-  const operations = async () => {
-    const doc = (await (await fetch(`${harness.baseUrl}/openapi.json`)).json()) as {
-      paths: Record<string, Record<string, Operation>>;
-    };
-    return Object.entries(doc.paths).flatMap(([path, methods]) =>
-      Object.entries(methods).map(([method, operation]) => ({
-        route: `${method.toUpperCase()} ${path}`,
-        method: method.toUpperCase(),
-        url: path
-          .replace('{tenantId}', 'demo')
-          .replace('{uid}', uidOf('manager@demo.test'))
-          .replace('{bundleId}', 'viewer')
-          .replace('{key}', 'k'.repeat(43))
-          .replace('{bucket}', 'signin'),
-        public: operation.security !== undefined,
-        scopes: operation['x-required-scopes'] ?? [],
-      })),
+  const operations = () =>
+    routesOf(harness.baseUrl, (path) =>
+      path
+        .replace('{tenantId}', 'demo')
+        .replace('{uid}', uidOf('manager@demo.test'))
+        .replace('{bundleId}', 'viewer')
+        .replace('{key}', 'k'.repeat(43))
+        .replace('{bucket}', 'signin'),
     );
-  };
 
-  const status = async (method: string, url: string, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${harness.baseUrl}${url}`, {
-      method,
-      headers: { ...headers, ...(method === 'GET' ? {} : { 'content-type': 'application/json' }) },
-      ...(method === 'GET' ? {} : { body: '{}' }),
-      signal: AbortSignal.timeout(10_000),
-    });
-    await res.body?.cancel();
-    return res.status;
-  };
+  const status = (method: string, url: string, headers: Record<string, string> = {}) =>
+    routeStatus(harness.baseUrl, method, url, headers);
 
   it('WS-001: only the sign-in, metadata, JWKS and bff-only routes are public; the bff-only ones need the internal token', async () => {
     const all = await operations();
@@ -664,25 +623,7 @@ describe('portal magic links (CIS-455)', () => {
     const bearer = await token('demo', 'admin@demo.test');
     // Only Date is faked (the link's expiry is taken from it and compared with it); timers stay real.
     const madeAt = Date.now();
-    jest.useFakeTimers({
-      now: madeAt,
-      doNotFake: [
-        'hrtime',
-        'nextTick',
-        'performance',
-        'queueMicrotask',
-        'requestAnimationFrame',
-        'cancelAnimationFrame',
-        'requestIdleCallback',
-        'cancelIdleCallback',
-        'setImmediate',
-        'clearImmediate',
-        'setInterval',
-        'clearInterval',
-        'setTimeout',
-        'clearTimeout',
-      ],
-    });
+    fakeOnly('Date', madeAt);
     const make = async () => {
       const res = await call('POST', '/v1/portal/links', bearer, { subcontractorId: 'sub-455' });
       expect(res.status).toBe(201);
