@@ -53,7 +53,7 @@ import {
   taxMonthOf,
 } from '../src/domain/index.js';
 import { statementPdfInput, type StatementRow } from '../src/http/statements.js';
-import { ALL_CIS_SCOPES, startCisHarness, type CisHarness } from '../test/support.js';
+import { ALL_CIS_SCOPES, settingsBody, startCisHarness, type CisHarness } from '../test/support.js';
 
 const INVOICES = envInt('BENCH_CIS_INVOICES', 100_000, 12_000);
 const IMPORT_ROWS = envInt('BENCH_CIS_IMPORT_ROWS', 10_000, 1);
@@ -509,20 +509,7 @@ async function main(): Promise<void> {
         throw new Error(`${method} ${path}: ${result.status} ${result.text.slice(0, 300)}`);
       return result;
     };
-    await cis('PUT', '/settings', {
-      active: true,
-      companyName: 'Demo Construction Ltd',
-      employerRef: '123/AB12345',
-      accountsOfficeRef: '123PA00012345',
-      utr: '2325648152',
-      vatScheme: 'standard',
-      emailStatements: true,
-      warningDays: 3,
-      statementDeadlineDays: 14,
-      emailFrom: '',
-      emailReplyTo: 'accounts@demo.test',
-      statementFooter: '',
-    });
+    await cis('PUT', '/settings', settingsBody());
 
     // 1. Seed.
     const random = prng(20_260_405);

@@ -2,45 +2,45 @@
 // PostgreSQL (a trigger refusing every update of cis.invoices) makes bulk approve, mark paid and delete fail, and
 // each answers 500 with the spec's cause while nothing changes; the statement job's final failure records its own.
 import { eventually } from '@workspace/kit/testing';
-import pg from 'pg';
-import { ALL_CIS_SCOPES, startCisHarness, subcontractorBody, type CisHarness } from './support.js';
+import {
+  adminQuery,
+  createSubcontractor,
+  invoiceBody,
+  startCisHarnessWithAdmin,
+  type CisHarness,
+} from './support.js';
 
 let h: CisHarness;
 let admin: string;
 
 beforeAll(async () => {
-  h = await startCisHarness();
-  admin = await h.token(ALL_CIS_SCOPES, 'demo', '00000000-0000-4000-8000-0000000000ad');
+  ({ h, admin } = await startCisHarnessWithAdmin());
 });
 
-afterAll(async () => {
-  await h.stop();
-});
-
-async function sql(text: string, params: unknown[] = []) {
-  const client = new pg.Client({ connectionString: h.identity.database.adminUrl });
-  await client.connect();
-  try {
-    return (await client.query(text, params)).rows as Record<string, unknown>[];
-  } finally {
-    await client.end();
-  }
-}
+afterAll(() => h.stop());
 
 async function invoice(subcontractorId: string, invoiceNumber: string): Promise<string> {
-  const created = await h.call(admin, 'POST', '/invoices', {
-    invoiceNumber,
-    subcontractorId,
-    invoiceDate: '2026-11-10',
-    grossP: 100000,
-    materialsP: 20000,
-    vatRate: 20,
-    reverseCharge: false,
-    description: 'Brickwork',
-    materialsJustification: '',
-  });
+  const created = await h.call(admin, 'POST', '/invoices', invoiceBody(subcontractorId, { invoiceNumber }));
   expect(created.status).toBe(201);
   return (created.body.invoice as { id: string }).id;
+}
+
+/** A trigger makes PostgreSQL refuse every row of `operation` on the cis table; answers what lifts it again. */
+async function refuse(operation: 'UPDATE' | 'INSERT', table: 'invoices' | 'statements') {
+  const name = `cis.refuse_${table}_${operation.toLowerCase()}`;
+  await adminQuery(
+    h,
+    `CREATE OR REPLACE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN RAISE EXCEPTION '${table} are read-only for this test'; END $$`,
+  );
+  await adminQuery(
+    h,
+    `CREATE TRIGGER refuse BEFORE ${operation} ON cis.${table} FOR EACH ROW EXECUTE FUNCTION ${name}()`,
+  );
+  return async () => {
+    await adminQuery(h, `DROP TRIGGER refuse ON cis.${table}`);
+    await adminQuery(h, `DROP FUNCTION ${name}()`);
+  };
 }
 
 const statusOf = async (id: string) =>
@@ -48,17 +48,12 @@ const statusOf = async (id: string) =>
 
 describe('batch failures', () => {
   it('a bulk approve, mark paid or delete that the database refuses answers 500 with its cause and changes nothing', async () => {
-    const created = await h.call(admin, 'POST', '/subcontractors', subcontractorBody());
-    expect(created.status).toBe(201);
-    const subcontractorId = (created.body.subcontractor as { id: string }).id;
+    const subcontractorId = await createSubcontractor(h, admin);
     const draft = await invoice(subcontractorId, 'BATCH-1');
     const approved = await invoice(subcontractorId, 'BATCH-2');
     expect((await h.call(admin, 'POST', '/invoices/approve', { ids: [approved] })).status).toBe(200);
 
-    await sql(`CREATE OR REPLACE FUNCTION cis.refuse_invoice_update() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN RAISE EXCEPTION 'invoices are read-only for this test'; END $$`);
-    await sql(`CREATE TRIGGER refuse_invoice_update BEFORE UPDATE ON cis.invoices
-      FOR EACH ROW EXECUTE FUNCTION cis.refuse_invoice_update()`);
+    const allowUpdates = await refuse('UPDATE', 'invoices');
     try {
       const cases = [
         ['/invoices/approve', { ids: [draft] }, 'Batch approval failed'],
@@ -74,8 +69,7 @@ describe('batch failures', () => {
         });
       }
     } finally {
-      await sql('DROP TRIGGER refuse_invoice_update ON cis.invoices');
-      await sql('DROP FUNCTION cis.refuse_invoice_update()');
+      await allowUpdates();
     }
     // Nothing changed, and the same batches now succeed.
     expect(await statusOf(draft)).toBe('draft');
@@ -85,21 +79,15 @@ describe('batch failures', () => {
   });
 
   it('a statement job that fails on its last attempt is recorded as failed with Batch statement generation failed', async () => {
-    const created = await h.call(
-      admin,
-      'POST',
-      '/subcontractors',
-      subcontractorBody({ name: 'Fay Failing', utr: '3456789012', email: 'fay@failing.test' }),
-    );
-    expect(created.status).toBe(201);
-    const subcontractorId = (created.body.subcontractor as { id: string }).id;
+    const subcontractorId = await createSubcontractor(h, admin, {
+      name: 'Fay Failing',
+      utr: '3456789012',
+      email: 'fay@failing.test',
+    });
     const id = await invoice(subcontractorId, 'BATCH-JOB-1');
     expect((await h.call(admin, 'POST', '/invoices/approve', { ids: [id] })).status).toBe(200);
     // The statements table refuses new rows: generating the paid month's statement throws in the job.
-    await sql(`CREATE OR REPLACE FUNCTION cis.refuse_statement_insert() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN RAISE EXCEPTION 'statements are read-only for this test'; END $$`);
-    await sql(`CREATE TRIGGER refuse_statement_insert BEFORE INSERT ON cis.statements
-      FOR EACH ROW EXECUTE FUNCTION cis.refuse_statement_insert()`);
+    const allowInserts = await refuse('INSERT', 'statements');
     try {
       expect((await h.call(admin, 'POST', `/invoices/${id}/pay`, { paymentDate: '2026-10-15' })).status).toBe(
         200,
@@ -107,7 +95,8 @@ describe('batch failures', () => {
       // The job the payment queued fails its first attempt and waits to be retried ...
       const jobId = await eventually(
         async () => {
-          const rows = await sql(
+          const rows = await adminQuery(
+            h,
             `SELECT id FROM cis.jobs WHERE payload->'invoiceIds' ? $1 AND attempts >= 1 AND status = 'pending'`,
             [id],
           );
@@ -117,7 +106,7 @@ describe('batch failures', () => {
         'the failed first attempt',
       );
       // ... made its fifth and last attempt.
-      await sql('UPDATE cis.jobs SET attempts = 4 WHERE id = $1', [jobId]);
+      await adminQuery(h, 'UPDATE cis.jobs SET attempts = 4 WHERE id = $1', [jobId]);
       const job = await eventually(
         async () => {
           const answer = await h.call(admin, 'GET', `/jobs/${jobId}`);
@@ -129,8 +118,7 @@ describe('batch failures', () => {
       );
       expect(job).toMatchObject({ status: 'failed', error: 'Batch statement generation failed' });
     } finally {
-      await sql('DROP TRIGGER refuse_statement_insert ON cis.statements');
-      await sql('DROP FUNCTION cis.refuse_statement_insert()');
+      await allowInserts();
     }
   });
 });
@@ -149,7 +137,7 @@ describe('settings that cannot be read', () => {
     });
     expect(saved.status).toBe(200);
     // The table is out of reach: every read of it fails in the database.
-    await sql('ALTER TABLE cis.settings RENAME TO settings_unreadable');
+    await adminQuery(h, 'ALTER TABLE cis.settings RENAME TO settings_unreadable');
     try {
       const read = await h.call(admin, 'GET', '/settings');
       expect(read.status).toBe(200);
@@ -168,7 +156,7 @@ describe('settings that cannot be read', () => {
       expect(dashboard.status).toBe(200);
       expect(dashboard.body.setupRequired).toBe(true);
     } finally {
-      await sql('ALTER TABLE cis.settings_unreadable RENAME TO settings');
+      await adminQuery(h, 'ALTER TABLE cis.settings_unreadable RENAME TO settings');
     }
     const again = await h.call(admin, 'GET', '/settings');
     expect(again.body.settings).toMatchObject({ companyName: 'Stored Construction Ltd', warningDays: 10 });

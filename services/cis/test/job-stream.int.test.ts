@@ -3,7 +3,8 @@ import { currentTaxMonth, londonDate } from '../src/domain/index.js';
 import {
   ALL_CIS_SCOPES,
   adminQuery,
-  startCisHarness,
+  invoiceBody,
+  startCisHarnessWithAdmin,
   subcontractorBody,
   type CisHarness,
 } from './support.js';
@@ -18,13 +19,10 @@ let h: CisHarness;
 let admin: string;
 
 beforeAll(async () => {
-  h = await startCisHarness();
-  admin = await h.token(ALL_CIS_SCOPES, 'demo', '00000000-0000-4000-8000-0000000000ad');
+  ({ h, admin } = await startCisHarnessWithAdmin());
 });
 
-afterAll(async () => {
-  await h.stop();
-});
+afterAll(() => h.stop());
 
 /** Reads a job stream to its end: each `job` event's data. */
 async function followJob(
@@ -63,16 +61,16 @@ describe('job stream', () => {
     const subcontractorId = (created.body.subcontractor as { id: string }).id;
     const ids: string[] = [];
     for (const invoiceNumber of ['JOB-1', 'JOB-2']) {
-      const invoice = await h.call(admin, 'POST', '/invoices', {
-        invoiceNumber,
-        subcontractorId,
-        invoiceDate: londonDate(new Date()),
-        grossP: 100000,
-        materialsP: 10000,
-        vatRate: 20,
-        reverseCharge: false,
-        description: 'Brickwork',
-      });
+      const invoice = await h.call(
+        admin,
+        'POST',
+        '/invoices',
+        invoiceBody(subcontractorId, {
+          invoiceNumber,
+          invoiceDate: londonDate(new Date()),
+          materialsP: 10000,
+        }),
+      );
       ids.push((invoice.body.invoice as { id: string }).id);
     }
     await h.call(admin, 'POST', '/invoices/approve', { ids });

@@ -7,11 +7,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eventually } from '@workspace/kit/testing';
-import pg from 'pg';
 import { PDFParse } from 'pdf-parse';
 import { currentTaxMonth, londonDate, taxMonthOf } from '../src/domain/index.js';
 import { internalPost } from '../../identity/test/support.js';
-import { ALL_CIS_SCOPES, startCisHarness, subcontractorBody, type CisHarness } from './support.js';
+import {
+  ALL_CIS_SCOPES,
+  adminQuery,
+  settingsBody,
+  startCisHarness,
+  subcontractorBody,
+  type CisHarness,
+} from './support.js';
 
 let h: CisHarness;
 let admin: string;
@@ -24,31 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.stop();
 });
-
-async function rawQuery(sql: string, params: unknown[] = []) {
-  const client = new pg.Client({ connectionString: h.identity.database.adminUrl });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows as Record<string, unknown>[];
-  } finally {
-    await client.end();
-  }
-}
-
-const settingsBody = {
-  active: true,
-  companyName: 'Demo Construction Ltd',
-  employerRef: '123/AB12345',
-  accountsOfficeRef: '123PA00012345',
-  utr: '2325648152',
-  vatScheme: 'standard',
-  emailStatements: true,
-  warningDays: 3,
-  statementDeadlineDays: 14,
-  emailFrom: '',
-  emailReplyTo: 'accounts@demo.test',
-  statementFooter: '',
-};
 
 describe('settings', () => {
   it('creates defaults on first read, validates, seals the contractor UTR and shows it masked', async () => {
@@ -63,15 +44,19 @@ describe('settings', () => {
     });
     expect(first.body.readiness).toContain('Contractor UTR is required');
 
-    const bad = await h.call(admin, 'PUT', '/settings', {
-      ...settingsBody,
-      employerRef: '12/AB',
-      accountsOfficeRef: 'nope',
-      utr: '123',
-      warningDays: 31,
-      statementDeadlineDays: 0,
-      emailReplyTo: 'not-an-email',
-    });
+    const bad = await h.call(
+      admin,
+      'PUT',
+      '/settings',
+      settingsBody({
+        employerRef: '12/AB',
+        accountsOfficeRef: 'nope',
+        utr: '123',
+        warningDays: 31,
+        statementDeadlineDays: 0,
+        emailReplyTo: 'not-an-email',
+      }),
+    );
     expect(bad.status).toBe(400);
     const messages = Object.fromEntries(
       (bad.body.errors as { field: string; message: string }[]).map((e) => [e.field, e.message]),
@@ -85,11 +70,14 @@ describe('settings', () => {
       'body.emailReplyTo': 'Invalid email format',
     });
 
-    const saved = await h.call(admin, 'PUT', '/settings', settingsBody);
+    const saved = await h.call(admin, 'PUT', '/settings', settingsBody());
     expect(saved.status).toBe(200);
     expect(saved.body.settings).toMatchObject({ active: true, hasUtr: true, utrMasked: '******8152' });
     expect(JSON.stringify(saved.body)).not.toContain('2325648152');
-    const [raw] = await rawQuery(`SELECT utr_enc, utr_masked FROM cis.settings WHERE tenant_id = 'demo'`);
+    const [raw] = await adminQuery(
+      h,
+      `SELECT utr_enc, utr_masked FROM cis.settings WHERE tenant_id = 'demo'`,
+    );
     expect(String(raw?.utr_enc)).not.toContain('2325648152');
     expect(String(raw?.utr_enc)).toMatch(/^v1\.c1\./);
   });
@@ -110,7 +98,7 @@ describe('an invoice from record to submitted return', () => {
       verification: { rate: 20 },
     });
     expect(JSON.stringify(sub)).not.toContain('1234567890');
-    const [raw] = await rawQuery('SELECT utr_enc, nino_enc FROM cis.subcontractors WHERE id = $1', [
+    const [raw] = await adminQuery(h, 'SELECT utr_enc, nino_enc FROM cis.subcontractors WHERE id = $1', [
       subcontractorId,
     ]);
     expect(String(raw?.utr_enc)).not.toContain('1234567890');
@@ -197,7 +185,7 @@ describe('an invoice from record to submitted return', () => {
       statement: { required: true },
     });
     expect((approved.body.invoice as { lockedAt: string | null }).lockedAt).not.toBeNull();
-    const jobs = await rawQuery(`SELECT type, payload FROM cis.jobs WHERE tenant_id = 'demo'`);
+    const jobs = await adminQuery(h, `SELECT type, payload FROM cis.jobs WHERE tenant_id = 'demo'`);
     expect(jobs.some((job) => job.type === 'statements.generate')).toBe(true);
 
     const editAfterApproval = await h.call(admin, 'PUT', `/invoices/${invoiceId}`, {
@@ -545,7 +533,8 @@ describe('tenants and permissions', () => {
     expect((await h.call(clerk, 'POST', '/invoices/approve', { ids: [] })).status).toBe(403);
     const denied = await eventually(
       async () => {
-        const rows = await rawQuery(
+        const rows = await adminQuery(
+          h,
           `SELECT action, details FROM cis.activity WHERE performed_by = '00000000-0000-4000-8000-0000000000cc'`,
         );
         return rows.find((row) => row.action === 'cis.permission.denied');
@@ -561,7 +550,8 @@ describe('tenants and permissions', () => {
   it('publishes each audit action to cis.events.v1 without personal data, a bulk action as one event', async () => {
     const published = await eventually(
       async () => {
-        const rows = await rawQuery(
+        const rows = await adminQuery(
+          h,
           `SELECT type, topic, payload::text AS payload, published_at FROM cis.outbox ORDER BY id`,
         );
         return rows.every((row) => row.published_at !== null) ? rows : undefined;
@@ -600,7 +590,8 @@ describe('tenants and permissions', () => {
       succeeded: [],
       failed: [{ error: 'Invoice not found' }, { error: 'Invoice not found' }],
     });
-    const [entry] = await rawQuery(
+    const [entry] = await adminQuery(
+      h,
       `SELECT payload FROM cis.outbox WHERE type = 'cis.invoice.bulk.delete' ORDER BY id DESC LIMIT 1`,
     );
     expect(entry?.payload).toMatchObject({

@@ -2,44 +2,33 @@
 // deletes, archives, list orders, the returns history, jobs, the export audit and sealed-field failures. Real
 // PostgreSQL and Kafka, through the service's HTTP API.
 import { eventually } from '@workspace/kit/testing';
-import pg from 'pg';
 import { currentTaxMonth, londonDate, previousTaxMonth } from '../src/domain/index.js';
-import { ALL_CIS_SCOPES, startCisHarness, subcontractorBody, type CisHarness } from './support.js';
+import {
+  adminQuery,
+  invoiceBody as standardInvoice,
+  startCisHarnessWithAdmin,
+  subcontractorBody,
+  type CisHarness,
+} from './support.js';
 
 let h: CisHarness;
 let admin: string;
 
 beforeAll(async () => {
-  h = await startCisHarness();
-  admin = await h.token(ALL_CIS_SCOPES, 'demo', '00000000-0000-4000-8000-0000000000ad');
+  ({ h, admin } = await startCisHarnessWithAdmin());
 });
 
-afterAll(async () => {
-  await h.stop();
-});
+afterAll(() => h.stop());
 
-async function sql(text: string, params: unknown[] = []) {
-  const client = new pg.Client({ connectionString: h.identity.database.adminUrl });
-  await client.connect();
-  try {
-    return (await client.query(text, params)).rows as Record<string, unknown>[];
-  } finally {
-    await client.end();
-  }
-}
-
-const invoiceBody = (subcontractorId: string, overrides: Record<string, unknown> = {}) => ({
-  invoiceNumber: 'R-1',
-  subcontractorId,
-  invoiceDate: '2026-11-10',
-  grossP: 100000,
-  materialsP: 70000,
-  vatRate: 20,
-  reverseCharge: false,
-  description: 'Groundworks, plot 4',
-  materialsJustification: 'Aggregate and concrete bought by the subcontractor',
-  ...overrides,
-});
+/** The invoice these records are read back from: groundworks whose materials are 70 % of the gross, justified. */
+const invoiceBody = (subcontractorId: string, overrides: Record<string, unknown> = {}) =>
+  standardInvoice(subcontractorId, {
+    invoiceNumber: 'R-1',
+    materialsP: 70000,
+    description: 'Groundworks, plot 4',
+    materialsJustification: 'Aggregate and concrete bought by the subcontractor',
+    ...overrides,
+  });
 
 describe('settings record', () => {
   it('keeps the processing fields and stamps (emailFrom, emailReplyTo, statementFooter, createdAt, updatedAt)', async () => {
@@ -181,7 +170,8 @@ describe('subcontractor record', () => {
     expect((archived.body.items as { id: string }[]).map((s) => s.id).sort()).toEqual(
       [one, two, three].sort(),
     );
-    const bulkAudit = await sql(
+    const bulkAudit = await adminQuery(
+      h,
       `SELECT details FROM cis.activity WHERE action = 'cis.subcontractor.bulk.archive'`,
     );
     expect(bulkAudit).toHaveLength(1);
@@ -194,9 +184,11 @@ describe('subcontractor record', () => {
 
     const deleted = await h.call(admin, 'POST', '/subcontractors/delete', { ids: [delOne, delTwo] });
     expect(deleted.body).toEqual({ succeeded: [delOne, delTwo], failed: [] });
-    const rows = await sql('SELECT deleted_at, deleted_by FROM cis.subcontractors WHERE id = ANY($1)', [
-      [delOne, delTwo],
-    ]);
+    const rows = await adminQuery(
+      h,
+      'SELECT deleted_at, deleted_by FROM cis.subcontractors WHERE id = ANY($1)',
+      [[delOne, delTwo]],
+    );
     expect(
       rows.every(
         (row) => row.deleted_at !== null && row.deleted_by === '00000000-0000-4000-8000-0000000000ad',
@@ -276,7 +268,9 @@ describe('invoice record', () => {
     const ids = (list.body.items as { id: string }[]).map((i) => i.id);
     const deleted = await h.call(admin, 'POST', '/invoices/delete', { ids });
     expect(deleted.body).toMatchObject({ succeeded: expect.arrayContaining(ids), failed: [] });
-    const rows = await sql('SELECT deleted_at, archived FROM cis.invoices WHERE id = ANY($1)', [ids]);
+    const rows = await adminQuery(h, 'SELECT deleted_at, archived FROM cis.invoices WHERE id = ANY($1)', [
+      ids,
+    ]);
     expect(rows.every((row) => row.deleted_at !== null && row.archived === true)).toBe(true);
     expect((await h.call(admin, 'GET', '/invoices?search=ORD-')).body.total).toBe(0);
     expect((await h.call(admin, 'GET', `/invoices/${ids[0] ?? ''}`)).status).toBe(404);
@@ -291,7 +285,8 @@ describe('invoice record', () => {
     expect(text.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe(
       'Invoice Number,Subcontractor,Date,Gross,Materials,CIS,Net,Status',
     );
-    const [entry] = await sql(
+    const [entry] = await adminQuery(
+      h,
       `SELECT details FROM cis.activity WHERE action = 'cis.export.invoices' ORDER BY id DESC LIMIT 1`,
     );
     expect(entry?.details).toMatchObject({ resource: 'invoices', format: 'csv', count: expect.any(String) });
@@ -327,20 +322,24 @@ describe('statements and jobs', () => {
     // Let the approve/pay jobs settle, then delete the statement they made so Generate All has work to do.
     await eventually(
       async () => {
-        const rows = await sql(`SELECT count(*)::int AS n FROM cis.job_queue`);
+        const rows = await adminQuery(h, `SELECT count(*)::int AS n FROM cis.job_queue`);
         return rows[0]?.n === 0;
       },
       20_000,
       'the queue to drain',
     );
-    await sql(`UPDATE cis.invoices SET statement_id = NULL WHERE id = ANY($1)`, [ids]);
-    await sql(`DELETE FROM cis.statements WHERE subcontractor_id = $1`, [subcontractorId]);
+    await adminQuery(h, `UPDATE cis.invoices SET statement_id = NULL WHERE id = ANY($1)`, [ids]);
+    await adminQuery(h, `DELETE FROM cis.statements WHERE subcontractor_id = $1`, [subcontractorId]);
 
     const started = await h.call(admin, 'POST', '/statements/generate-all', { taxMonth: month });
     expect(started.status).toBe(202);
     const job = started.body.job as { id: string };
     expect(started.body.job).toMatchObject({ status: 'pending', progress: 0 });
-    const [stored] = await sql('SELECT status, progress, performed_by FROM cis.jobs WHERE id = $1', [job.id]);
+    const [stored] = await adminQuery(
+      h,
+      'SELECT status, progress, performed_by FROM cis.jobs WHERE id = $1',
+      [job.id],
+    );
     expect(stored?.performed_by).toBe('00000000-0000-4000-8000-0000000000ad');
     const done = await eventually(
       async () => {
@@ -395,7 +394,7 @@ describe('sealed fields', () => {
       subcontractorBody({ name: 'Sid Sealed', utr: '7777777777' }),
     );
     const id = (created.body.subcontractor as { id: string }).id;
-    await sql(`UPDATE cis.subcontractors SET utr_enc = 'v1.c1.AAAA.BBBB.CCCC' WHERE id = $1`, [id]);
+    await adminQuery(h, `UPDATE cis.subcontractors SET utr_enc = 'v1.c1.AAAA.BBBB.CCCC' WHERE id = $1`, [id]);
     const response = await h.call(admin, 'GET', `/subcontractors/${id}?unmask=true`);
     expect(response.status).toBe(500);
     expect(response.body.detail).toBe('Failed to decrypt sensitive data');

@@ -5,10 +5,12 @@
 import {
   ALL_CIS_SCOPES,
   adminQuery,
+  createSubcontractor,
   drainJobQueue,
+  invoiceBody,
+  settingsBody,
   startCisHarness,
   storedRow,
-  subcontractorBody,
   type CisHarness,
 } from './support.js';
 
@@ -34,26 +36,18 @@ const MARCH = '2025-03';
 const ids: Record<'alma' | 'bold' | 'cara', string> = { alma: '', bold: '', cara: '' };
 let mayInvoices: string[] = [];
 
-async function subcontractor(overrides: Record<string, unknown>): Promise<string> {
-  const created = await h.call(admin, 'POST', '/subcontractors', subcontractorBody(overrides));
-  expect(created.status).toBe(201);
-  return (created.body.subcontractor as { id: string }).id;
-}
-
 async function paidInvoices(
   rows: [string, string, number, number][],
   paymentDate: string,
 ): Promise<string[]> {
   const created: string[] = [];
   for (const [subcontractorId, invoiceNumber, grossP, materialsP] of rows) {
-    const response = await h.call(admin, 'POST', '/invoices', {
-      invoiceNumber,
-      subcontractorId,
-      invoiceDate: paymentDate,
-      grossP,
-      materialsP,
-      vatRate: 20,
-    });
+    const response = await h.call(
+      admin,
+      'POST',
+      '/invoices',
+      invoiceBody(subcontractorId, { invoiceNumber, invoiceDate: paymentDate, grossP, materialsP }),
+    );
     expect(response.status).toBe(201);
     created.push((response.body.invoice as { id: string }).id);
   }
@@ -84,21 +78,15 @@ const returnCount = async () =>
 beforeAll(async () => {
   h = await startCisHarness();
   admin = await as(ADMIN);
-  const settings = await h.call(admin, 'PUT', '/settings', {
-    active: true,
-    companyName: 'Demo Construction Ltd',
-    employerRef: '123/AB12345',
-    accountsOfficeRef: '123PA00012345',
-    utr: '2325648152',
-    vatScheme: 'standard',
-    emailStatements: true,
-    warningDays: 3,
-    statementDeadlineDays: 14,
-  });
+  const settings = await h.call(admin, 'PUT', '/settings', settingsBody({ emailReplyTo: '' }));
   expect(settings.status).toBe(200);
   // Three subcontractors, one at each CIS rate: standard 20 %, higher 30 % (with its verification number), gross 0 %.
-  ids.alma = await subcontractor({ name: 'Alma Andrews', utr: '1111111111', nino: 'AB123456C' });
-  ids.bold = await subcontractor({
+  ids.alma = await createSubcontractor(h, admin, {
+    name: 'Alma Andrews',
+    utr: '1111111111',
+    nino: 'AB123456C',
+  });
+  ids.bold = await createSubcontractor(h, admin, {
     type: 'company',
     name: 'Bold Build Ltd',
     utr: '2222222222',
@@ -106,7 +94,7 @@ beforeAll(async () => {
     companyNumber: '01234567',
     verification: { status: 'higher', method: 'online', reference: 'V1234567890AB', notes: '' },
   });
-  ids.cara = await subcontractor({
+  ids.cara = await createSubcontractor(h, admin, {
     type: 'partnership',
     name: 'Cara Gross',
     utr: '3333333333',

@@ -1,5 +1,5 @@
-import { internalPost } from '../../identity/test/support.js';
-import { startCisHarness, subcontractorBody, type CisHarness } from './support.js';
+import { internalPost, routesOf, routeStatus } from '../../identity/test/support.js';
+import { createSubcontractor, startCisHarness, type CisHarness } from './support.js';
 
 /*
  * WS-001 for cis and notification: every route is tenant- and scope-checked. Read from each service's own
@@ -10,11 +10,6 @@ import { startCisHarness, subcontractorBody, type CisHarness } from './support.j
  * - notification: called by services only, with the internal token; the tenant is the caller's (cis sends the
  *   token's tenant), and without the internal token every route answers 401.
  */
-
-interface Operation {
-  security?: unknown[];
-  'x-required-scopes'?: string[];
-}
 
 let h: CisHarness;
 
@@ -29,32 +24,9 @@ afterAll(async () => {
   await h.stop();
 });
 
-async function operationsOf(baseUrl: string) {
-  const doc = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as {
-    paths: Record<string, Record<string, Operation>>;
-  };
-  return Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, operation]) => ({
-      route: `${method.toUpperCase()} ${path}`,
-      method: method.toUpperCase(),
-      // Any value fills a path parameter: the guards answer before a handler looks for the record.
-      url: path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000'),
-      public: operation.security !== undefined,
-      scopes: operation['x-required-scopes'] ?? [],
-    })),
-  );
-}
-
-async function status(baseUrl: string, method: string, url: string, headers: Record<string, string> = {}) {
-  const res = await fetch(`${baseUrl}${url}`, {
-    method,
-    headers: { ...headers, ...(method === 'GET' ? {} : { 'content-type': 'application/json' }) },
-    ...(method === 'GET' ? {} : { body: '{}' }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  await res.body?.cancel();
-  return res.status;
-}
+/** A service's routes; any value fills a path parameter: the guards answer before a handler looks for the record. */
+const operationsOf = (baseUrl: string) =>
+  routesOf(baseUrl, (path) => path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000'));
 
 describe('every cis route is tenant- and scope-checked (WS-001)', () => {
   it('has no public route; each answers 401 without a token and names its scopes', async () => {
@@ -66,7 +38,7 @@ describe('every cis route is tenant- and scope-checked (WS-001)', () => {
         operation.route,
         !SIGNED_IN_ONLY.includes(operation.route),
       ]);
-      expect([operation.route, await status(h.cisUrl, operation.method, operation.url)]).toEqual([
+      expect([operation.route, await routeStatus(h.cisUrl, operation.method, operation.url)]).toEqual([
         operation.route,
         401,
       ]);
@@ -77,21 +49,20 @@ describe('every cis route is tenant- and scope-checked (WS-001)', () => {
     const all = await operationsOf(h.cisUrl);
     const unscoped = { authorization: `Bearer ${await h.token([])}` };
     for (const operation of all) {
-      expect([operation.route, await status(h.cisUrl, operation.method, operation.url, unscoped)]).toEqual([
+      expect([
         operation.route,
-        SIGNED_IN_ONLY.includes(operation.route) ? 200 : 403,
-      ]);
+        await routeStatus(h.cisUrl, operation.method, operation.url, unscoped),
+      ]).toEqual([operation.route, SIGNED_IN_ONLY.includes(operation.route) ? 200 : 403]);
     }
 
     // A real portal session, from a magic link identity made for a subcontractor of the tenant.
     const admin = await h.signInAs('admin@demo.test');
-    const created = await h.call(
-      admin,
-      'POST',
-      '/subcontractors',
-      subcontractorBody({ name: 'Rory Review', utr: '6666666666', nino: '', email: 'rory@review.test' }),
-    );
-    const subcontractorId = (created.body.subcontractor as { id: string }).id;
+    const subcontractorId = await createSubcontractor(h, admin, {
+      name: 'Rory Review',
+      utr: '6666666666',
+      nino: '',
+      email: 'rory@review.test',
+    });
     const invited = await h.call(admin, 'POST', '/subcontractors/invite', { subcontractorId });
     const linkToken = new URL(String(invited.body.magicLink)).searchParams.get('token');
     const redeemed = (await (
@@ -107,13 +78,13 @@ describe('every cis route is tenant- and scope-checked (WS-001)', () => {
         // Staff tokens, whatever their scopes, are not a subcontractor's session.
         expect([
           operation.route,
-          await status(h.cisUrl, operation.method, operation.url, everything),
+          await routeStatus(h.cisUrl, operation.method, operation.url, everything),
         ]).toEqual([operation.route, 403]);
       } else {
-        expect([operation.route, await status(h.cisUrl, operation.method, operation.url, portal)]).toEqual([
+        expect([
           operation.route,
-          403,
-        ]);
+          await routeStatus(h.cisUrl, operation.method, operation.url, portal),
+        ]).toEqual([operation.route, 403]);
       }
     }
   });
@@ -126,13 +97,13 @@ describe('every notification route needs the internal token (WS-001)', () => {
     expect(all.length).toBeGreaterThan(0);
     const admin = { authorization: `Bearer ${await h.signInAs('admin@demo.test')}` };
     for (const operation of all) {
-      expect([operation.route, await status(notificationUrl, operation.method, operation.url)]).toEqual([
+      expect([operation.route, await routeStatus(notificationUrl, operation.method, operation.url)]).toEqual([
         operation.route,
         401,
       ]);
       expect([
         operation.route,
-        await status(notificationUrl, operation.method, operation.url, admin),
+        await routeStatus(notificationUrl, operation.method, operation.url, admin),
       ]).toEqual([operation.route, 401]);
     }
   });

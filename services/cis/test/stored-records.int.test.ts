@@ -7,8 +7,10 @@ import { demoSeed } from '../../identity/test/support.js';
 import {
   ALL_CIS_SCOPES,
   adminQuery,
+  createSubcontractor,
   drainJobQueue,
   serviceRoleQuery,
+  settingsBody,
   startCisHarness,
   storedRow,
   subcontractorBody,
@@ -28,31 +30,10 @@ const IMPORTER = '00000000-0000-4000-8000-00000000c006';
 
 const as = (userId: string, tenantId = 'demo') => h.token(ALL_CIS_SCOPES, tenantId, userId);
 
-const settingsBody = {
-  active: true,
-  companyName: 'Demo Construction Ltd',
-  employerRef: '123/AB12345',
-  accountsOfficeRef: '123PA00012345',
-  utr: '2325648152',
-  vatScheme: 'standard',
-  emailStatements: true,
-  warningDays: 3,
-  statementDeadlineDays: 14,
-  emailFrom: '',
-  emailReplyTo: 'accounts@demo.test',
-  statementFooter: '',
-};
-
 const isoInstant = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const sameInstant = (stored: unknown, answered: unknown) => {
   expect(Date.parse(String(stored))).toBe(Date.parse(String(answered)));
 };
-
-async function createSubcontractor(token: string, overrides: Record<string, unknown>): Promise<string> {
-  const created = await h.call(token, 'POST', '/subcontractors', subcontractorBody(overrides));
-  expect(created.status).toBe(201);
-  return (created.body.subcontractor as { id: string }).id;
-}
 
 async function createInvoice(token: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
   const created = await h.call(token, 'POST', '/invoices', {
@@ -75,6 +56,15 @@ async function activity(action: string, targetId?: string) {
   );
 }
 
+/** The first activity entry of a user's, once there (a refusal's entry is written after the answer). */
+const firstActivityBy = (userId: string, what: string) =>
+  eventually(
+    async () =>
+      (await adminQuery(h, `SELECT action, details FROM cis.activity WHERE performed_by = $1`, [userId]))[0],
+    10_000,
+    what,
+  );
+
 async function events(type: string) {
   return adminQuery(h, `SELECT tenant_id, topic, type, payload, published_at FROM cis.outbox WHERE type = $1 ORDER BY id`, [type]); // prettier-ignore
 }
@@ -82,7 +72,7 @@ async function events(type: string) {
 beforeAll(async () => {
   h = await startCisHarness();
   admin = await as(ADMIN);
-  const saved = await h.call(admin, 'PUT', '/settings', settingsBody);
+  const saved = await h.call(admin, 'PUT', '/settings', settingsBody());
   expect(saved.status).toBe(200);
 });
 
@@ -93,7 +83,7 @@ afterAll(async () => {
 describe('settings record', () => {
   it('is one document per tenant (config) with active, companyName, employerRef and accountsOfficeRef; switching the module off and on is audited', async () => {
     await h.call(admin, 'GET', '/settings');
-    const off = await h.call(admin, 'PUT', '/settings', { ...settingsBody, active: false, utr: '' });
+    const off = await h.call(admin, 'PUT', '/settings', settingsBody({ active: false, utr: '' }));
     expect(off.status).toBe(200);
     expect(off.body.settings).toMatchObject({
       active: false,
@@ -101,7 +91,7 @@ describe('settings record', () => {
       employerRef: '123/AB12345',
       accountsOfficeRef: '123PA00012345',
     });
-    const on = await h.call(admin, 'PUT', '/settings', { ...settingsBody, utr: '' });
+    const on = await h.call(admin, 'PUT', '/settings', settingsBody({ utr: '' }));
     expect(on.body.settings).toMatchObject({ active: true, accountsOfficeRef: '123PA00012345' });
     await h.call(admin, 'GET', '/settings');
 
@@ -137,8 +127,8 @@ describe('invoice record', () => {
   let invoiceId: string;
 
   beforeAll(async () => {
-    subcontractorId = await createSubcontractor(admin, { name: 'Ivor Record', utr: '9999999999' });
-    grossSubcontractorId = await createSubcontractor(admin, {
+    subcontractorId = await createSubcontractor(h, admin, { name: 'Ivor Record', utr: '9999999999' });
+    grossSubcontractorId = await createSubcontractor(h, admin, {
       name: 'Gus Gross',
       utr: '8888888888',
       verification: { status: 'gross', method: 'online', reference: '', notes: '' },
@@ -357,7 +347,7 @@ describe('invoice record', () => {
 
 describe('statement record', () => {
   it('generated: id, subcontractor id and name, tax month, status, generatedAt and generatedBy; issued: issuedAt and issuedMethod, stamped on each included invoice', async () => {
-    const subcontractorId = await createSubcontractor(admin, { name: 'Stella Stone', utr: '7777777777' });
+    const subcontractorId = await createSubcontractor(h, admin, { name: 'Stella Stone', utr: '7777777777' });
     const ids: string[] = [];
     for (const invoiceNumber of ['ST-A', 'ST-B'])
       ids.push(
@@ -529,7 +519,7 @@ describe('subcontractor record', () => {
   });
 
   it('an edit with a blank UTR keeps the sealed one; update, verification and delete are each audited; the deleted record is kept', async () => {
-    const id = await createSubcontractor(await as(CREATOR), { name: 'Una Utr', utr: '1234567890' });
+    const id = await createSubcontractor(h, await as(CREATOR), { name: 'Una Utr', utr: '1234567890' });
     const sealed = (await storedRow(h, 'subcontractors', { id }))?.utr_enc;
     expect(String(sealed)).toMatch(/^v1\.c1\./);
 
@@ -591,14 +581,14 @@ describe('subcontractor record', () => {
   });
 
   it('lists with the status, type and search filters, by name', async () => {
-    const company = await createSubcontractor(admin, {
+    const company = await createSubcontractor(h, admin, {
       type: 'company',
       name: 'Filter Co Ltd',
       nino: '',
       companyNumber: '01234567',
     });
-    const individual = await createSubcontractor(admin, { name: 'Filter Indy' });
-    const gone = await createSubcontractor(admin, { name: 'Filter Gone' });
+    const individual = await createSubcontractor(h, admin, { name: 'Filter Indy' });
+    const gone = await createSubcontractor(h, admin, { name: 'Filter Gone' });
     await h.call(admin, 'POST', '/subcontractors/archive', { ids: [gone] });
     const ids = async (query: string) =>
       ((await h.call(admin, 'GET', `/subcontractors?${query}`)).body.items as { id: string }[]).map(
@@ -661,7 +651,7 @@ describe('batch writes', () => {
   let subcontractorId: string;
 
   beforeAll(async () => {
-    subcontractorId = await createSubcontractor(admin, { name: 'Betty Batch', utr: '6666666666' });
+    subcontractorId = await createSubcontractor(h, admin, { name: 'Betty Batch', utr: '6666666666' });
   });
 
   it('bulk approve, mark paid and soft delete answer the ids that changed and each refused id with its reason', async () => {
@@ -751,8 +741,8 @@ describe('batch writes', () => {
   });
 
   it('archive subcontractors in bulk answers the archived ids and each refused id', async () => {
-    const one = await createSubcontractor(admin, { name: 'Arlo Archive' });
-    const two = await createSubcontractor(admin, { name: 'Ada Archive' });
+    const one = await createSubcontractor(h, admin, { name: 'Arlo Archive' });
+    const two = await createSubcontractor(h, admin, { name: 'Ada Archive' });
     const unknown = '00000000-0000-4000-8000-0000000bad01';
     const archived = await h.call(admin, 'POST', '/subcontractors/archive', { ids: [one, unknown, two] });
     expect(archived.body).toEqual({
@@ -782,7 +772,7 @@ describe('audit log', () => {
     const stored = await adminQuery(h, `SELECT performed_at FROM cis.activity WHERE tenant_id = 'demo'`);
     expect(stored.every((row) => row.performed_at instanceof Date)).toBe(true);
 
-    const subcontractorId = await createSubcontractor(admin, { name: 'Eve Event' });
+    const subcontractorId = await createSubcontractor(h, admin, { name: 'Eve Event' });
     const invoice = await createInvoice(admin, { invoiceNumber: 'EV-1', subcontractorId, grossP: 10000 });
     const id = String(invoice.id);
     const event = await eventually(
@@ -841,33 +831,19 @@ describe('audit log', () => {
     const reader = await h.token(['cis.sub.read'], 'demo', denied);
     const refused = await h.call(reader, 'POST', '/invoices/approve', { ids: [] });
     expect(refused.status).toBe(403);
-    const deniedEntry = await eventually(
-      async () =>
-        (
-          await adminQuery(h, `SELECT action, details FROM cis.activity WHERE performed_by = $1`, [denied])
-        )[0],
-      10_000,
-      'the permission.denied entry',
-    );
+    const deniedEntry = await firstActivityBy(denied, 'the permission.denied entry');
     expect(deniedEntry).toMatchObject({
       action: 'cis.permission.denied',
       details: { method: 'POST', path: '/v1/invoices/approve', status: '403' },
     });
 
     // A sealed UTR that cannot be opened is a server failure.
-    const id = await createSubcontractor(admin, { name: 'Erin Error', utr: '4444444444' });
+    const id = await createSubcontractor(h, admin, { name: 'Erin Error', utr: '4444444444' });
     await adminQuery(h, `UPDATE cis.subcontractors SET utr_enc = 'v1.c1.AAAA.BBBB.CCCC' WHERE id = $1`, [id]);
     const failing = '00000000-0000-4000-8000-0000000e7707';
     const failed = await h.call(await as(failing), 'GET', `/subcontractors/${id}?unmask=true`);
     expect(failed.status).toBe(500);
-    const errorEntry = await eventually(
-      async () =>
-        (
-          await adminQuery(h, `SELECT action, details FROM cis.activity WHERE performed_by = $1`, [failing])
-        )[0],
-      10_000,
-      'the cis.error entry',
-    );
+    const errorEntry = await firstActivityBy(failing, 'the cis.error entry');
     expect(errorEntry).toMatchObject({
       action: 'cis.error',
       details: {
@@ -956,10 +932,7 @@ describe('sealed fields', () => {
       expect(created.status).toBe(500);
       expect(created.body.detail).toBe('Failed to encrypt sensitive data');
       expect(created.text).not.toContain('3141592653');
-      const settings = await h.call(await as(user), 'PUT', '/settings', {
-        ...settingsBody,
-        utr: '2718281828',
-      });
+      const settings = await h.call(await as(user), 'PUT', '/settings', settingsBody({ utr: '2718281828' }));
       expect(settings.status).toBe(500);
       expect(settings.body.detail).toBe('Failed to encrypt sensitive data');
     } finally {
@@ -1001,9 +974,9 @@ describe('tenant isolation', () => {
   async function seed(tenantId: string, name: string, paymentDate: string, taxMonth: string) {
     const token = await as(ADMIN, tenantId);
     expect(
-      (await h.call(token, 'PUT', '/settings', { ...settingsBody, companyName: `${name} Ltd` })).status,
+      (await h.call(token, 'PUT', '/settings', settingsBody({ companyName: `${name} Ltd` }))).status,
     ).toBe(200);
-    const subcontractorId = await createSubcontractor(token, { name });
+    const subcontractorId = await createSubcontractor(h, token, { name });
     const invoice = await h.call(token, 'POST', '/invoices', {
       invoiceNumber: `RLS-${tenantId}`,
       subcontractorId,
@@ -1079,7 +1052,7 @@ describe('tenant isolation', () => {
 describe('jobs', () => {
   it('a job keeps type, status, progress, performedBy and stamps; GET /jobs/:id follows it from pending at 0 to completed at 100', async () => {
     // A paid invoice without a statement: no deduction (gross payment status), so nothing asked for one.
-    const subcontractorId = await createSubcontractor(admin, {
+    const subcontractorId = await createSubcontractor(h, admin, {
       name: 'Jo Job',
       verification: { status: 'gross', method: 'online', reference: '', notes: '' },
     });

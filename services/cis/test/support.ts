@@ -141,6 +141,36 @@ export async function startCisHarness(options: { publicUrl?: string } = {}): Pro
 /** Every fine CIS scope and cis.manage (the cis-admin template's). */
 export const ALL_CIS_SCOPES: string[] = [...CIS_FINE_SCOPES, CIS_MANAGE_SCOPE];
 
+/** The user id of the tests' CIS administrator (a test-issuer token with every CIS scope in tenant demo). */
+export const CIS_ADMIN_ID = '00000000-0000-4000-8000-0000000000ad';
+
+/** A started harness and a token of the tests' CIS administrator (CIS_ADMIN_ID), for a test file's beforeAll. */
+export async function startCisHarnessWithAdmin(
+  options: { publicUrl?: string } = {},
+): Promise<{ h: CisHarness; admin: string }> {
+  const h = await startCisHarness(options);
+  return { h, admin: await h.token(ALL_CIS_SCOPES, 'demo', CIS_ADMIN_ID) };
+}
+
+/** Valid, active CIS settings for PUT /settings (Demo Construction Ltd, standard VAT, 3 warning and 14 deadline days). */
+export function settingsBody(overrides: Record<string, unknown> = {}) {
+  return {
+    active: true,
+    companyName: 'Demo Construction Ltd',
+    employerRef: '123/AB12345',
+    accountsOfficeRef: '123PA00012345',
+    utr: '2325648152',
+    vatScheme: 'standard',
+    emailStatements: true,
+    warningDays: 3,
+    statementDeadlineDays: 14,
+    emailFrom: '',
+    emailReplyTo: 'accounts@demo.test',
+    statementFooter: '',
+    ...overrides,
+  };
+}
+
 /** A valid subcontractor for the create form (individual, 20 %). */
 export function subcontractorBody(overrides: Record<string, unknown> = {}) {
   return {
@@ -152,6 +182,33 @@ export function subcontractorBody(overrides: Record<string, unknown> = {}) {
     phone: '07700900123',
     registeredAddress: { line1: '1 High Street', city: 'Leeds', postcode: 'LS1 1AA', country: 'GB' },
     gdprConsent: true,
+    ...overrides,
+  };
+}
+
+/** Creates a subcontractor (subcontractorBody with the overrides) and answers its id; anything but 201 throws. */
+export async function createSubcontractor(
+  h: CisHarness,
+  token: string,
+  overrides: Record<string, unknown> = {},
+): Promise<string> {
+  const created = await h.call(token, 'POST', '/subcontractors', subcontractorBody(overrides));
+  if (created.status !== 201) throw new Error(`creating a subcontractor: ${created.status} ${created.text}`);
+  return (created.body.subcontractor as { id: string }).id;
+}
+
+/** A valid invoice for the create form: 10 November 2026, £1,000 gross with £200 materials, 20 % VAT, brickwork. */
+export function invoiceBody(subcontractorId: string, overrides: Record<string, unknown> = {}) {
+  return {
+    invoiceNumber: 'INV-1',
+    subcontractorId,
+    invoiceDate: '2026-11-10',
+    grossP: 100000,
+    materialsP: 20000,
+    vatRate: 20,
+    reverseCharge: false,
+    description: 'Brickwork',
+    materialsJustification: '',
     ...overrides,
   };
 }
