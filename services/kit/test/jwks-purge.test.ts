@@ -110,6 +110,17 @@ function app(keys: AuthOptions['keys']) {
 const call = (service: ReturnType<typeof app>, token: string) =>
   request(service).get('/api/whoami').set('authorization', `Bearer ${token}`);
 
+/** Calls until the service refuses the token (401), within the time given; answers the refusal. */
+const refusedWithin = (service: ReturnType<typeof app>, token: string, timeoutMs: number) =>
+  eventually(
+    async () => {
+      const res = await call(service, token);
+      return res.status === 401 ? res : undefined;
+    },
+    timeoutMs,
+    'the purged key’s token refused',
+  );
+
 let jwks: JwksServer;
 let url: string;
 let oldKey: Key;
@@ -166,14 +177,7 @@ describe('verified-token cache and the JWKS', () => {
     expect((await call(service, old)).status).toBe(200);
     jwks.published = [newKeyOf.jwk];
     // Only cached tokens arrive: the stale JWKS is fetched again in the background, and the token then refused.
-    const refused = await eventually(
-      async () => {
-        const res = await call(service, old);
-        return res.status === 401 ? res : undefined;
-      },
-      10_000,
-      'the purged key’s token refused',
-    );
+    const refused = await refusedWithin(service, old, 10_000);
     expect(refused.body.detail).toBe('The access token is not valid.');
     expect(jwks.fetches).toBeGreaterThanOrEqual(2);
   });
@@ -201,14 +205,7 @@ describe('verified-token cache and the JWKS', () => {
     expect((await call(service, old)).status).toBe(200);
     // The maintenance worker's reload drops the purged key; no token reaches the lookup meanwhile.
     local = createLocalJWKSet({ keys: [newKeyOf.jwk] });
-    const refused = await eventually(
-      async () => {
-        const res = await call(service, old);
-        return res.status === 401 ? res : undefined;
-      },
-      5_000,
-      'the purged key’s token refused',
-    );
+    const refused = await refusedWithin(service, old, 5_000);
     expect(refused.body.detail).toBe('The access token is not valid.');
   });
 
