@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import {
-  INTERNAL_TOKEN,
-  REDIRECT_URI,
   acmeSeed,
   demoSeed,
   freePort,
@@ -10,15 +8,22 @@ import {
   type IdentityHarness,
 } from '../../services/identity/test/support.js';
 import { startBff, type RunningBff } from '../src/app.js';
-import { bffConfigSchema, type BffConfig } from '../src/config.js';
+import {
+  PUBLIC_URL,
+  TestBrowser,
+  read,
+  signInThroughBff,
+  signedInBrowser,
+  testBffConfig,
+  urlOf,
+} from './support.js';
 
 /*
  * The bff against the real identity service (PostgreSQL, Kafka) and the dev OIDC provider. identity's test
  * harness registers http://localhost:8080/api/auth/callback as the redirect URI, so the bff runs with that
- * PUBLIC_URL and the browser below sends the IdP's redirect to the bff's real port.
+ * PUBLIC_URL and the test browser (./support.js) sends the IdP's redirect to the bff's real port.
  */
 
-const PUBLIC_URL = 'http://localhost:8080';
 const CSRF_FAILED = 'Invalid or missing CSRF token.';
 
 let harness: IdentityHarness;
@@ -27,25 +32,7 @@ let base: string;
 let clockOffsetMs = 0;
 const identityCalls: string[] = [];
 
-function bffConfig(overrides: Record<string, string> = {}): BffConfig {
-  return bffConfigSchema.parse({
-    PORT: '0',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    IDENTITY_URL: harness.baseUrl,
-    INTERNAL_API_TOKEN: INTERNAL_TOKEN,
-    PUBLIC_URL,
-    SESSION_SECRET: randomBytes(32).toString('hex'),
-    SIGNIN_RATE_LIMIT_PER_MINUTE: '1000',
-    ...overrides,
-  });
-}
-
-/** Response bodies are asserted on, not trusted: reading them untyped is the point (like supertest's body). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const read = (res: Response): Promise<any> => res.json();
-
-const urlOf = (input: string | URL | Request) =>
-  typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+const bffConfig = (overrides: Record<string, string> = {}) => testBffConfig(harness.baseUrl, overrides);
 
 beforeAll(async () => {
   harness = await startIdentityHarness();
@@ -64,112 +51,13 @@ afterAll(async () => {
   await harness.stop();
 });
 
-/** One browser: a cookie jar per origin, honouring deletions, and manual redirects. */
-class Browser {
-  private readonly jars = new Map<string, Map<string, string>>();
-  readonly setCookies: string[] = [];
-
-  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
-    const origin = new URL(url).origin;
-    const jar = this.jars.get(origin) ?? new Map<string, string>();
-    this.jars.set(origin, jar);
-    const headers = new Headers(init.headers);
-    if (jar.size > 0) headers.set('cookie', [...jar].map(([name, value]) => `${name}=${value}`).join('; '));
-    const response = await fetch(url, { ...init, headers, redirect: 'manual' });
-    for (const header of response.headers.getSetCookie()) {
-      this.setCookies.push(header);
-      const [pair = '', ...attributes] = header.split(';');
-      const separator = pair.indexOf('=');
-      const name = pair.slice(0, separator).trim();
-      const value = pair.slice(separator + 1).trim();
-      const expired = attributes.some(
-        (attribute) =>
-          /^\s*max-age=0$/i.test(attribute) ||
-          (/^\s*expires=/i.test(attribute) && Date.parse(attribute.split('=')[1] ?? '') < Date.now()),
-      );
-      if (expired || value === '') jar.delete(name);
-      else jar.set(name, value);
-    }
-    return response;
-  }
-
-  cookie(name: string): string | undefined {
-    return this.jars.get(new URL(base).origin)?.get(name);
-  }
-
-  /** The Set-Cookie header last sent for a cookie. */
-  lastSetCookie(name: string): string | undefined {
-    return this.setCookies.filter((header) => header.startsWith(`${name}=`)).at(-1);
-  }
-
-  api(path: string, init: RequestInit & { json?: unknown; csrf?: string } = {}): Promise<Response> {
-    const { json, csrf, ...rest } = init;
-    const headers = new Headers(rest.headers);
-    if (json !== undefined) headers.set('content-type', 'application/json');
-    if (csrf !== undefined) headers.set('x-csrf-token', csrf);
-    return this.fetch(`${base}${path}`, {
-      ...rest,
-      headers,
-      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-    });
-  }
-}
-
-/**
- * A full sign-in through the bff: /api/auth/login, the IdP's redirects, login page and form, then the IdP's
- * redirect to the callback (sent to the bff's real port). Returns the callback's answer.
- */
-async function signInThroughBff(
-  browser: Browser,
-  options: { tenant: string; email: string; password: string; returnTo?: string },
-): Promise<{ login: Response; callback: Response; loginPage: string }> {
-  const query = new URLSearchParams({ tenant: options.tenant });
-  if (options.returnTo !== undefined) query.set('returnTo', options.returnTo);
-  const login = await browser.api(`/api/auth/login?${query.toString()}`);
-  let url = login.headers.get('location') ?? '';
-  if (login.status !== 302 || !url.startsWith('http')) {
-    throw new Error(`login answered ${login.status} ${url}`);
-  }
-  let loginPage = '';
-  for (let hop = 0; hop < 12; hop++) {
-    if (url.startsWith(REDIRECT_URI)) {
-      const callback = await browser.fetch(`${base}${url.slice(PUBLIC_URL.length)}`);
-      return { login, callback, loginPage };
-    }
-    let response = await browser.fetch(url);
-    if (response.status === 200 && /\/interaction\//.test(url)) {
-      loginPage = await response.text();
-      const action = /action="([^"]+)"/.exec(loginPage)?.[1] ?? '';
-      response = await browser.fetch(new URL(action, url).toString(), {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ email: options.email, password: options.password }).toString(),
-      });
-    }
-    const location = response.headers.get('location');
-    if (!location) throw new Error(`sign-in stopped at ${url} with ${response.status}`);
-    url = new URL(location, url).toString();
-  }
-  throw new Error('too many redirects during sign-in');
-}
-
-async function signedIn(
-  tenant = 'demo',
-  email = 'admin@demo.test',
-): Promise<{ browser: Browser; csrf: string }> {
-  const browser = new Browser();
-  const password = tenant === 'acme' ? acmeSeed.password : demoSeed.password;
-  const { callback } = await signInThroughBff(browser, { tenant, email, password });
-  expect(callback.status).toBe(302);
-  const session = await browser.api('/api/auth/session');
-  expect(session.status).toBe(200);
-  return { browser, csrf: ((await read(session)) as { csrfToken: string }).csrfToken };
-}
+/** A browser signed in at the bff, and its session's CSRF token. */
+const signedIn = (tenant = 'demo', email = 'admin@demo.test') => signedInBrowser(base, { tenant, email });
 
 describe('staff sign-in through the bff', () => {
   it('goes login → IdP page → form → callback → session cookie, and /api/auth/session shows the admin and a CSRF token', async () => {
-    const browser = new Browser();
-    const { login, callback, loginPage } = await signInThroughBff(browser, {
+    const browser = new TestBrowser(base);
+    const { login, callback, loginPage } = await signInThroughBff(browser, base, {
       tenant: 'demo',
       email: 'admin@demo.test',
       password: demoSeed.password,
@@ -213,8 +101,8 @@ describe('staff sign-in through the bff', () => {
   });
 
   it('sends the browser back only to a path on this origin', async () => {
-    const browser = new Browser();
-    const { callback } = await signInThroughBff(browser, {
+    const browser = new TestBrowser(base);
+    const { callback } = await signInThroughBff(browser, base, {
       tenant: 'demo',
       email: 'viewer@demo.test',
       password: demoSeed.password,
@@ -224,7 +112,7 @@ describe('staff sign-in through the bff', () => {
   });
 
   it('redirects failures to /login?error=<code>', async () => {
-    const browser = new Browser();
+    const browser = new TestBrowser(base);
     const unknown = await browser.api('/api/auth/login?tenant=nobody');
     expect(unknown.status).toBe(302);
     expect(unknown.headers.get('location')).toBe('/login?error=unknown_tenant');
@@ -241,7 +129,7 @@ describe('staff sign-in through the bff', () => {
     const forgedState = await browser.api('/api/auth/callback?code=abc&state=forged');
     expect(forgedState.headers.get('location')).toBe('/login?error=state_mismatch');
 
-    const otherTenant = await signInThroughBff(new Browser(), {
+    const otherTenant = await signInThroughBff(new TestBrowser(base), base, {
       tenant: 'demo',
       email: 'admin@acme.test',
       password: acmeSeed.password,
@@ -250,7 +138,7 @@ describe('staff sign-in through the bff', () => {
   });
 
   it('answers 401 problems without a session', async () => {
-    const browser = new Browser();
+    const browser = new TestBrowser(base);
     for (const path of ['/api/auth/session', '/api/v1/auth/effective-scopes', '/api/me', '/api/tenant']) {
       const res = await browser.api(path);
       expect(res.status).toBe(401);
@@ -312,7 +200,7 @@ describe('CSRF', () => {
 
 describe('workspace endpoints', () => {
   it('serves effective scopes: 401 without a session, granted and effective with one', async () => {
-    expect((await new Browser().api('/api/v1/auth/effective-scopes')).status).toBe(401);
+    expect((await new TestBrowser(base).api('/api/v1/auth/effective-scopes')).status).toBe(401);
     const { browser } = await signedIn('demo', 'viewer@demo.test');
     const res = await browser.api('/api/v1/auth/effective-scopes');
     expect(res.status).toBe(200);
@@ -323,7 +211,7 @@ describe('workspace endpoints', () => {
   });
 
   it('serves tenant metadata, and the spec’s fallback (error set, region uk) for an unknown tenant', async () => {
-    const browser = new Browser();
+    const browser = new TestBrowser(base);
     const demo = await browser.api('/api/metadata', { headers: { 'x-tenant-id': 'demo' } });
     expect(demo.status).toBe(200);
     expect(await read(demo)).toEqual({
@@ -374,7 +262,7 @@ describe('workspace endpoints', () => {
 
 describe('service forwarding', () => {
   it('needs a session (401) and the CSRF token on changes (403) before anything reaches cis; answers 503 where cis is not deployed', async () => {
-    const anonymous = new Browser();
+    const anonymous = new TestBrowser(base);
     expect((await anonymous.api('/api/cis/invoices')).status).toBe(401);
     // A change without any session (never signed in, ended or revoked) is 401 too: nothing to forge it for.
     const ended = await anonymous.api('/api/cis/invoices', { method: 'POST', json: {} });
@@ -412,7 +300,7 @@ describe('session lifetime', () => {
   it('gives every sign-in a new session id and ends the one the browser had (no fixation)', async () => {
     const { browser } = await signedIn('demo', 'clerk@demo.test');
     const first = browser.cookie('ws_session');
-    const { callback } = await signInThroughBff(browser, {
+    const { callback } = await signInThroughBff(browser, base, {
       tenant: 'demo',
       email: 'clerk@demo.test',
       password: demoSeed.password,
@@ -507,7 +395,7 @@ describe('portal sessions', () => {
     expect(`${link.origin}${link.pathname}`).toBe(`${PUBLIC_URL}/portal-login`);
     const redeem = { tenantId: link.searchParams.get('tid'), token: link.searchParams.get('token') };
 
-    const portal = new Browser();
+    const portal = new TestBrowser(base);
     const first = await portal.api('/api/portal/session', { method: 'POST', json: redeem });
     expect(first.status).toBe(200);
     const session = await read(first);
@@ -531,7 +419,7 @@ describe('portal sessions', () => {
     expect((await portal.api('/api/auth/session')).status).toBe(401);
     expect((await portal.api('/api/v1/auth/effective-scopes')).status).toBe(401);
 
-    const second = await new Browser().api('/api/portal/session', { method: 'POST', json: redeem });
+    const second = await new TestBrowser(base).api('/api/portal/session', { method: 'POST', json: redeem });
     expect(second.status).toBe(410);
     expect(await read(second)).toMatchObject({
       status: 410,
@@ -545,7 +433,7 @@ describe('portal sessions', () => {
   });
 
   it('refuses a malformed redemption with field errors', async () => {
-    const res = await new Browser().api('/api/portal/session', {
+    const res = await new TestBrowser(base).api('/api/portal/session', {
       method: 'POST',
       json: { tenantId: 'Not A Tenant', token: 'short' },
     });
@@ -599,7 +487,7 @@ describe('rate limits', () => {
 
 describe('HTTP surface', () => {
   it('sends the strict Content-Security-Policy on API answers, redirects and unknown paths', async () => {
-    const browser = new Browser();
+    const browser = new TestBrowser(base);
     for (const res of [
       await browser.api('/api/auth/session'),
       await browser.api('/api/auth/login?tenant=demo'),

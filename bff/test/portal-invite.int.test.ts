@@ -1,8 +1,8 @@
-import { INTERNAL_TOKEN, freePort } from '../../services/identity/test/support.js';
-import { startCisHarness, subcontractorBody, type CisHarness } from '../../services/cis/test/support.js';
+import { freePort } from '../../services/identity/test/support.js';
+import { createSubcontractor, startCisHarness, type CisHarness } from '../../services/cis/test/support.js';
 import { bffSession } from '../bench/session.js';
-import { startBff, type RunningBff } from '../src/app.js';
-import { bffConfigSchema } from '../src/config.js';
+import type { RunningBff } from '../src/app.js';
+import { startTestBff } from './support.js';
 
 /*
  * The spec's invite call through the bff, POST /api/portal/invite {subcontractorId, tenantId} (cis.md "Calls";
@@ -17,18 +17,12 @@ beforeAll(async () => {
   const port = await freePort();
   base = `http://localhost:${port}`;
   h = await startCisHarness({ publicUrl: base });
-  bff = await startBff(
-    bffConfigSchema.parse({
-      PORT: String(port),
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-      IDENTITY_URL: h.identity.baseUrl,
-      INTERNAL_API_TOKEN: INTERNAL_TOKEN,
-      PUBLIC_URL: base,
-      SESSION_SECRET: 'portal-invite-test-session-secret-0123456789',
-      SIGNIN_RATE_LIMIT_PER_MINUTE: '1000',
-      CIS_URL: h.cisUrl,
-    }),
-  );
+  // The bff on the origin the harness registered as identity's redirect, in front of its identity and cis.
+  ({ bff } = await startTestBff(h.identity.baseUrl, {
+    PORT: String(port),
+    PUBLIC_URL: base,
+    CIS_URL: h.cisUrl,
+  }));
 });
 
 afterAll(async () => {
@@ -54,14 +48,12 @@ async function browser(email: string) {
 describe('POST /api/portal/invite', () => {
   it('gives the spec’s {success, magicLink, tenantName} for a subcontractor of the session’s tenant and emails the link; another tenant is 404', async () => {
     const admin = await h.signInAs('admin@demo.test');
-    const created = await h.call(
-      admin,
-      'POST',
-      '/subcontractors',
-      subcontractorBody({ name: 'Ivy Invite', email: 'ivy@invite.test', utr: '5555555555', nino: '' }),
-    );
-    expect(created.status).toBe(201);
-    const subcontractorId = (created.body.subcontractor as { id: string }).id;
+    const subcontractorId = await createSubcontractor(h, admin, {
+      name: 'Ivy Invite',
+      email: 'ivy@invite.test',
+      utr: '5555555555',
+      nino: '',
+    });
     const staff = await browser('admin@demo.test');
     h.sink.clear();
 

@@ -62,19 +62,22 @@ describe('FixedWindowLimiter', () => {
 describe('SharedRateLimiter', () => {
   it('sends HMACs of the keys to identity and answers identity’s decision', async () => {
     const calls: { bucket: string; keys: string[]; limit: number; windowMs: number }[] = [];
-    const limiter = new SharedRateLimiter({
-      bucket: 'login',
-      limit: 5,
-      windowMs: 60_000,
-      secret: 'secret-a',
-      identity: {
-        hitRateLimit: (bucket, body) => {
-          calls.push({ bucket, ...body });
-          return Promise.resolve({ allowed: false, retryAfterSeconds: 12 });
+    /** A limiter of 5 a minute whose identity records each call and answers `decision`. */
+    const recorded = (bucket: string, decision: { allowed: boolean; retryAfterSeconds: number }) =>
+      new SharedRateLimiter({
+        bucket,
+        limit: 5,
+        windowMs: 60_000,
+        secret: 'secret-a',
+        identity: {
+          hitRateLimit: (called, body) => {
+            calls.push({ bucket: called, ...body });
+            return Promise.resolve(decision);
+          },
         },
-      },
-      logger: { warn: () => undefined },
-    });
+        logger: { warn: () => undefined },
+      });
+    const limiter = recorded('login', { allowed: false, retryAfterSeconds: 12 });
     expect(await limiter.hit(['ip:10.0.0.1', 'user:demo:u1'])).toEqual({
       allowed: false,
       retryAfterSeconds: 12,
@@ -88,19 +91,7 @@ describe('SharedRateLimiter', () => {
       expect(key).not.toContain('10.0.0.1');
     }
     // The same key under another secret or bucket is another window.
-    const other = new SharedRateLimiter({
-      bucket: 'redeem',
-      limit: 5,
-      windowMs: 60_000,
-      secret: 'secret-a',
-      identity: {
-        hitRateLimit: (bucket, body) => {
-          calls.push({ bucket, ...body });
-          return Promise.resolve({ allowed: true, retryAfterSeconds: 0 });
-        },
-      },
-      logger: { warn: () => undefined },
-    });
+    const other = recorded('redeem', { allowed: true, retryAfterSeconds: 0 });
     await other.hit(['ip:10.0.0.1']);
     expect(calls[1]?.keys[0]).not.toBe(keys[0]);
   });

@@ -1,15 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import {
-  INTERNAL_TOKEN,
-  REDIRECT_URI,
   demoSeed,
   signIn as signInAtIdentity,
   startIdentityHarness,
   type IdentityHarness,
 } from '../../services/identity/test/support.js';
 import { enabledModules, moduleCatalogue, moduleConfig } from '../../web/src/app/modules.js';
-import { startBff, type RunningBff } from '../src/app.js';
-import { bffConfigSchema } from '../src/config.js';
+import type { RunningBff } from '../src/app.js';
+import { TestBrowser, read, signedInBrowser, startTestBff, urlOf } from './support.js';
 
 /*
  * The workspace endpoints the shell and the sign-in page read, through the bff against the real identity service
@@ -18,35 +15,22 @@ import { bffConfigSchema } from '../src/config.js';
  * fail the ways a network or a proxy does.
  */
 
-const PUBLIC_URL = 'http://localhost:8080';
-
 let harness: IdentityHarness;
 let bff: RunningBff;
 let base: string;
 /** identity's answer for a path, instead of identity's own (undefined: identity answers). */
 let replaceIdentity: (path: string) => Response | undefined = () => undefined;
 
-const urlOf = (input: string | URL | Request) =>
-  typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-
 beforeAll(async () => {
   harness = await startIdentityHarness();
-  bff = await startBff(
-    bffConfigSchema.parse({
-      PORT: '0',
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-      IDENTITY_URL: harness.baseUrl,
-      INTERNAL_API_TOKEN: INTERNAL_TOKEN,
-      PUBLIC_URL,
-      SESSION_SECRET: randomBytes(32).toString('hex'),
-      SIGNIN_RATE_LIMIT_PER_MINUTE: '1000',
-    }),
+  ({ bff, base } = await startTestBff(
+    harness.baseUrl,
+    {},
     {
       fetch: (input, init) =>
         Promise.resolve(replaceIdentity(new URL(urlOf(input)).pathname) ?? fetch(input, init)),
     },
-  );
-  base = `http://127.0.0.1:${bff.port}`;
+  ));
 });
 
 afterEach(() => {
@@ -58,76 +42,9 @@ afterAll(async () => {
   await harness.stop();
 });
 
-/** Response bodies are asserted on, not trusted: reading them untyped is the point. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const read = (res: Response): Promise<any> => res.json();
-
-/** One browser: cookies per origin (deletions honoured) and manual redirects. */
-class Browser {
-  private readonly jars = new Map<string, Map<string, string>>();
-  csrf = '';
-
-  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
-    const origin = new URL(url).origin;
-    const jar = this.jars.get(origin) ?? new Map<string, string>();
-    this.jars.set(origin, jar);
-    const headers = new Headers(init.headers);
-    if (jar.size > 0) headers.set('cookie', [...jar].map(([name, value]) => `${name}=${value}`).join('; '));
-    const response = await fetch(url, { ...init, headers, redirect: 'manual' });
-    for (const header of response.headers.getSetCookie()) {
-      const [pair = ''] = header.split(';');
-      const separator = pair.indexOf('=');
-      const name = pair.slice(0, separator).trim();
-      const value = pair.slice(separator + 1).trim();
-      if (value === '' || /max-age=0/i.test(header)) jar.delete(name);
-      else jar.set(name, value);
-    }
-    return response;
-  }
-
-  api(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
-    const { json, ...rest } = init;
-    const headers = new Headers(rest.headers);
-    if (json !== undefined) headers.set('content-type', 'application/json');
-    if (this.csrf) headers.set('x-csrf-token', this.csrf);
-    return this.fetch(`${base}${path}`, {
-      ...rest,
-      headers,
-      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-    });
-  }
-}
-
-/** Signs in through the bff: /api/auth/login, the IdP's pages and form, then the callback at the bff. */
-async function signedIn(email: string): Promise<Browser> {
-  const browser = new Browser();
-  const login = await browser.api('/api/auth/login?tenant=demo');
-  let url = login.headers.get('location') ?? '';
-  for (let hop = 0; hop < 12; hop++) {
-    if (url.startsWith(REDIRECT_URI)) {
-      const callback = await browser.fetch(`${base}${url.slice(PUBLIC_URL.length)}`);
-      expect(callback.status).toBe(302);
-      const session = await browser.api('/api/auth/session');
-      expect(session.status).toBe(200);
-      browser.csrf = ((await read(session)) as { csrfToken: string }).csrfToken;
-      return browser;
-    }
-    let response = await browser.fetch(url);
-    if (response.status === 200 && /\/interaction\//.test(url)) {
-      const page = await response.text();
-      const action = /action="([^"]+)"/.exec(page)?.[1] ?? '';
-      response = await browser.fetch(new URL(action, url).toString(), {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ email, password: demoSeed.password }).toString(),
-      });
-    }
-    const location = response.headers.get('location');
-    if (!location) throw new Error(`sign-in stopped at ${url} with ${response.status}`);
-    url = new URL(location, url).toString();
-  }
-  throw new Error('too many redirects during sign-in');
-}
+/** A browser signed in at the bff; it sends its session's CSRF token with every call. */
+const signedIn = async (email: string) =>
+  (await signedInBrowser(base, { email, csrfOnEveryCall: true })).browser;
 
 describe('GET /api/tenant/available-scopes (WS-332)', () => {
   it('WS-332: returns the tenant’s scopes array: every non-system scope unrestricted, the whitelist once one is set', async () => {
@@ -163,7 +80,7 @@ describe('GET /api/tenant/available-scopes (WS-332)', () => {
 
 describe('GET /api/metadata when identity fails (WS-426)', () => {
   const metadata = async () => {
-    const res = await new Browser().api('/api/metadata', { headers: { 'x-tenant-id': 'demo' } });
+    const res = await new TestBrowser(base).api('/api/metadata', { headers: { 'x-tenant-id': 'demo' } });
     expect(res.status).toBe(200);
     return read(res);
   };
@@ -200,7 +117,9 @@ describe('GET /api/metadata when identity fails (WS-426)', () => {
     );
     expect(await metadata()).toEqual(fallback('Identity is being upgraded.'));
     replaceIdentity = () => undefined;
-    const unknown = await new Browser().api('/api/metadata', { headers: { 'x-tenant-id': 'nobody' } });
+    const unknown = await new TestBrowser(base).api('/api/metadata', {
+      headers: { 'x-tenant-id': 'nobody' },
+    });
     expect(await read(unknown)).toEqual({
       id: 'nobody',
       name: null,
