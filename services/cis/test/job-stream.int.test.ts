@@ -104,6 +104,56 @@ describe('job stream', () => {
     expect(await followJob(admin, jobId)).toEqual([{ id: jobId, status: 'completed', progress: 100 }]);
   });
 
+  it('Generate All answers its batch as a success id list and a failed list, and flags each statement’s invoices as needing it', async () => {
+    // A gross-paid subcontractor: no deduction, so approval asks for no statement.
+    const created = await h.call(
+      admin,
+      'POST',
+      '/subcontractors',
+      subcontractorBody({ name: 'Gus Gross', utr: '3333333333' }),
+    );
+    const subcontractorId = (created.body.subcontractor as { id: string }).id;
+    const verified = await h.call(admin, 'POST', `/subcontractors/${subcontractorId}/verification`, {
+      status: 'gross',
+      method: 'online',
+    });
+    expect(verified.status).toBe(200);
+    const invoice = await h.call(
+      admin,
+      'POST',
+      '/invoices',
+      invoiceBody(subcontractorId, {
+        invoiceNumber: 'GROSS-1',
+        invoiceDate: londonDate(new Date()),
+        materialsP: 0,
+      }),
+    );
+    const invoiceId = (invoice.body.invoice as { id: string }).id;
+    await h.call(admin, 'POST', '/invoices/approve', { ids: [invoiceId] });
+    await h.call(admin, 'POST', '/invoices/pay', { ids: [invoiceId], paymentDate: londonDate(new Date()) });
+    const before = await h.call(admin, 'GET', `/invoices/${invoiceId}`);
+    expect(before.body.invoice).toMatchObject({
+      amounts: { cisDeductionP: 0 },
+      statement: { required: false },
+    });
+
+    const started = await h.call(admin, 'POST', '/statements/generate-all', { taxMonth: currentTaxMonth() });
+    const jobId = (started.body.job as { id: string }).id;
+    expect((await followJob(admin, jobId)).at(-1)?.status).toBe('completed');
+    const job = await h.call(admin, 'GET', `/jobs/${jobId}`);
+    const result = (job.body.job as { result: { succeeded: string[]; errors: unknown[]; generated: number } })
+      .result;
+    expect(result.errors).toEqual([]);
+    expect(result.succeeded).toHaveLength(result.generated);
+    const after = await h.call(admin, 'GET', `/invoices/${invoiceId}`);
+    const statement = (after.body.invoice as { statement: { required: boolean; statementId: string } })
+      .statement;
+    expect(statement.required).toBe(true);
+    expect(result.succeeded).toContain(statement.statementId);
+    const generated = await h.call(admin, 'GET', `/statements?subcontractorId=${subcontractorId}`);
+    expect(JSON.stringify(generated.body)).toContain(statement.statementId);
+  });
+
   it("answers 404 'Job not found' for another tenant's job, and 403 without cis.inv.read", async () => {
     const started = await h.call(admin, 'POST', '/statements/generate-all', { taxMonth: currentTaxMonth() });
     const jobId = (started.body.job as { id: string }).id;
