@@ -3,12 +3,12 @@
 // the bff serving web/dist on one origin).
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { bffConfigSchema, startBff, type RunningBff } from '../../bff/src/index.js';
 import {
-  demoSeed,
   freePort,
   INTERNAL_TOKEN,
+  seedPassword,
   startIdentityHarness,
   type IdentityHarness,
 } from '../../services/identity/test/support.js';
@@ -44,15 +44,20 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** Signs a seeded demo user in through the site's sign-in page and the dev IdP's own page. */
-export async function signInThroughPages(page: Page, baseUrl: string, email: string): Promise<void> {
+/** Signs a seeded user in through the site's sign-in page and the dev IdP's own page (tenant demo unless named). */
+export async function signInThroughPages(
+  page: Page,
+  baseUrl: string,
+  email: string,
+  tenant = 'demo',
+): Promise<void> {
   await page.goto(`${baseUrl}/login`);
-  await page.getByLabel('Organisation').fill('demo');
+  await page.getByLabel('Organisation').fill(tenant);
   await page.getByRole('button', { name: 'Continue' }).click();
   // The dev IdP's own sign-in page.
   await page.waitForURL(/\/interaction\//);
   await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(demoSeed.password);
+  await page.getByLabel('Password').fill(seedPassword(tenant));
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => url.origin === baseUrl && !url.pathname.startsWith('/login'));
 }
@@ -108,4 +113,40 @@ export async function startShellStack(): Promise<ShellStack> {
       await harness.stop();
     },
   };
+}
+
+/** Waits until the element is visible (15 s at the most). */
+export async function visible(locator: Locator): Promise<void> {
+  await locator.waitFor({ state: 'visible', timeout: 15_000 });
+}
+
+/** A computed style of the element, read in the page (the test's TypeScript has no DOM types). */
+export function styleOf(locator: Locator, property: string): Promise<string> {
+  return locator.evaluate(
+    (element, name) =>
+      (
+        globalThis as unknown as {
+          getComputedStyle(e: unknown): { getPropertyValue(name: string): string };
+        }
+      )
+        .getComputedStyle(element)
+        .getPropertyValue(name),
+    property,
+  );
+}
+
+/** A '#RRGGBB' colour as the CSS rgb() the browser reports. */
+export function rgb(hex: string): string {
+  const value = Number.parseInt(hex.slice(1, 7), 16);
+  return `rgb(${(value >> 16) & 255}, ${(value >> 8) & 255}, ${value & 255})`;
+}
+
+/** The hue in degrees of a CSS rgb() colour. */
+export function hueOf(css: string): number {
+  const [r = 0, g = 0, b = 0] = (css.match(/\d+/g) ?? []).map((value) => Number(value) / 255);
+  const max = Math.max(r, g, b);
+  const delta = max - Math.min(r, g, b);
+  if (delta === 0) return 0;
+  const sector = max === r ? ((g - b) / delta) % 6 : max === g ? (b - r) / delta + 2 : (r - g) / delta + 4;
+  return (sector * 60 + 360) % 360;
 }

@@ -17,17 +17,9 @@ import {
   previousTaxMonth,
   taxMonthPeriod,
 } from '../../services/cis/src/domain/index.js';
-import { ALL_CIS_SCOPES } from '../../services/cis/test/support.js';
-import { shots } from './browser.js';
-import {
-  choose,
-  dialog,
-  optionsOf,
-  startCisBrowserStack,
-  until,
-  visible,
-  type CisBrowserStack,
-} from './cis-stack.js';
+import { ALL_CIS_SCOPES, CIS_ADMIN_ID, invoiceBody, settingsBody } from '../../services/cis/test/support.js';
+import { shots, visible } from './browser.js';
+import { choose, dialog, optionsOf, startCisBrowserStack, until, type CisBrowserStack } from './cis-stack.js';
 
 let stack: CisBrowserStack;
 let baseUrl: string;
@@ -73,17 +65,11 @@ async function invoice(
   grossP = 100000,
   materialsP = 20000,
 ) {
-  const body = (await call('POST', '/invoices', {
-    invoiceNumber: number,
-    subcontractorId,
-    invoiceDate,
-    grossP,
-    materialsP,
-    vatRate: 20,
-    reverseCharge: false,
-    description: 'Brickwork',
-    materialsJustification: '',
-  })) as { invoice: { id: string } };
+  const body = (await call(
+    'POST',
+    '/invoices',
+    invoiceBody(subcontractorId, { invoiceNumber: number, invoiceDate, grossP, materialsP }),
+  )) as { invoice: { id: string } };
   return body.invoice.id;
 }
 
@@ -109,21 +95,18 @@ async function statementId(subcontractorId: string, taxMonth: string): Promise<s
 beforeAll(async () => {
   stack = await startCisBrowserStack();
   baseUrl = stack.baseUrl;
-  admin = await stack.harness.token(ALL_CIS_SCOPES, 'demo', '00000000-0000-4000-8000-0000000000ad');
-  await call('PUT', '/settings', {
-    active: true,
-    companyName: 'Details Construction Ltd',
-    employerRef: '123/AB12345',
-    accountsOfficeRef: '123PA00012345',
-    utr: '2325648152',
-    vatScheme: 'standard',
-    emailStatements: true,
-    warningDays: WARNING_DAYS,
-    statementDeadlineDays: STATEMENT_DEADLINE_DAYS,
-    emailFrom: 'statements@demo.test',
-    emailReplyTo: '',
-    statementFooter: '',
-  });
+  admin = await stack.harness.token(ALL_CIS_SCOPES, 'demo', CIS_ADMIN_ID);
+  await call(
+    'PUT',
+    '/settings',
+    settingsBody({
+      companyName: 'Details Construction Ltd',
+      warningDays: WARNING_DAYS,
+      statementDeadlineDays: STATEMENT_DEADLINE_DAYS,
+      emailFrom: 'statements@demo.test',
+      emailReplyTo: '',
+    }),
+  );
 });
 
 afterAll(async () => {

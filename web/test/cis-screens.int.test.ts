@@ -4,8 +4,7 @@
 // module's error boundary. Debian's Chromium against the real stack (PostgreSQL, Kafka, identity with the dev
 // OIDC provider, notification with its SMTP sink, the cis service, the bff serving the built web bundles); one
 // stack and one seeded tenant for the whole file.
-import type { Browser, Locator, Page, Route } from 'playwright-core';
-import type { RunningBff } from '../../bff/src/index.js';
+import type { Locator, Page, Route } from 'playwright-core';
 import {
   addDays,
   currentTaxMonth,
@@ -14,20 +13,18 @@ import {
   taxMonthOf,
   taxMonthPeriod,
 } from '../../services/cis/src/domain/index.js';
-import { ALL_CIS_SCOPES, startCisHarness, type CisHarness } from '../../services/cis/test/support.js';
 import {
-  freeOrigin,
-  launchChromium,
-  prepareArtifacts,
-  shots,
-  signInThroughPages,
-  startTestBff,
-} from './browser.js';
-import { choose, dialog, optionsOf, until, visible } from './cis-stack.js';
+  ALL_CIS_SCOPES,
+  CIS_ADMIN_ID,
+  invoiceBody,
+  settingsBody,
+  type CisHarness,
+} from '../../services/cis/test/support.js';
+import { shots, visible } from './browser.js';
+import { choose, dialog, optionsOf, startCisBrowserStack, until, type CisBrowserStack } from './cis-stack.js';
 
+let stack: CisBrowserStack;
 let harness: CisHarness;
-let bff: RunningBff;
-let browser: Browser;
 let baseUrl: string;
 let admin: string;
 
@@ -41,17 +38,11 @@ async function call(method: string, path: string, body?: unknown) {
 }
 
 async function invoice(number: string, subcontractorId: string, invoiceDate: string, grossP = 100000) {
-  const body = await call('POST', '/invoices', {
-    invoiceNumber: number,
-    subcontractorId,
-    invoiceDate,
-    grossP,
-    materialsP: 20000,
-    vatRate: 20,
-    reverseCharge: false,
-    description: 'Brickwork',
-    materialsJustification: '',
-  });
+  const body = await call(
+    'POST',
+    '/invoices',
+    invoiceBody(subcontractorId, { invoiceNumber: number, invoiceDate, grossP }),
+  );
   const id = (body.invoice as { id: string }).id;
   ids[number] = id;
   return id;
@@ -63,20 +54,15 @@ async function invoice(number: string, subcontractorId: string, invoiceDate: str
  * filters tell apart, and a seventh deleted.
  */
 async function seed() {
-  await call('PUT', '/settings', {
-    active: true,
-    companyName: 'Screens Construction Ltd',
-    employerRef: '123/AB12345',
-    accountsOfficeRef: '123PA00012345',
-    utr: '2325648152',
-    vatScheme: 'standard',
-    emailStatements: true,
-    warningDays: 3,
-    statementDeadlineDays: 14,
-    emailFrom: 'statements@demo.test',
-    emailReplyTo: '',
-    statementFooter: '',
-  });
+  await call(
+    'PUT',
+    '/settings',
+    settingsBody({
+      companyName: 'Screens Construction Ltd',
+      emailFrom: 'statements@demo.test',
+      emailReplyTo: '',
+    }),
+  );
   const address = { line1: '1 High Street', city: 'Leeds', postcode: 'LS1 1AA', country: 'GB' };
   const alice = (
     (await call('POST', '/subcontractors', {
@@ -137,27 +123,13 @@ async function seed() {
 }
 
 beforeAll(async () => {
-  prepareArtifacts();
-  baseUrl = await freeOrigin();
-  harness = await startCisHarness({ publicUrl: baseUrl });
-  bff = await startTestBff(baseUrl, harness.identity.baseUrl, { CIS_URL: harness.cisUrl });
-  browser = await launchChromium();
-  admin = await harness.token(ALL_CIS_SCOPES, 'demo', '00000000-0000-4000-8000-0000000000ad');
+  stack = await startCisBrowserStack();
+  ({ harness, baseUrl } = stack);
+  admin = await harness.token(ALL_CIS_SCOPES, 'demo', CIS_ADMIN_ID);
   await seed();
 });
 
-afterAll(async () => {
-  await browser.close();
-  await bff.shutdown();
-  await harness.stop();
-});
-
-async function newPage(email: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'en-GB' });
-  const page = await context.newPage();
-  await signInThroughPages(page, baseUrl, email);
-  return page;
-}
+afterAll(() => stack.stop());
 
 /** The invoice numbers of the list's rows, top to bottom. */
 const invoiceNumbers = (page: Page) =>
@@ -188,7 +160,7 @@ const barShows = (page: Page, what: 'section' | 'mode', value: string) =>
 
 describe('CIS screens in Chromium, screen by screen and role by role', () => {
   it('the accountant narrows the invoice list with the top bar period filter (quarter and year too) and a mixed-case search, newest first, without deleted invoices', async () => {
-    const page = await newPage('accountant@demo.test');
+    const page = await stack.newPage('accountant@demo.test');
     await page.goto(`${baseUrl}/cis/invoices`);
     await visible(page.locator('tr', { hasText: 'INV-S-NOW' }));
     await barShows(page, 'section', 'invoices');
@@ -289,7 +261,7 @@ describe('CIS screens in Chromium, screen by screen and role by role', () => {
   });
 
   it('the accountant finds row and page actions by status: edit and the Cancel menu on a draft only, Approve on a draft only, Mark Paid on approved only; a failed bulk approve is only logged', async () => {
-    const page = await newPage('accountant@demo.test');
+    const page = await stack.newPage('accountant@demo.test');
     const logged: string[] = [];
     page.on('console', (message) => {
       if (message.type() === 'error') logged.push(message.text());
@@ -411,7 +383,7 @@ describe('CIS screens in Chromium, screen by screen and role by role', () => {
   });
 
   it('the accountant searches subcontractors, invites a row by email, and sees the form and the invite follow the type', async () => {
-    const page = await newPage('accountant@demo.test');
+    const page = await stack.newPage('accountant@demo.test');
     await page.goto(`${baseUrl}/cis/subcontractors`);
     await visible(page.locator('tr', { hasText: 'Alice Mason' }));
     await barShows(page, 'section', 'subcontractors');
@@ -518,7 +490,7 @@ describe('CIS screens in Chromium, screen by screen and role by role', () => {
   });
 
   it('the accountant’s returns: an empty history, a missing tax month, then Compile, Recompile while unlocked, and neither once submitted', async () => {
-    const page = await newPage('accountant@demo.test');
+    const page = await stack.newPage('accountant@demo.test');
     await page.goto(`${baseUrl}/cis/returns`);
     const current = page.getByTestId('current-return');
     await visible(current.getByText('Not compiled', { exact: true }));
@@ -571,7 +543,7 @@ describe('CIS screens in Chromium, screen by screen and role by role', () => {
   });
 
   it('the accountant’s dashboard offers all four quick actions and the tiles; a failed Generate All shows Generation Failed', async () => {
-    const page = await newPage('accountant@demo.test');
+    const page = await stack.newPage('accountant@demo.test');
     await page.goto(`${baseUrl}/cis`);
     const quick = page.locator('.ant-card', { has: page.getByText('Quick Actions', { exact: true }) });
     await visible(quick);
@@ -606,7 +578,7 @@ describe('CIS screens in Chromium, screen by screen and role by role', () => {
   });
 
   it('the clerk (read only) has no quick actions, no selection, no write, approve, import, invite or export actions (Export CSV included)', async () => {
-    const page = await newPage('clerk@demo.test');
+    const page = await stack.newPage('clerk@demo.test');
     await page.goto(`${baseUrl}/cis`);
     const quick = page.locator('.ant-card', { has: page.getByText('Quick Actions', { exact: true }) });
     await visible(quick.getByText('No actions are available with your permissions.'));
@@ -661,7 +633,7 @@ describe('CIS screens in Chromium, screen by screen and role by role', () => {
   });
 
   it('the CIS admin sees the defaults when the settings cannot be loaded, and a crashed CIS screen shows the module error with Try Again', async () => {
-    const page = await newPage('cis.admin@demo.test');
+    const page = await stack.newPage('cis.admin@demo.test');
     const failSettings = (route: Route) =>
       route.request().method() === 'GET'
         ? route.fulfill({

@@ -4,7 +4,14 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { RunningBff } from '../../bff/src/index.js';
 import { startCisHarness, type CisHarness } from '../../services/cis/test/support.js';
-import { freeOrigin, launchChromium, prepareArtifacts, signInThroughPages, startTestBff } from './browser.js';
+import {
+  freeOrigin,
+  launchChromium,
+  prepareArtifacts,
+  signInThroughPages,
+  startTestBff,
+  visible,
+} from './browser.js';
 
 export interface CisBrowserStack {
   baseUrl: string;
@@ -41,10 +48,6 @@ export async function startCisBrowserStack(): Promise<CisBrowserStack> {
       await harness.stop();
     },
   };
-}
-
-export async function visible(locator: Locator) {
-  await locator.waitFor({ state: 'visible', timeout: 15_000 });
 }
 
 /** Waits until the value read satisfies the check (the lists refetch after each filter change). */

@@ -3,58 +3,25 @@
 // the bff forwarding /api/cis and serving the built web bundles).
 import { readFileSync } from 'node:fs';
 import type { Browser, Download, Locator, Page, Route } from 'playwright-core';
-import type { RunningBff } from '../../bff/src/index.js';
 import { londonDate, taxMonthOf } from '../../services/cis/src/domain/index.js';
-import { startCisHarness, type CisHarness } from '../../services/cis/test/support.js';
-import {
-  freeOrigin,
-  launchChromium,
-  prepareArtifacts,
-  shots,
-  signInThroughPages,
-  startTestBff,
-} from './browser.js';
+import type { CisHarness } from '../../services/cis/test/support.js';
+import { shots } from './browser.js';
+import { choose, dialog, optionsOf, startCisBrowserStack, type CisBrowserStack } from './cis-stack.js';
 
+let stack: CisBrowserStack;
 let harness: CisHarness;
-let bff: RunningBff;
 let browser: Browser;
 let baseUrl: string;
 
 beforeAll(async () => {
-  prepareArtifacts();
-  baseUrl = await freeOrigin();
-  harness = await startCisHarness({ publicUrl: baseUrl });
-  bff = await startTestBff(baseUrl, harness.identity.baseUrl, { CIS_URL: harness.cisUrl });
-  browser = await launchChromium();
+  stack = await startCisBrowserStack();
+  ({ harness, browser, baseUrl } = stack);
 });
 
-afterAll(async () => {
-  await browser.close();
-  await bff.shutdown();
-  await harness.stop();
-});
-
-const signIn = (page: Page, email: string) => signInThroughPages(page, baseUrl, email);
-
-async function newPage(email: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'en-GB' });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
-  const page = await context.newPage();
-  await signIn(page, email);
-  return page;
-}
+afterAll(() => stack.stop());
 
 async function expectVisible(_page: Page, locator: ReturnType<Page['locator']>) {
   await locator.waitFor({ state: 'visible', timeout: 15_000 });
-}
-
-/** Picks an option of an antd Select: open it, then click the option (antd renders them in a portal). */
-async function choose(page: Page, field: ReturnType<Page['locator']>, option: string) {
-  await field.click();
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option })
-    .first()
-    .click();
 }
 
 /** 'YYYY-MM-DD' → 'DD/MM/YYYY' (what the date fields show and take). */
@@ -66,10 +33,6 @@ async function pickDate(field: ReturnType<Page['locator']>, iso: string) {
   await field.fill(uk(iso));
   await field.press('Enter');
 }
-
-/** The antd modal dialog with this title (confirm dialogs and result dialogs alike). */
-const dialog = (page: Page, title: string) =>
-  page.locator('.ant-modal:visible', { has: page.getByText(title, { exact: true }) });
 
 /** A computed style property of the element (run in the page; the test's own TypeScript has no DOM types). */
 const computedStyle = (locator: Locator, property: 'height' | 'fontSize') =>
@@ -84,17 +47,6 @@ const computedStyle = (locator: Locator, property: 'height' | 'fontSize') =>
 /** The antd card with this title. */
 const card = (page: Page, cardTitle: string) =>
   page.locator('.ant-card', { has: page.getByText(cardTitle, { exact: true }) });
-
-/** The option labels of an antd Select (opened, read, closed again). */
-async function optionsOf(page: Page, field: Locator): Promise<string[]> {
-  await field.click();
-  const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
-  await options.first().waitFor({ state: 'visible', timeout: 15_000 });
-  const labels = await options.allTextContents();
-  await page.keyboard.press('Escape');
-  await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
-  return labels;
-}
 
 /** The value shown by the stat card with this title. */
 async function statValue(scope: Page | Locator, statTitle: string): Promise<string> {
@@ -126,7 +78,7 @@ async function cellOf(table: Locator, row: Locator, header: string): Promise<Loc
 describe('CIS screens in Chromium', () => {
   it('the CIS admin finds the setup prompt, configures the module and sees the stored UTR masked', async () => {
     // Before the settings are saved, a user who may not manage them sees the prompt without the link.
-    const clerk = await newPage('clerk@demo.test');
+    const clerk = await stack.newPage('clerk@demo.test');
     await clerk.goto(`${baseUrl}/cis`);
     await expectVisible(clerk, clerk.getByText('CIS Module Setup Required'));
     expect(await clerk.getByRole('button', { name: 'Configure Settings' }).count()).toBe(0);
@@ -134,7 +86,7 @@ describe('CIS screens in Chromium', () => {
     await clerk.screenshot({ path: `${shots}/cis-dashboard-setup-required-clerk.png` });
     await clerk.context().close();
 
-    const page = await newPage('cis.admin@demo.test');
+    const page = await stack.newPage('cis.admin@demo.test');
     await page.goto(`${baseUrl}/cis`);
     await expectVisible(page, page.getByText('CIS Module Setup Required'));
     await expectVisible(page, page.getByRole('button', { name: 'Configure Settings' }));
@@ -201,7 +153,7 @@ describe('CIS screens in Chromium', () => {
   });
 
   it('the accountant adds a subcontractor, records, approves and pays an invoice, issues the statement, opens its PDF and submits the return', async () => {
-    const page = await newPage('accountant@demo.test');
+    const page = await stack.newPage('accountant@demo.test');
     const today = londonDate(new Date());
 
     // Subcontractors: the empty state, then the form with field errors that clear as the user types.
@@ -375,7 +327,7 @@ describe('CIS screens in Chromium', () => {
   });
 
   it('the accountant invites a subcontractor to the portal and copies the link', async () => {
-    const page = await newPage('accountant@demo.test');
+    const page = await stack.newPage('accountant@demo.test');
     await page.goto(`${baseUrl}/cis/subcontractors`);
     await page.getByRole('button', { name: 'Invite to Portal' }).click();
     const invite = dialog(page, 'Invite Subcontractor to Portal');
@@ -412,8 +364,8 @@ describe('CIS screens in Chromium', () => {
   });
 
   it('refreshes an open invoice list live, exports CSV, and unmasks a UTR only for a user allowed to', async () => {
-    const admin = await newPage('cis.admin@demo.test');
-    const accountant = await newPage('accountant@demo.test');
+    const admin = await stack.newPage('cis.admin@demo.test');
+    const accountant = await stack.newPage('accountant@demo.test');
     const today = londonDate(new Date());
 
     // Unmask: the CIS admin holds cis.pii.unmask.
@@ -484,7 +436,7 @@ describe('CIS screens in Chromium', () => {
   });
 
   it('shows a user without CIS scopes the Access Restricted page, and the clerk no write actions', async () => {
-    const viewer = await newPage('viewer@demo.test');
+    const viewer = await stack.newPage('viewer@demo.test');
     await viewer.goto(`${baseUrl}/cis/invoices`);
     await expectVisible(viewer, viewer.getByText('Access Restricted'));
     await expectVisible(viewer, viewer.getByText("You don't have permission to use the CIS module"));
@@ -501,7 +453,7 @@ describe('CIS screens in Chromium', () => {
     await viewer.screenshot({ path: `${shots}/cis-viewer-access-restricted.png` });
     await viewer.context().close();
 
-    const clerk = await newPage('clerk@demo.test');
+    const clerk = await stack.newPage('clerk@demo.test');
     await clerk.goto(`${baseUrl}/cis/invoices`);
     await expectVisible(clerk, clerk.locator('tr', { hasText: 'INV-1001' }));
     expect(await clerk.getByRole('button', { name: 'New Invoice' }).count()).toBe(0);
@@ -546,7 +498,7 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
       reference: 'V1234567890',
     });
     expect(verified.status).toBe(200);
-    accountant = await newPage('accountant@demo.test');
+    accountant = await stack.newPage('accountant@demo.test');
   });
 
   afterAll(async () => {
@@ -1131,7 +1083,7 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
     await expectVisible(page, current.locator('.ant-tag', { hasText: 'Locked' }));
 
     // Settings: the accountant may only read them (cis.settings.read), so the CIS admin saves against a failure.
-    const admin = await newPage('cis.admin@demo.test');
+    const admin = await stack.newPage('cis.admin@demo.test');
     try {
       await admin.goto(`${baseUrl}/cis/settings`);
       const settings = admin.getByTestId('cis-settings-form');

@@ -5,40 +5,32 @@
 // provider, notification, the cis service for the screens that raise info and warning toasts, and the bff serving
 // the built web bundles); one stack for the file.
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import type { RunningBff } from '../../bff/src/index.js';
 import { londonDate } from '../../services/cis/src/domain/index.js';
-import { ALL_CIS_SCOPES, startCisHarness, type CisHarness } from '../../services/cis/test/support.js';
+import {
+  ALL_CIS_SCOPES,
+  CIS_ADMIN_ID,
+  invoiceBody,
+  settingsBody,
+  type CisHarness,
+} from '../../services/cis/test/support.js';
 import { demoSeed } from '../../services/identity/test/support.js';
 import { statusColours, statusStorageKey } from '../src/ui/avatar.js';
-import {
-  freeOrigin,
-  launchChromium,
-  prepareArtifacts,
-  shots,
-  signInThroughPages,
-  startTestBff,
-} from './browser.js';
+import { hueOf, rgb, shots, signInThroughPages, styleOf, visible } from './browser.js';
+import { startCisBrowserStack, type CisBrowserStack } from './cis-stack.js';
 
+let stack: CisBrowserStack;
 let harness: CisHarness;
-let bff: RunningBff;
 let browser: Browser;
 let baseUrl: string;
 
 const TENANT_NAME = 'Demo Construction Ltd';
 
 beforeAll(async () => {
-  prepareArtifacts();
-  baseUrl = await freeOrigin();
-  harness = await startCisHarness({ publicUrl: baseUrl });
-  bff = await startTestBff(baseUrl, harness.identity.baseUrl, { CIS_URL: harness.cisUrl });
-  browser = await launchChromium();
+  stack = await startCisBrowserStack();
+  ({ harness, browser, baseUrl } = stack);
 });
 
-afterAll(async () => {
-  await browser.close();
-  await bff.shutdown();
-  await harness.stop();
-});
+afterAll(() => stack.stop());
 
 async function signedIn(email: string): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
@@ -52,44 +44,10 @@ async function signedIn(email: string): Promise<{ context: BrowserContext; page:
   return { context, page };
 }
 
-async function visible(locator: Locator): Promise<void> {
-  await locator.waitFor({ state: 'visible', timeout: 15_000 });
-}
-
-/** A computed style of the element, read in the page (the test's TypeScript has no DOM types). */
-function styleOf(locator: Locator, property: string): Promise<string> {
-  return locator.evaluate(
-    (element, name) =>
-      (
-        globalThis as unknown as {
-          getComputedStyle(e: unknown): { getPropertyValue(name: string): string };
-        }
-      )
-        .getComputedStyle(element)
-        .getPropertyValue(name),
-    property,
-  );
-}
-
-function rgb(hex: string): string {
-  const value = Number.parseInt(hex.slice(1, 7), 16);
-  return `rgb(${(value >> 16) & 255}, ${(value >> 8) & 255}, ${value & 255})`;
-}
-
 /** Relative luminance (0 black, 1 white) of a CSS rgb() colour. */
 function luminance(css: string): number {
   const [r = 0, g = 0, b = 0] = (css.match(/\d+/g) ?? []).map(Number);
   return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
-}
-
-/** The hue in degrees of a CSS rgb() colour. */
-function hueOf(css: string): number {
-  const [r = 0, g = 0, b = 0] = (css.match(/\d+/g) ?? []).map((value) => Number(value) / 255);
-  const max = Math.max(r, g, b);
-  const delta = max - Math.min(r, g, b);
-  if (delta === 0) return 0;
-  const sector = max === r ? ((g - b) / delta) % 6 : max === g ? (b - r) / delta + 2 : (r - g) / delta + 4;
-  return (sector * 60 + 360) % 360;
 }
 
 /** The footer settings as identity stores them (tenants.footer). */
@@ -543,26 +501,13 @@ describe('shell settings in Chromium', () => {
 
   it('WS-168, WS-150: real screens raise info, success, warning and error toasts, each in its style, success and error in the tenant’s Success and Danger colours', async () => {
     // CIS set up with one subcontractor and a draft invoice whose materials are 70 % of the gross.
-    const cisAdmin = await harness.token(ALL_CIS_SCOPES, 'demo', '00000000-0000-4000-8000-0000000000ad');
+    const cisAdmin = await harness.token(ALL_CIS_SCOPES, 'demo', CIS_ADMIN_ID);
     const call = async (method: string, path: string, body?: unknown) => {
       const result = await harness.call(cisAdmin, method, path, body);
       if (result.status >= 300) throw new Error(`${method} ${path}: ${result.status} ${result.text}`);
       return result.body;
     };
-    await call('PUT', '/settings', {
-      active: true,
-      companyName: 'Demo Construction Ltd',
-      employerRef: '123/AB12345',
-      accountsOfficeRef: '123PA00012345',
-      utr: '2325648152',
-      vatScheme: 'standard',
-      emailStatements: true,
-      warningDays: 3,
-      statementDeadlineDays: 14,
-      emailFrom: 'statements@demo.test',
-      emailReplyTo: '',
-      statementFooter: '',
-    });
+    await call('PUT', '/settings', settingsBody({ emailFrom: 'statements@demo.test', emailReplyTo: '' }));
     const subcontractor = (
       (await call('POST', '/subcontractors', {
         type: 'individual',
@@ -574,17 +519,17 @@ describe('shell settings in Chromium', () => {
       })) as { subcontractor: { id: string } }
     ).subcontractor.id;
     const invoice = (
-      (await call('POST', '/invoices', {
-        invoiceNumber: 'TOAST-1',
-        subcontractorId: subcontractor,
-        invoiceDate: londonDate(new Date()),
-        grossP: 100000,
-        materialsP: 70000,
-        vatRate: 20,
-        reverseCharge: false,
-        description: 'Blocks',
-        materialsJustification: 'Blocks and mortar for the site',
-      })) as { invoice: { id: string } }
+      (await call(
+        'POST',
+        '/invoices',
+        invoiceBody(subcontractor, {
+          invoiceNumber: 'TOAST-1',
+          invoiceDate: londonDate(new Date()),
+          materialsP: 70000,
+          description: 'Blocks',
+          materialsJustification: 'Blocks and mortar for the site',
+        }),
+      )) as { invoice: { id: string } }
     ).invoice.id;
 
     // The admin picks Emerald for Success and Berry for Danger.

@@ -3,31 +3,31 @@
 // toasts and the confirm dialog, the super-admins' theme. Debian's Chromium driven by playwright-core against the
 // real stack (PostgreSQL, Kafka, identity with the dev OIDC provider, the bff serving the built web bundles); route
 // interception forces the failures and holds the requests the rows are about.
-import type { Browser, BrowserContext, Locator, Page, Route } from 'playwright-core';
-import type { RunningBff } from '../../bff/src/index.js';
-import {
-  acmeSeed,
-  demoSeed,
-  startIdentityHarness,
-  type IdentityHarness,
-} from '../../services/identity/test/support.js';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import { acmeSeed, type IdentityHarness } from '../../services/identity/test/support.js';
 import { darkSurfaces, fonts, lightSurfaces, PLATFORM_THEME } from '../src/ui/appearance.js';
 import { avatarPixels, statusColours } from '../src/ui/avatar.js';
-import { freeOrigin, launchChromium, prepareArtifacts, shots, startTestBff } from './browser.js';
+import {
+  hueOf,
+  rgb,
+  shots,
+  signInThroughPages,
+  startShellStack,
+  styleOf,
+  visible,
+  type ShellStack,
+} from './browser.js';
 
+let stack: ShellStack;
 let harness: IdentityHarness;
-let bff: RunningBff;
 let browser: Browser;
 let baseUrl: string;
 
 const acmeAdmin = acmeSeed.users[0];
 
 beforeAll(async () => {
-  prepareArtifacts();
-  baseUrl = await freeOrigin();
-  harness = await startIdentityHarness({ publicUrl: baseUrl });
-  bff = await startTestBff(baseUrl, harness.baseUrl);
-  browser = await launchChromium();
+  stack = await startShellStack();
+  ({ identity: harness, browser, baseUrl } = stack);
   // Acme Builders enables no module at all.
   await harness.definition
     .context()
@@ -36,23 +36,7 @@ beforeAll(async () => {
     );
 });
 
-afterAll(async () => {
-  await browser.close();
-  await bff.shutdown();
-  await harness.stop();
-});
-
-/** Signs in through the site's sign-in page and the dev IdP's own page, into the given organisation. */
-async function signIn(page: Page, tenant: 'demo' | 'acme', email: string): Promise<void> {
-  await page.goto(`${baseUrl}/login`);
-  await page.getByLabel('Organisation').fill(tenant);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.waitForURL(/\/interaction\//);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(tenant === 'demo' ? demoSeed.password : acmeSeed.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.origin === baseUrl && !url.pathname.startsWith('/login'));
-}
+afterAll(() => stack.stop());
 
 async function signedIn(
   tenant: 'demo' | 'acme',
@@ -61,43 +45,9 @@ async function signedIn(
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'Europe/London' });
   const page = await context.newPage();
-  await signIn(page, tenant, email);
+  await signInThroughPages(page, baseUrl, email, tenant);
   await page.getByTestId('top-bar').waitFor();
   return { context, page };
-}
-
-async function visible(locator: Locator): Promise<void> {
-  await locator.waitFor({ state: 'visible', timeout: 15_000 });
-}
-
-/** A computed style of the element, read in the page (the test's TypeScript has no DOM types). */
-function styleOf(locator: Locator, property: string): Promise<string> {
-  return locator.evaluate(
-    (element, name) =>
-      (
-        globalThis as unknown as {
-          getComputedStyle(e: unknown): { getPropertyValue(name: string): string };
-        }
-      )
-        .getComputedStyle(element)
-        .getPropertyValue(name),
-    property,
-  );
-}
-
-function rgb(hex: string): string {
-  const value = Number.parseInt(hex.slice(1, 7), 16);
-  return `rgb(${(value >> 16) & 255}, ${(value >> 8) & 255}, ${value & 255})`;
-}
-
-/** The hue in degrees of a CSS rgb() colour. */
-function hueOf(css: string): number {
-  const [r = 0, g = 0, b = 0] = (css.match(/\d+/g) ?? []).map((value) => Number(value) / 255);
-  const max = Math.max(r, g, b);
-  const delta = max - Math.min(r, g, b);
-  if (delta === 0) return 0;
-  const sector = max === r ? ((g - b) / delta) % 6 : max === g ? (b - r) / delta + 2 : (r - g) / delta + 4;
-  return (sector * 60 + 360) % 360;
 }
 
 /** Picks an option of an antd Select (found by its aria-label), and waits until the Select shows it. */

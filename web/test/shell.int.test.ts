@@ -1,7 +1,7 @@
 // Browser journeys of the staff app shell: Debian's Chromium driven by playwright-core against the real stack
 // (PostgreSQL, Kafka, identity, the dev OIDC provider and the bff serving the built web bundles).
 import type { Browser, Page } from 'playwright-core';
-import { shots, signInThroughPages, startShellStack, type ShellStack } from './browser.js';
+import { hueOf, shots, signInThroughPages, startShellStack, type ShellStack } from './browser.js';
 
 let stack: ShellStack;
 let browser: Browser;
@@ -167,14 +167,4 @@ async function expectVisible(_page: Page, locator: ReturnType<Page['locator']>) 
 function isDarkColour(css: string): boolean {
   const [r = 255, g = 255, b = 255] = (css.match(/\d+/g) ?? []).map(Number);
   return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255 < 0.3;
-}
-
-/** The hue in degrees of a CSS rgb() colour. */
-function hueOf(css: string): number {
-  const [r = 0, g = 0, b = 0] = (css.match(/\d+/g) ?? []).map((value) => Number(value) / 255);
-  const max = Math.max(r, g, b);
-  const delta = max - Math.min(r, g, b);
-  if (delta === 0) return 0;
-  const sector = max === r ? ((g - b) / delta) % 6 : max === g ? (b - r) / delta + 2 : (r - g) / delta + 4;
-  return (sector * 60 + 360) % 360;
 }
