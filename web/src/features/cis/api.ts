@@ -342,7 +342,14 @@ export interface Job {
   type: string;
   status: string;
   progress: number;
-  result?: { generated: number; failed: number; skipped: number; errors: string[] } | null;
+  result?: {
+    /** The statements generated; `errors` is the failed list. */
+    succeeded?: string[];
+    generated: number;
+    failed: number;
+    skipped: number;
+    errors: { subcontractorId?: string; subcontractor: string; error: string }[];
+  } | null;
   error?: string | null;
 }
 
