@@ -3,9 +3,9 @@ import { currentTaxMonth, londonDate } from '../src/domain/index.js';
 import {
   ALL_CIS_SCOPES,
   adminQuery,
+  createSubcontractor,
   invoiceBody,
   startCisHarnessWithAdmin,
-  subcontractorBody,
   type CisHarness,
 } from './support.js';
 
@@ -52,13 +52,7 @@ async function followJob(
 
 describe('job stream', () => {
   it('follows a Generate All job from its state when opened to completed at 100, then ends', async () => {
-    const created = await h.call(
-      admin,
-      'POST',
-      '/subcontractors',
-      subcontractorBody({ name: 'Jo Job', utr: '4444444444' }),
-    );
-    const subcontractorId = (created.body.subcontractor as { id: string }).id;
+    const subcontractorId = await createSubcontractor(h, admin, { name: 'Jo Job', utr: '4444444444' });
     const ids: string[] = [];
     for (const invoiceNumber of ['JOB-1', 'JOB-2']) {
       const invoice = await h.call(
@@ -106,13 +100,7 @@ describe('job stream', () => {
 
   it('Generate All answers its batch as a success id list and a failed list, and flags each statement’s invoices as needing it', async () => {
     // A gross-paid subcontractor: no deduction, so approval asks for no statement.
-    const created = await h.call(
-      admin,
-      'POST',
-      '/subcontractors',
-      subcontractorBody({ name: 'Gus Gross', utr: '3333333333' }),
-    );
-    const subcontractorId = (created.body.subcontractor as { id: string }).id;
+    const subcontractorId = await createSubcontractor(h, admin, { name: 'Gus Gross', utr: '3333333333' });
     const verified = await h.call(admin, 'POST', `/subcontractors/${subcontractorId}/verification`, {
       status: 'gross',
       method: 'online',
