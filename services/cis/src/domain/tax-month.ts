@@ -53,7 +53,8 @@ const MONTH_NAMES = [
   'December',
 ] as const;
 
-const LABEL_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
+/** A tax month label 'YYYY-MM' (the calendar month it starts in). */
+export const TAX_MONTH_LABEL_PATTERN = /^(\d{4})-(0[1-9]|1[0-2])$/;
 const ISO_DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 // A full ISO 8601 timestamp: date, 'T', time, optional fraction, optional zone.
 const ISO_TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
@@ -87,7 +88,7 @@ export function isIsoDate(value: unknown): value is string {
 
 /** True for a tax month label 'YYYY-MM'. */
 export function isTaxMonthLabel(value: unknown): value is string {
-  return typeof value === 'string' && LABEL_RE.test(value);
+  return typeof value === 'string' && TAX_MONTH_LABEL_PATTERN.test(value);
 }
 
 let londonFormatter: Intl.DateTimeFormat | undefined;
@@ -150,7 +151,7 @@ export function taxMonthOf(date: Date | string): string {
 }
 
 function parseLabel(label: string): { year: number; month: number } {
-  const m = typeof label === 'string' ? LABEL_RE.exec(label) : null;
+  const m = typeof label === 'string' ? TAX_MONTH_LABEL_PATTERN.exec(label) : null;
   if (!m) throw new Error(`Invalid tax month label: expected 'YYYY-MM', got '${label}'`);
   return { year: Number(m[1]), month: Number(m[2]) };
 }

@@ -1,6 +1,7 @@
 import { hasScope, HttpProblem, problems, type RequestContext } from '@workspace/kit';
 import type { Response } from 'express';
 import { z } from 'zod';
+import { TAX_MONTH_LABEL_PATTERN } from '../domain/index.js';
 
 /** Field errors from the domain's validators (`{ field: message }`) as a 400 naming each `body.<field>`. */
 export function fieldProblem(errors: Record<string, string>, location = 'body'): HttpProblem {
@@ -21,7 +22,10 @@ export const can = (ctx: RequestContext, scope: string) => hasScope(ctx, scope);
 export const idParam = z.object({ id: z.uuid() });
 export const idsBody = z.object({ ids: z.array(z.uuid()).min(1).max(5_000) });
 export const isoDate = z.iso.date();
-export const taxMonthLabel = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'Tax month must be YYYY-MM');
+/** A tax month label 'YYYY-MM' (the domain's rule), refused with `message`. */
+export const taxMonthLabelOf = (message: string) => z.string().regex(TAX_MONTH_LABEL_PATTERN, message);
+
+export const taxMonthLabel = taxMonthLabelOf('Tax month must be YYYY-MM');
 
 export const batchResult = z.object({
   succeeded: z.array(z.string()),

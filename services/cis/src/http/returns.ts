@@ -17,7 +17,7 @@ import {
   type ReturnTotals,
   taxMonthInSentence,
 } from '../domain/index.js';
-import { iso, looseObject, refused, sendCsv } from './common.js';
+import { iso, looseObject, refused, sendCsv, taxMonthLabelOf } from './common.js';
 import type { InvoiceRow } from './invoices.js';
 import { loadSettings } from './settings.js';
 import type { StatementRow } from './statements.js';
@@ -54,10 +54,7 @@ const returnPeriod = (taxMonth: string) => ({ ...taxMonthPeriod(taxMonth), taxMo
  * (cis.md section 8), before anything is read or written.
  */
 const taxMonthParams = z.object({
-  taxMonth: z
-    .string()
-    .trim()
-    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, RETURN_MESSAGES.taxMonthRequired),
+  taxMonth: z.string().trim().pipe(taxMonthLabelOf(RETURN_MESSAGES.taxMonthRequired)),
 });
 
 const returnView = (row: ReturnRow) => ({
