@@ -99,6 +99,19 @@ export function CisTopBar() {
     });
   };
 
+  // Shown only to callers the service lets export (cis.io.export), never a button that can only fail.
+  const exportButton = (path: string, name: string, label: string) => (
+    <Button
+      key="export"
+      icon={<DownloadOutlined />}
+      onClick={() => {
+        exportCsv(path, name);
+      }}
+    >
+      {label}
+    </Button>
+  );
+
   const actions: React.ReactNode[] = [];
   if (mode === 'list' && section === 'subcontractors') {
     if (abilities.canWriteSubcontractors)
@@ -125,17 +138,7 @@ export function CisTopBar() {
         </Button>,
       );
     if (abilities.canExport)
-      actions.push(
-        <Button
-          key="export"
-          icon={<DownloadOutlined />}
-          onClick={() => {
-            exportCsv('subcontractors/export.csv', 'cis-subcontractors.csv');
-          }}
-        >
-          Export
-        </Button>,
-      );
+      actions.push(exportButton('subcontractors/export.csv', 'cis-subcontractors.csv', 'Export'));
   }
   if (mode === 'list' && section === 'invoices') {
     if (abilities.canWrite)
@@ -155,19 +158,8 @@ export function CisTopBar() {
           Import
         </Button>,
       );
-    // Shown only to callers the service lets export (cis.io.export), never a button that can only fail.
     if (abilities.canExport)
-      actions.push(
-        <Button
-          key="export"
-          icon={<DownloadOutlined />}
-          onClick={() => {
-            exportCsv('invoices/export.csv', 'cis-invoices.csv');
-          }}
-        >
-          Export CSV
-        </Button>,
-      );
+      actions.push(exportButton('invoices/export.csv', 'cis-invoices.csv', 'Export CSV'));
   }
   if (mode === 'list' && section === 'dashboard' && abilities.canWrite)
     actions.push(
