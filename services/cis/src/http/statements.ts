@@ -128,8 +128,11 @@ export async function generateStatement(
       generated_by: actorId,
       updated_by: actorId,
     } as Record<string, unknown>)
+    // Another request or the background job may have made it since the check above: a duplicate, not an error.
+    .onConflict()
+    .ignore()
     .returning('*');
-  if (!row) throw new Error('insert returned nothing');
+  if (!row) throw new StatementError(`Statement already exists for ${subcontractor.name} for this tax month`);
   await trx('invoices')
     .whereIn(
       'id',
