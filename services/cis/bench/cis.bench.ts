@@ -42,7 +42,7 @@ import { startBffProcess } from '../../../bff/bench/bff-process.js';
 import { bffSession } from '../../../bff/bench/session.js';
 import { envInt } from '../../kit/bench/env.js';
 import { freePort, INTERNAL_TOKEN } from '../../identity/test/support.js';
-import { parseInvoiceCsv } from '../src/documents/csv.js';
+import { parseInvoiceCsv } from '../src/documents/csv-import.js';
 import { renderStatementPdf, type StatementPdfInput } from '../src/documents/statement-pdf.js';
 import {
   calculateInvoice,

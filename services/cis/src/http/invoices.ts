@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { ApiRouter, HttpProblem, problems, type Knex, type RequestContext } from '@workspace/kit';
 import { z } from 'zod';
 import { JOB_CHANNEL, type CisContext } from '../context.js';
-import { invoicesCsv, parseInvoiceCsv, parseImportRow, invoiceImportTemplate } from '../documents/csv.js';
+import { invoicesCsv } from '../documents/csv-export.js';
+import { invoiceImportTemplate, parseImportRow, parseInvoiceCsv } from '../documents/csv-import.js';
 import {
   calculateInvoice,
   currentTaxMonth,

@@ -2,7 +2,7 @@ import { ApiRouter, problems, type Knex, type RequestContext } from '@workspace/
 import { z } from 'zod';
 import type { CisContext } from '../context.js';
 import { buildCis300Envelope, computeIrMark } from '../documents/cis300-xml.js';
-import { returnCsv } from '../documents/csv.js';
+import { returnCsv } from '../documents/csv-export.js';
 import {
   amendmentId,
   compileReturnLines,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiRouter, HttpProblem, problems, type Knex, type RequestContext } from '@workspace/kit';
 import { z } from 'zod';
 import type { CisContext } from '../context.js';
-import { subcontractorsCsv } from '../documents/csv.js';
+import { subcontractorsCsv } from '../documents/csv-export.js';
 import {
   londonDate,
   maskNino,
