@@ -1,5 +1,4 @@
-import { HttpProblem, type Logger } from '@workspace/kit';
-import { callService } from './service-call.js';
+import { HttpProblem, ServiceClient, UpstreamProblem, type Logger } from '@workspace/kit';
 
 export interface RoleBundle {
   id: string;
@@ -13,72 +12,61 @@ export interface PortalLink {
   expiresAt: string;
 }
 
+const INVITATION_FAILED = 'Failed to send invitation';
+
 /** Identity, called with the caller's own token (identity checks the scopes and the tenant). */
 export class IdentityClient {
-  constructor(
-    private readonly baseUrl: string,
-    private readonly logger: Logger,
-  ) {}
+  private readonly client: ServiceClient;
+
+  constructor(baseUrl: string, logger: Logger) {
+    this.client = new ServiceClient({
+      service: 'identity',
+      baseUrl,
+      timeoutMs: 10_000,
+      logger,
+      failure: { detail: 'The identity service refused the request.' },
+    });
+  }
 
   /** The tenant's role bundles with their CIS scopes. */
   async cisRoleBundles(authorization: string): Promise<RoleBundle[]> {
-    const answer = await this.call<{ items: RoleBundle[] }>(
-      authorization,
-      'GET',
-      '/v1/module-role-bundles/cis',
-    );
+    const answer = (await this.client.get({
+      path: '/v1/module-role-bundles/cis',
+      caller: { authorization },
+    })) as { items?: RoleBundle[] } | undefined;
     return answer?.items ?? [];
   }
 
   /** Sets the CIS scopes of a role bundle (stored in identity). */
   async setCisRoleBundle(authorization: string, bundleId: string, scopes: string[]): Promise<void> {
-    await this.call(authorization, 'PUT', `/v1/module-role-bundles/cis/${encodeURIComponent(bundleId)}`, {
-      scopes,
+    await this.client.put({
+      path: `/v1/module-role-bundles/cis/${encodeURIComponent(bundleId)}`,
+      caller: { authorization },
+      body: { scopes },
     });
   }
 
-  /** A portal magic link for a subcontractor (identity checks the caller's invite scope). */
+  /**
+   * A portal magic link for a subcontractor (identity checks the caller's invite scope). Identity's refusal is
+   * 'Failed to send invitation' unless it says why: a 403 stays a 403, anything else is a 502.
+   */
   async createPortalLink(authorization: string, subcontractorId: string): Promise<PortalLink> {
-    const link = await callService<PortalLink>({
-      baseUrl: this.baseUrl,
-      method: 'POST',
-      path: '/v1/portal/links',
-      authorization,
-      body: { subcontractorId },
-      logger: this.logger,
-      unreachable: {
-        log: 'identity is unreachable for a portal link',
-        problem: () => new HttpProblem(503, 'unavailable', 'Failed to send invitation'),
-      },
-      refused: (status, problem) =>
-        new HttpProblem(
+    try {
+      return (await this.client.post({
+        path: '/v1/portal/links',
+        caller: { authorization },
+        body: { subcontractorId },
+        unavailable: INVITATION_FAILED,
+      })) as PortalLink;
+    } catch (error) {
+      const status = error instanceof UpstreamProblem ? error.upstream.status : undefined;
+      if (error instanceof UpstreamProblem && status !== undefined)
+        throw new HttpProblem(
           status === 403 ? 403 : 502,
           status === 403 ? 'forbidden' : 'upstream_failed',
-          problem.detail ?? 'Failed to send invitation',
-        ),
-    });
-    return link as PortalLink;
-  }
-
-  private call<T>(authorization: string, method: string, path: string, body?: unknown) {
-    return callService<T>({
-      baseUrl: this.baseUrl,
-      method,
-      path,
-      authorization,
-      body,
-      logger: this.logger,
-      unreachable: {
-        log: 'identity is unreachable',
-        problem: () =>
-          new HttpProblem(503, 'unavailable', 'The identity service is temporarily unavailable.'),
-      },
-      refused: (status, problem) =>
-        new HttpProblem(
-          status >= 500 ? 502 : status,
-          problem.code ?? 'upstream_failed',
-          problem.detail ?? 'The identity service refused the request.',
-        ),
-    });
+          error.upstream.detail ?? INVITATION_FAILED,
+        );
+      throw error;
+    }
   }
 }
