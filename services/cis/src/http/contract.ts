@@ -16,6 +16,7 @@ import type {
   invoiceListQuery,
   invoiceListResponse,
   invoiceSchema,
+  payBody,
   savedInvoiceResponse,
 } from './invoices.schemas.js';
 import type { jobView, queuedJob } from './jobs.schemas.js';
@@ -29,6 +30,7 @@ import type {
 } from './returns.schemas.js';
 import type {
   abilitiesResponse,
+  bundleScopesBody,
   roleBundle,
   rolePermissionsResponse,
   settingsInput,
@@ -36,6 +38,9 @@ import type {
   settingsView,
 } from './settings.schemas.js';
 import type {
+  generateAllBody,
+  generateBody,
+  issueBody,
   issuedResponse,
   statementFilter,
   statementGroup,
@@ -81,18 +86,21 @@ export type SettingsInput = z.input<typeof settingsInput>;
 /** GET and PUT /v1/role-permissions. */
 export type RolePermissions = z.output<typeof rolePermissionsResponse>;
 export type RoleBundle = z.output<typeof roleBundle>;
+/** PUT /v1/role-permissions/:bundleId's body. */
+export type BundleScopesInput = z.input<typeof bundleScopesBody>;
 
 /** GET /v1/subcontractors/:id (and every write's answer). */
 export type Subcontractor = z.output<typeof subcontractorSchema>;
 export type SubcontractorList = z.output<typeof subcontractorListResponse>;
 export type SubcontractorType = z.output<typeof subcontractorType>;
 export type VerificationStatus = z.output<typeof verificationStatus>;
+export type VerificationMethod = NonNullable<SubcontractorInput['verification']>['method'];
 export type Verification = z.output<typeof verificationView>;
 export type Address = z.output<typeof addressView>;
 /** POST and PUT /v1/subcontractors' body. */
 export type SubcontractorInput = z.input<typeof subcontractorInput>;
-/** GET /v1/subcontractors' query. */
-export type SubcontractorListQuery = z.input<typeof subcontractorListQuery>;
+/** GET /v1/subcontractors' query with every filter set (as the service reads it). */
+export type SubcontractorListQuery = z.output<typeof subcontractorListQuery>;
 /** POST /v1/subcontractors/invite. */
 export type InviteInput = z.input<typeof inviteInput>;
 export type InviteResult = z.output<typeof inviteResponse>;
@@ -105,8 +113,10 @@ export type InvoiceList = z.output<typeof invoiceListResponse>;
 /** POST and PUT /v1/invoices. */
 export type InvoiceSaved = z.output<typeof savedInvoiceResponse>;
 export type InvoiceInput = z.input<typeof invoiceInput>;
-/** GET /v1/invoices' query. */
-export type InvoiceListQuery = z.input<typeof invoiceListQuery>;
+/** GET /v1/invoices' query with every filter and the page set (as the service reads it). */
+export type InvoiceListQuery = z.output<typeof invoiceListQuery>;
+/** POST /v1/invoices/:id/pay's body (and the bulk pay's, with the ids). */
+export type PaymentInput = z.input<typeof payBody>;
 export type ImportResult = z.output<typeof importResponse>;
 
 /** GET /v1/statements. */
@@ -114,7 +124,12 @@ export type StatementsResponse = z.output<typeof statementMonthResponse>;
 export type StatementGroup = z.output<typeof statementGroup>;
 export type Statement = z.output<typeof statementSchema>;
 export type StatementFilter = z.output<typeof statementFilter>;
+/** POST /v1/statements/generate's body. */
+export type GenerateStatementInput = z.input<typeof generateBody>;
+/** POST /v1/statements/generate-all's body. */
+export type GenerateAllInput = z.input<typeof generateAllBody>;
 /** POST /v1/statements/:id/issue. */
+export type IssueInput = z.input<typeof issueBody>;
 export type IssueResult = z.output<typeof issuedResponse>;
 /** GET /v1/jobs/:id. */
 export type Job = z.output<typeof jobView>;

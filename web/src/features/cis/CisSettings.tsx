@@ -1,3 +1,9 @@
+import type {
+  CisSettings as Settings,
+  RoleBundle,
+  SettingsInput,
+  SettingsResponse,
+} from '@workspace/cis/contract';
 import { LockOutlined, SaveOutlined } from '@ant-design/icons';
 import {
   Alert,
@@ -23,10 +29,6 @@ import {
   useCisSettingsQuery,
   useSaveCisRolePermissionsMutation,
   useSaveCisSettingsMutation,
-  type CisSettings as Settings,
-  type RoleBundle,
-  type SettingsInput,
-  type SettingsResponse,
 } from './api';
 import { clearEditedErrors, showFieldErrors } from './components/formErrors';
 import { QueryError } from '../../ui/QueryError';
@@ -37,7 +39,7 @@ import { validateSettingsInput } from './validation';
 
 /** What the form shows when the settings cannot be loaded: the same defaults, in memory (cis.md §4 'Settings'). */
 const fallbackSettings: SettingsResponse = {
-  settings: { ...DEFAULT_CIS_SETTINGS, utrMasked: null, hasUtr: false },
+  settings: { ...DEFAULT_CIS_SETTINGS, utrMasked: '', hasUtr: false, createdAt: '', updatedAt: '' },
   readiness: [],
 };
 

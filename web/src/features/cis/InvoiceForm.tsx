@@ -1,3 +1,4 @@
+import type { Invoice, InvoiceInput } from '@workspace/cis/contract';
 import {
   Alert,
   Button,
@@ -21,8 +22,6 @@ import {
   useInvoiceQuery,
   useSubcontractorsQuery,
   useUpdateInvoiceMutation,
-  type Invoice,
-  type InvoiceInput,
 } from './api';
 import { DateField } from '../../ui/DateField';
 import { clearEditedErrors, showFieldErrors } from './components/formErrors';

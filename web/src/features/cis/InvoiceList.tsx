@@ -1,3 +1,4 @@
+import type { Invoice } from '@workspace/cis/contract';
 import {
   CheckOutlined,
   CloseOutlined,
@@ -16,7 +17,6 @@ import {
   useBulkInvoicesMutation,
   useInvoiceActionMutation,
   useInvoicesQuery,
-  type Invoice,
   type InvoiceFilters,
   type InvoicePeriod,
 } from './api';

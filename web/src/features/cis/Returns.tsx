@@ -1,3 +1,4 @@
+import type { CisReturn, ReturnLine, Validation } from '@workspace/cis/contract';
 import {
   CloudUploadOutlined,
   DownloadOutlined,
@@ -13,9 +14,6 @@ import {
   useCurrentReturnQuery,
   useReturnActionMutation,
   useReturnsQuery,
-  type CisReturn,
-  type ReturnLine,
-  type Validation,
 } from './api';
 import { QueryError } from '../../ui/QueryError';
 import { ReturnStatusBadge } from './components/StatusBadge';

@@ -1,15 +1,10 @@
+import type { Address, Invoice } from '@workspace/cis/contract';
 import { DisconnectOutlined, EditOutlined, EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
 import { Button, Card, Descriptions, Skeleton, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useConfirm, useToast } from '../../ui/feedback';
-import {
-  useInvoicesQuery,
-  useRevokePortalAccessMutation,
-  useSubcontractorQuery,
-  type Address,
-  type Invoice,
-} from './api';
+import { useInvoicesQuery, useRevokePortalAccessMutation, useSubcontractorQuery } from './api';
 import { QueryError } from '../../ui/QueryError';
 import { InvoiceStatusBadge } from './components/StatusBadge';
 import { useCis } from './context';

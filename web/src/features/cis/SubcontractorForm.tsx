@@ -1,17 +1,16 @@
+import type {
+  Address,
+  Subcontractor,
+  SubcontractorInput,
+  SubcontractorType,
+  VerificationMethod,
+  VerificationStatus,
+} from '@workspace/cis/contract';
 import { Alert, Button, Card, Col, Form, Input, Row, Select, Skeleton, Space, Switch } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useToast } from '../../ui/feedback';
-import {
-  useCreateSubcontractorMutation,
-  useSubcontractorQuery,
-  useUpdateSubcontractorMutation,
-  type Address,
-  type Subcontractor,
-  type SubcontractorInput,
-  type SubcontractorType,
-  type VerificationStatus,
-} from './api';
+import { useCreateSubcontractorMutation, useSubcontractorQuery, useUpdateSubcontractorMutation } from './api';
 import { DateField } from '../../ui/DateField';
 import { clearEditedErrors, showFieldErrors } from './components/formErrors';
 import { QueryError } from '../../ui/QueryError';
@@ -127,7 +126,8 @@ function inputOf(values: FormValues): SubcontractorInput {
     verification: {
       status: values.verification.status,
       rate: verificationRate(values.verification.status),
-      method: trimmed(values.verification.method),
+      // The method select offers the schema's methods only.
+      method: trimmed(values.verification.method) as VerificationMethod | undefined,
       reference: trimmed(values.verification.reference),
       notes: trimmed(values.verification.notes),
       verifiedDate: trimmed(values.verification.verifiedDate),

@@ -1,3 +1,4 @@
+import type { InviteResult, Subcontractor } from '@workspace/cis/contract';
 import { DeleteOutlined, EditOutlined, EyeOutlined, InboxOutlined, SendOutlined } from '@ant-design/icons';
 import {
   Button,
@@ -22,8 +23,6 @@ import {
   useDeleteSubcontractorsMutation,
   useInviteSubcontractorMutation,
   useSubcontractorsQuery,
-  type InviteResult,
-  type Subcontractor,
   type SubcontractorFilters,
 } from './api';
 import { useUrlFilter, useUrlSearch } from './components/filters';

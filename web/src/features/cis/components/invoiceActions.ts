@@ -1,4 +1,4 @@
-import type { Abilities, Invoice } from '../api';
+import type { Abilities, Invoice } from '@workspace/cis/contract';
 import { normaliseInvoiceStatus } from '../domain';
 
 export type InvoiceUiAction = 'view' | 'edit' | 'approve' | 'reject' | 'pay' | 'cancel' | 'delete';
@@ -30,6 +30,6 @@ export function invoiceAllows(invoice: Invoice, action: InvoiceUiAction, abiliti
 }
 
 /** 'Statement pending': a statement is required and has not been issued. */
-export function statementPending(invoice: Pick<Invoice, 'statement'>): boolean {
+export function statementPending(invoice: { statement: Invoice['statement'] | null }): boolean {
   return Boolean(invoice.statement?.required) && !invoice.statement?.issuedAt;
 }
