@@ -3,7 +3,7 @@
 // domain/ and each other. The web imports this module with `import type` only, so no zod reaches its bundle.
 import type { z } from 'zod';
 import type { tenantModule } from '../domain/tenant.js';
-import type { logoView } from './tenant-logo.schemas.js';
+import type { logoInput, logoView } from './tenant-logo.schemas.js';
 import type { branding, footerSettings, tenantView } from './tenant.schemas.js';
 import type { themePreference, userView } from './users.schemas.js';
 
@@ -35,3 +35,5 @@ export type FooterSettings = z.output<typeof footerSettings>;
 export type FooterLink = FooterSettings['links'][number];
 /** GET and PUT /v1/tenant/logo: what the logo is, not its bytes. */
 export type LogoView = z.output<typeof logoView>;
+/** PUT /v1/tenant/logo's body: a text logo or an image (base64). */
+export type LogoInput = z.input<typeof logoInput>;
