@@ -2,6 +2,7 @@ import { ApiRouter, type Knex } from '@workspace/kit';
 import { z } from 'zod';
 import type { CisContext } from '../context.js';
 import {
+  CHECKLIST_SCOPES,
   checkRolePermissions,
   cisAbilities,
   DEFAULT_CIS_SETTINGS,
@@ -140,22 +141,6 @@ const settingsInput = z.object({
   emailReplyTo: z.string().max(200).default(''),
   statementFooter: z.string().max(500).default(''),
 });
-
-/** The scopes of the Role Permissions checklist (cis.md section 6, verbatim). */
-export const CHECKLIST_SCOPES = [
-  'cis.ret.submit',
-  'cis.ret.compile',
-  'cis.settings.read',
-  'cis.settings.write',
-  'cis.inv.read',
-  'cis.inv.write',
-  'cis.inv.approve',
-  'cis.inv.pay',
-  'cis.io.export',
-  'cis.jobs.run',
-  'cis.audit.read',
-  'cis.manage',
-];
 
 const rolePermissions = z.object({
   bundles: z.array(z.object({ id: z.string(), name: z.string(), scopes: z.array(z.string()) })),
