@@ -1,5 +1,6 @@
-import { ApiRouter, SseHub, serveSse, type Logger } from '@workspace/kit';
-import { INVOICE_CHANNEL, JOB_CHANGES_CHANNEL } from '../context.js';
+import { SseHub, type Logger } from '@workspace/kit';
+import { INVOICE_CHANNEL } from '../events/invoice-changes.js';
+import { JOB_CHANGES_CHANNEL } from '../events/job-changes.js';
 
 /**
  * Live invoice changes: the kit's SseHub on the invoice channel (every replica hears every commit), fanned out to
@@ -35,17 +36,6 @@ export class InvoiceChangeHub extends SseHub {
       },
     });
   }
-}
-
-export function streamRoutes(hub: InvoiceChangeHub): ApiRouter {
-  return new ApiRouter().route({
-    method: 'get',
-    path: '/invoices/stream',
-    summary: 'Server-Sent Events: `invoices` whenever an invoice of the tenant changes (the list refetches)',
-    scopes: ['cis.inv.read'],
-    responses: { 200: { description: 'text/event-stream' } },
-    handler: ({ ctx, req, res }) => serveSse(hub, ctx.tenantId, req, res),
-  });
 }
 
 /**
