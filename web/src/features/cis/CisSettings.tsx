@@ -295,9 +295,7 @@ export function CisSettings() {
                   label="Contractor UTR"
                   name="utr"
                   extra={
-                    settings?.hasUtr
-                      ? `Stored: ${settings.utrMasked ?? '••••••'}. Leave blank to keep it.`
-                      : '10 digits'
+                    settings?.hasUtr ? `Stored: ${settings.utrMasked}. Leave blank to keep it.` : '10 digits'
                   }
                 >
                   <Input maxLength={13} autoComplete="off" />

@@ -64,12 +64,12 @@ function valuesOf(invoice: Invoice): FormValues {
     subcontractorId: invoice.subcontractorId,
     invoiceDate: invoice.invoiceDate,
     receivedDate: invoice.receivedDate ?? '',
-    description: invoice.description ?? '',
+    description: invoice.description,
     gross: penceToPounds(invoice.amounts.grossP),
     materials: penceToPounds(invoice.amounts.materialsP),
     vatRate: invoice.vatRate,
     reverseCharge: invoice.reverseCharge,
-    materialsJustification: invoice.materialsJustification ?? '',
+    materialsJustification: invoice.materialsJustification,
   };
 }
 
@@ -97,7 +97,7 @@ export function InvoiceForm() {
   }, [loaded, form]);
 
   const subcontractor = subs.data?.items.find((item) => item.id === watched?.subcontractorId);
-  const cisRate = subcontractor?.verification?.rate ?? loaded?.cisRate ?? 20;
+  const cisRate = subcontractor?.verification.rate ?? loaded?.cisRate ?? 20;
   const grossP = penceOfInput(watched?.gross);
   const materialsP = penceOfInput(watched?.materials) ?? 0;
   const preview = useMemo(
@@ -116,7 +116,7 @@ export function InvoiceForm() {
   const subcontractorOptions = useMemo(() => {
     const options = (subs.data?.items ?? []).map((item) => ({
       value: item.id,
-      label: `${item.name} (${item.verification?.rate ?? 20}%)`,
+      label: `${item.name} (${item.verification.rate}%)`,
     }));
     if (loaded && !options.some((option) => option.value === loaded.subcontractorId))
       options.push({ value: loaded.subcontractorId, label: loaded.subcontractorName });

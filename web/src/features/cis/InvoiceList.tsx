@@ -151,9 +151,7 @@ export function InvoiceList() {
       render: (_, row) => (
         <Space orientation="vertical" size={0}>
           <span>{row.subcontractorName}</span>
-          <Typography.Text type="secondary">
-            {row.piiMasked?.utrMasked ?? row.piiMasked?.ninoMasked ?? ''}
-          </Typography.Text>
+          <Typography.Text type="secondary">{row.piiMasked.utrMasked}</Typography.Text>
         </Space>
       ),
     },
@@ -184,7 +182,7 @@ export function InvoiceList() {
       render: (_, row) => (
         <Space orientation="vertical" size={0}>
           <span>{pounds(row.amounts.cisDeductionP)}</span>
-          <Typography.Text type="secondary">{`${row.cisRate ?? row.verificationSnapshot?.rate ?? 0}%`}</Typography.Text>
+          <Typography.Text type="secondary">{`${row.cisRate}%`}</Typography.Text>
           {statementPending(row) && <Tag color="orange">Statement pending</Tag>}
         </Space>
       ),

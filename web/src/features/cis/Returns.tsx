@@ -1,4 +1,4 @@
-import type { CisReturn, ReturnLine, Validation } from '@workspace/cis/contract';
+import type { CisReturn, ReturnLine, TaxMonthPeriod, Validation } from '@workspace/cis/contract';
 import {
   CloudUploadOutlined,
   DownloadOutlined,
@@ -56,7 +56,7 @@ const lineColumns: ColumnsType<ReturnLine> = [
     key: 'ids',
     render: (_, line) => [line.utrMasked, line.ninoMasked].filter(Boolean).join(' / ') || '-',
   },
-  { title: 'Verification', key: 'ref', render: (_, line) => line.verificationRef ?? '-' },
+  { title: 'Verification', key: 'ref', render: (_, line) => line.verificationRef },
   { title: 'Gross', key: 'gross', render: (_, line) => pounds(line.grossP) },
   { title: 'Materials', key: 'materials', render: (_, line) => pounds(line.materialsP) },
   { title: 'CIS Deducted', key: 'cis', render: (_, line) => pounds(line.cisDeductedP) },
@@ -229,7 +229,9 @@ export function Returns() {
       />
     );
 
-  const { period, validation } = current.data;
+  // The screen also survives an answer without a period (cis.md: 'Unable to determine current tax month').
+  const { validation } = current.data;
+  const period = current.data.period as TaxMonthPeriod | undefined;
   const ret = current.data.return;
 
   const historyColumns: ColumnsType<CisReturn> = [

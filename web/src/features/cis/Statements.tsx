@@ -147,7 +147,7 @@ export function Statements() {
       render: (_, group) => (
         <Space orientation="vertical" size={0}>
           <Link to={`/cis/subcontractors/${group.subcontractorId}`}>{group.name}</Link>
-          <Typography.Text type="secondary">{group.utrMasked ?? ''}</Typography.Text>
+          <Typography.Text type="secondary">{group.utrMasked}</Typography.Text>
         </Space>
       ),
     },

@@ -8,7 +8,11 @@ export type InvoiceUiAction = 'view' | 'edit' | 'approve' | 'reject' | 'pay' | '
  * caller's UI flag grants it (edit, cancel, delete: canWrite; approve, reject: canApprove; pay: canPay, the scope the service
  * checks, which the coarse write scope also grants).
  */
-export function invoiceAllows(invoice: Invoice, action: InvoiceUiAction, abilities: Abilities): boolean {
+export function invoiceAllows(
+  invoice: Pick<Invoice, 'status'> & { actions?: Invoice['actions'] },
+  action: InvoiceUiAction,
+  abilities: Abilities,
+): boolean {
   if (action === 'view') return true;
   const status = normaliseInvoiceStatus(invoice.status);
   const byStatus: Record<Exclude<InvoiceUiAction, 'view'>, boolean> = {
