@@ -1,7 +1,7 @@
 import { FieldCipher, type ServiceDefinition } from '@workspace/kit';
 import { Gauge } from 'prom-client';
 import { cisEvents } from '@workspace/proto';
-import { cisMigrations } from '../migrations/001_cis.js';
+import { cisMigrations } from '../migrations/index.js';
 import type { CisConfig } from './config.js';
 import { auditFailures, CisContext, type Mailer } from './context.js';
 import { dashboardRoutes } from './http/dashboard.js';

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { decodeEvent, FieldCipher, type ServiceDefinition } from '@workspace/kit';
 import { cisEvents, identityEvents } from '@workspace/proto';
-import { identityMigrations } from '../migrations/001_identity.js';
+import { identityMigrations } from '../migrations/index.js';
 import type { IdentityConfig } from './config.js';
 import { IdentityContext } from './context.js';
 import { identityRoutes } from './http/routes.js';
