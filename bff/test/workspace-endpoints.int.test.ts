@@ -3,7 +3,7 @@ import {
   signIn as signInAtIdentity,
   startIdentityHarness,
   type IdentityHarness,
-} from '../../services/identity/test/support.js';
+} from '@workspace/identity/testing';
 import { enabledModules, moduleCatalogue, moduleConfig } from '../../web/src/app/modules.js';
 import type { RunningBff } from '../src/app.js';
 import { TestBrowser, read, signedInBrowser, startTestBff, urlOf } from './support.js';
