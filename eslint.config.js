@@ -66,6 +66,11 @@ export default tseslint.config(
     rules: { 'no-console': 'off' },
   },
   {
+    // Benchmarks measure one package's internals against another's (the bff's scope cache against identity's).
+    files: ['**/bench/**'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
     // Tests read untyped response bodies (supertest's `body: any`) on purpose; asserting on them is the point.
     files: ['**/test/**', '**/bench/**'],
     rules: {

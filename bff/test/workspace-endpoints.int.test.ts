@@ -4,7 +4,7 @@ import {
   startIdentityHarness,
   type IdentityHarness,
 } from '@workspace/identity/testing';
-import { enabledModules, moduleCatalogue, moduleConfig } from '../../web/src/app/modules.js';
+import { enabledModules, moduleCatalogue, moduleConfig } from '@workspace/web/modules';
 import type { RunningBff } from '../src/app.js';
 import { TestBrowser, read, signedInBrowser, startTestBff, urlOf } from './support.js';
 
