@@ -3,7 +3,7 @@
 import { startService } from '@workspace/kit';
 import type { EmbeddedService } from '@workspace/kit/embedding';
 import { identityConfigSchema } from './config.js';
-import { seedTenant } from './seed.js';
+import { seedTenant } from './commands/seed-tenant.js';
 import { identityService } from './service.js';
 
 export const embedded: EmbeddedService = {

@@ -10,6 +10,7 @@ export * from './http/app.js';
 export * from './http/auth.js';
 export * from './http/metrics.js';
 export * from './http/problem.js';
+export * from './http/service-client.js';
 export * from './http/sse.js';
 export * from './db/database.js';
 export * from './db/migrations.js';
