@@ -26,6 +26,12 @@ const domainDependencies = {
 // Bare built-in names (`crypto`, `fs/promises`) by exact name: as patterns they would also match a folder of that
 // name in a relative path.
 const builtins = builtinModules.map((name) => ({ name, message: domainMessage }));
+const contractMessage =
+  'http/*.schemas.ts and http/contract.ts are browser-safe contract modules (the web imports their types): only zod, the domain and other schemas.';
+const contractDependencies = [
+  { ...domainDependencies, message: contractMessage },
+  { regex: String.raw`^(\.{1,2}/)+(db|commands|events|workers|clients)(/|$)`, message: contractMessage },
+];
 const restrictedImports = (patterns, paths = []) => [
   'error',
   { paths, patterns: [acrossPackages, ...patterns] },
@@ -51,6 +57,15 @@ export default tseslint.config(
   {
     files: ['**/src/{db,commands,events,workers}/**'],
     rules: { 'no-restricted-imports': restrictedImports([intoHttp]) },
+  },
+  {
+    files: ['**/src/http/*.schemas.ts', '**/src/http/contract.ts'],
+    rules: {
+      'no-restricted-imports': restrictedImports(
+        contractDependencies,
+        builtins.map((path) => ({ ...path, message: contractMessage })),
+      ),
+    },
   },
   {
     files: ['**/src/domain/**'],
