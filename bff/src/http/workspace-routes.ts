@@ -1,6 +1,6 @@
-import { ApiRouter, HttpProblem, problems } from '@workspace/kit';
+import { ApiRouter, HttpProblem, problems, UpstreamProblem } from '@workspace/kit';
 import { z } from 'zod';
-import { footerView, IdentityProblem, logoView, tenantView, userView } from '../identity-client.js';
+import { footerView, logoView, tenantView, userView } from '../identity-client.js';
 import { browserState, requireSameTenant, requireStaff, type BffContext } from './context.js';
 
 /** The spec's fallbacks when tenant metadata cannot be fetched. */
@@ -48,9 +48,7 @@ export function workspaceRoutes(context: BffContext): ApiRouter {
             branding: {},
             // identity's message when its answer carried one (the spec's "response's error message"), else the
             // spec's 'Fetch error'; the bff's own message when identity did not answer.
-            error:
-              (error instanceof IdentityProblem ? error.identityDetail : error.detail) ??
-              METADATA_FETCH_ERROR,
+            error: (refusedByIdentity(error) ? error.upstream.detail : error.detail) ?? METADATA_FETCH_ERROR,
           };
         }
       },
@@ -250,4 +248,9 @@ export function workspaceRoutes(context: BffContext): ApiRouter {
         return undefined;
       },
     });
+}
+
+/** Identity answered with a refusal (its body's message, if any, is the one to show). */
+function refusedByIdentity(error: HttpProblem): error is UpstreamProblem {
+  return error instanceof UpstreamProblem && (error.upstream.status ?? 0) >= 400;
 }
