@@ -13,6 +13,7 @@ import type { Express } from 'express';
 import { isSecureOrigin, type BffConfig } from './config.js';
 import { SignInSealer } from './cookies.js';
 import { authRoutes } from './http/auth-routes.js';
+import { identityForwards } from './http/identity-forwards.js';
 import { csrfGuard, loadBrowserState, noStore, type BffContext } from './http/context.js';
 import { portalInviteRoute } from './http/portal-invite-route.js';
 import { portalRoutes } from './http/portal-routes.js';
@@ -158,6 +159,14 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
       { basePath: '/api', api: authRoutes(context) },
       { basePath: '/api', api: workspaceRoutes(context) },
       { basePath: '/api', api: portalRoutes(context) },
+      {
+        basePath: '/api',
+        api: serviceProxy(context, {
+          service: 'identity',
+          client: identity.http,
+          forward: { operations: identityForwards, at: '/v1' },
+        }),
+      },
       { basePath: '/api', api: portalInviteRoute(context, cis('/v1')) },
       {
         basePath: '/api',

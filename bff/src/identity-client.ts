@@ -57,7 +57,6 @@ const storedSession = z.object({
 });
 const lease = z.object({ acquired: z.boolean() });
 const rateLimitDecision = z.object({ allowed: z.boolean(), retryAfterSeconds: z.number().int() });
-const revokedPortalAccess = z.object({ revoked: z.number(), linksExpired: z.number() });
 
 export const tenantMetadata = z.object({
   id: z.string(),
@@ -70,16 +69,6 @@ const profile = z.object({ user: userView, tenant: tenantView });
 const availableScopes = z.object({ scopes: z.array(z.string()), restricted: z.boolean() });
 const effectiveScopes = z.object({ granted: z.array(z.string()) });
 const entitlements = z.object({ enabled: z.array(z.string()) });
-/** Footer settings as identity answers them (identity validates what is saved). */
-export const footerView = z.looseObject({ showFooter: z.boolean(), displayName: z.string() });
-
-/** The tenant's logo as identity describes it (kind, text, image type, size and version; not the bytes). */
-export const logoView = z.looseObject({
-  kind: z.enum(['none', 'text', 'image']),
-  text: z.string().nullable(),
-  contentType: z.string().nullable(),
-  etag: z.string().nullable(),
-});
 const logoImage = z.object({ contentType: z.string(), etag: z.string(), data: z.string() });
 
 export type Tokens = z.infer<typeof tokens>;
@@ -213,15 +202,6 @@ export class IdentityClient {
     });
   }
 
-  revokePortalSessions(accessToken: string, subcontractorId: string) {
-    return this.http.post({
-      path: '/v1/portal/sessions/revoke',
-      caller: { accessToken },
-      body: { subcontractorId },
-      schema: revokedPortalAccess,
-    });
-  }
-
   metadata(tenantId: string) {
     return this.http.get({
       path: `/v1/tenants/${encodeURIComponent(tenantId)}/metadata`,
@@ -233,24 +213,12 @@ export class IdentityClient {
     return this.http.get({ path: '/v1/me', caller: { accessToken }, schema: profile });
   }
 
-  updateMe(accessToken: string, body: unknown) {
-    return this.http.patch({ path: '/v1/me', caller: { accessToken }, body, schema: userView });
-  }
-
   effectiveScopes(accessToken: string) {
     return this.http.get({
       path: '/v1/me/effective-scopes',
       caller: { accessToken },
       schema: effectiveScopes,
     });
-  }
-
-  tenant(accessToken: string) {
-    return this.http.get({ path: '/v1/tenant', caller: { accessToken }, schema: tenantView });
-  }
-
-  updateTenant(accessToken: string, body: unknown) {
-    return this.http.patch({ path: '/v1/tenant', caller: { accessToken }, body, schema: tenantView });
   }
 
   availableScopes(accessToken: string) {
@@ -265,28 +233,8 @@ export class IdentityClient {
     return this.http.get({ path: '/v1/tenant/entitlements', caller: { accessToken }, schema: entitlements });
   }
 
-  footer(accessToken: string) {
-    return this.http.get({ path: '/v1/tenant/footer', caller: { accessToken }, schema: footerView });
-  }
-
-  saveFooter(accessToken: string, body: unknown) {
-    return this.http.put({ path: '/v1/tenant/footer', caller: { accessToken }, body, schema: footerView });
-  }
-
-  logo(accessToken: string) {
-    return this.http.get({ path: '/v1/tenant/logo', caller: { accessToken }, schema: logoView });
-  }
-
   logoImage(accessToken: string) {
     return this.http.get({ path: '/v1/tenant/logo/image', caller: { accessToken }, schema: logoImage });
-  }
-
-  saveLogo(accessToken: string, body: unknown) {
-    return this.http.put({ path: '/v1/tenant/logo', caller: { accessToken }, body, schema: logoView });
-  }
-
-  async deleteLogo(accessToken: string): Promise<void> {
-    await this.http.delete({ path: '/v1/tenant/logo', caller: { accessToken } });
   }
 
   /** Readiness: identity answers its own health check in time. */

@@ -45,12 +45,12 @@ export interface ServiceProxyOptions {
   session?: 'staff' | 'portal';
   /**
    * What is forwarded: every path under `/api/<prefix>` (the service documents them itself), only `GET
-   * /api/<prefix>` (one read, e.g. a stream), or the listed operations.
+   * /api/<prefix>` (one read, e.g. a stream), or the listed operations (under the service's path `at`, e.g. /v1).
    */
   forward:
     | { prefix: string }
     | { prefix: string; single: { summary: string } }
-    | { operations: ForwardedOperation[] };
+    | { operations: ForwardedOperation[]; at?: string };
 }
 
 /**
@@ -109,7 +109,8 @@ export function serviceProxy(context: BffContext, options: ServiceProxyOptions):
     for (const { to, ...operation } of what.operations) {
       api.route({
         ...operation,
-        handler: ({ req, res, body }) => forward(req, res, `${to ?? operation.path}${queryOf(req)}`, body),
+        handler: ({ req, res, body }) =>
+          forward(req, res, `${what.at ?? ''}${to ?? operation.path}${queryOf(req)}`, body),
       });
     }
     return api;
