@@ -2,26 +2,33 @@ import { HttpProblem, ServiceClient, type Logger } from '@workspace/kit';
 import { z } from 'zod';
 
 /*
- * What identity answers, as far as the bff relies on it. Objects are loose: a field identity adds later passes
- * through to the SPA instead of being dropped here.
+ * What identity answers, as the bff passes it on: every member identity's own response schemas list. The open maps
+ * (branding, theme preference, a module's config) are identity's to define, and reach the SPA as they are.
  */
-export const userView = z.looseObject({
+export const userView = z.object({
   uid: z.string(),
   email: z.string(),
   firstName: z.string(),
   lastName: z.string(),
   displayName: z.string(),
+  username: z.string().nullable(),
   role: z.string(),
   status: z.string(),
   themePreference: z.record(z.string(), z.unknown()),
+  profilePhotoUrl: z.string().nullable(),
+  teamIds: z.array(z.string()),
+  siteIds: z.array(z.string()),
+  bundleIds: z.array(z.string()),
 });
 
-export const tenantView = z.looseObject({
+export const tenantView = z.object({
   id: z.string(),
   name: z.string(),
   region: z.string(),
   branding: z.record(z.string(), z.unknown()),
-  modules: z.array(z.looseObject({ id: z.string(), enabled: z.boolean() })),
+  modules: z.array(
+    z.object({ id: z.string(), enabled: z.boolean(), config: z.record(z.string(), z.unknown()).optional() }),
+  ),
   storageTier: z.string(),
   entitlements: z.array(z.string()),
 });

@@ -2,15 +2,34 @@ import { z } from 'zod';
 import { tenantView, userView } from '../identity-client.js';
 import type { ForwardedOperation } from './service-proxy.js';
 
-/** Footer settings as identity answers them (identity validates what is saved). */
-export const footerView = z.looseObject({ showFooter: z.boolean(), displayName: z.string() });
+const footerLink = z.object({ id: z.string(), label: z.string(), url: z.string(), enabled: z.boolean() });
+
+/** Footer settings as identity answers them, defaults filled in (identity validates what is saved). */
+export const footerView = z.object({
+  showFooter: z.boolean(),
+  displayName: z.string(),
+  showPoweredBy: z.boolean(),
+  poweredByText: z.string(),
+  showAbout: z.boolean(),
+  aboutLabel: z.string(),
+  aboutUrl: z.string(),
+  showPrivacy: z.boolean(),
+  privacyLabel: z.string(),
+  privacyUrl: z.string(),
+  showTerms: z.boolean(),
+  termsLabel: z.string(),
+  termsUrl: z.string(),
+  links: z.array(footerLink),
+});
 
 /** The tenant's logo as identity describes it (kind, text, image type, size and version; not the bytes). */
-export const logoView = z.looseObject({
+export const logoView = z.object({
   kind: z.enum(['none', 'text', 'image']),
   text: z.string().nullable(),
   contentType: z.string().nullable(),
+  size: z.number().int().nullable(),
   etag: z.string().nullable(),
+  updatedAt: z.string().nullable(),
 });
 
 /**

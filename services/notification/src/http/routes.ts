@@ -133,15 +133,16 @@ export function notificationRoutes(context: RouteContext): { basePath: string; a
             );
           }
           res.status(200).json(toResult(outcome.existing));
-          return;
+          return undefined;
         }
         if (!body.waitForFirstAttempt) {
           delivery.wake();
           res.status(202).json(toResult(outcome.created));
-          return;
+          return undefined;
         }
         const attempted = (await delivery.attempt(body.tenantId, id)) ?? outcome.created;
         res.status(isFinal(attempted.status) ? 201 : 202).json(toResult(attempted));
+        return undefined;
       },
     })
     .route({
