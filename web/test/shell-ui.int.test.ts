@@ -31,8 +31,8 @@ beforeAll(async () => {
   // Acme Builders enables no module at all.
   await harness.definition
     .context()
-    .inTenant('acme', (store) =>
-      store.updateTenant('acme', { modules: [{ id: 'cis', enabled: false, config: {} }] }),
+    .inTenant('acme', (stores) =>
+      stores.tenants.updateTenant('acme', { modules: [{ id: 'cis', enabled: false, config: {} }] }),
     );
 });
 

@@ -1,4 +1,4 @@
 export * from './config.js';
 export * from './service.js';
-export * from './seed.js';
+export * from './commands/seed-tenant.js';
 export * from './domain/index.js';

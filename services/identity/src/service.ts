@@ -1,31 +1,54 @@
-import { hostname } from 'node:os';
-import { decodeEvent, FieldCipher, type ServiceDefinition } from '@workspace/kit';
-import { cisEvents, identityEvents } from '@workspace/proto';
+import { FieldCipher, type ApiRouter, type ServiceDefinition } from '@workspace/kit';
+import { identityEvents } from '@workspace/proto';
 import { identityMigrations } from '../migrations/001_identity.js';
+import { httpPhotoFetcher, AvatarCache } from './commands/avatars.js';
+import { TokenSigner } from './commands/token-signer.js';
+import { backfillUserKeys } from './commands/user-keys.js';
 import type { IdentityConfig } from './config.js';
 import { IdentityContext } from './context.js';
-import { identityRoutes } from './http/routes.js';
-import { rateLimitRoutes } from './http/rate-limit-routes.js';
-import { revokePortalAccess, sessionRoutes } from './http/session-routes.js';
-import { IdentityLiveHub, liveRoutes } from './live.js';
-import { IdentityMaintenance } from './maintenance.js';
-import { profileFeatures, type ProfileFeatures } from './profile-features.js';
-import { TokenSigner } from './tokens.js';
+import { cisSubcontractorConsumer } from './events/cis-subcontractor.consumer.js';
+import { scopeCacheConsumer } from './events/scope-cache.consumer.js';
+import { authRoutes } from './http/auth.routes.js';
+import { availableScopesRoutes } from './http/available-scopes.routes.js';
+import { avatarsRoutes } from './http/avatars.routes.js';
+import { jwksRoutes } from './http/jwks.routes.js';
+import { liveRoutes } from './http/live.routes.js';
+import { meRoutes } from './http/me.routes.js';
+import { metadataRoutes } from './http/metadata.routes.js';
+import { moduleRoleBundlesRoutes } from './http/module-role-bundles.routes.js';
+import { portalLinksRoutes } from './http/portal-links.routes.js';
+import { rateLimitsRoutes } from './http/rate-limits.routes.js';
+import { roleBundlesRoutes } from './http/role-bundles.routes.js';
+import { sessionsRoutes } from './http/sessions.routes.js';
+import { signingKeysRoutes } from './http/signing-keys.routes.js';
+import { tenantLogoRoutes } from './http/tenant-logo.routes.js';
+import { tenantRoutes } from './http/tenant.routes.js';
+import { userKeysRoutes } from './http/user-keys.routes.js';
+import { usersRoutes } from './http/users.routes.js';
+import { AvatarCleanupWorker } from './workers/avatar-cleanup.worker.js';
+import { IdentityLiveHub } from './workers/live-hub.worker.js';
+import { IdentityMaintenance } from './workers/maintenance.worker.js';
 
 export const IDENTITY_SCHEMA = 'identity';
 
+/** What identity serves about each user beside their account: their avatar (the spec's avatar cache). */
+export interface ProfileFeatures {
+  avatars: AvatarCache;
+}
+
 export interface IdentityService extends ServiceDefinition<IdentityConfig> {
-  /** The running service's context (after start): the store, signer and scope cache. */
+  /** The running service's context (after start): the database, signer and scope cache. */
   context(): IdentityContext;
   /** The maintenance worker (after start): key rotation and clean-up; tests run it at once. */
   maintenance(): IdentityMaintenance;
-  /** Users' public keys and avatars. */
+  /** Users' avatars. */
   profile: ProfileFeatures;
 }
 
 export function identityService(config: IdentityConfig): IdentityService {
   const cipher = FieldCipher.fromConfig(config.IDENTITY_ENCRYPTION_KEYS);
-  const profile = profileFeatures(config, cipher);
+  // Profile photos are fetched over https; plain http only where the IdP may be too (local development, tests).
+  const avatars = new AvatarCache(httpPhotoFetcher({ allowHttp: config.OIDC_ALLOW_HTTP }));
   let context: IdentityContext | undefined;
   let hub: IdentityLiveHub | undefined;
   let maintenance: IdentityMaintenance | undefined;
@@ -33,6 +56,7 @@ export function identityService(config: IdentityConfig): IdentityService {
     if (!context) throw new Error('identity has not started');
     return context;
   };
+  const v1 = (api: ApiRouter) => ({ basePath: '/v1', api });
   return {
     name: 'identity',
     schema: IDENTITY_SCHEMA,
@@ -42,7 +66,7 @@ export function identityService(config: IdentityConfig): IdentityService {
     bodyLimit: '6mb',
     publishes: Object.values(identityEvents),
     context: current,
-    profile,
+    profile: { avatars },
     async setup(deps) {
       const signer = await TokenSigner.load(deps.db, cipher, {
         issuer: config.JWT_ISSUER,
@@ -55,9 +79,10 @@ export function identityService(config: IdentityConfig): IdentityService {
       });
       const ready = new IdentityContext(deps.db, config, cipher, signer, deps.logger, deps.source);
       context = ready;
-      await profile.setup(deps);
+      // Users created before migration 005 get their key pair.
+      await backfillUserKeys(deps.db, cipher, deps.logger);
       // Live updates (GET /v1/live): every replica hears the NOTIFY its peers send with each recorded change, and
-      // drops its cached scopes of the tenant at once when their inputs changed (the consumer below does so too).
+      // drops its cached scopes of the tenant at once when their inputs changed (the scope-cache consumer does so too).
       hub = new IdentityLiveHub(config.DATABASE_URL, deps.logger, (tenantId, event) => {
         if (event !== 'tenant') ready.scopeCache.invalidateTenant(tenantId);
       });
@@ -74,70 +99,37 @@ export function identityService(config: IdentityConfig): IdentityService {
         intervalMs: config.MAINTENANCE_INTERVAL_SECONDS * 1000,
         rotateAfterMs: config.SIGNING_KEY_ROTATION_DAYS * 24 * 3600 * 1000,
       });
-      return [...(hub ? [hub] : []), maintenance, ...profile.workers(deps)];
+      const avatarCleanup = new AvatarCleanupWorker(avatars, deps.logger.child({ component: 'avatars' }));
+      return [...(hub ? [hub] : []), maintenance, avatarCleanup];
     },
     // Identity verifies the tokens it signs with its own public keys (reloaded when a token names a newer key).
     authKeys: () => current().signer.verificationKeys(),
     routes: () => {
       if (!hub) throw new Error('identity has not started');
+      const ctx = current();
       return [
-        ...identityRoutes(current()),
-        { basePath: '/v1', api: sessionRoutes(current()) },
-        { basePath: '/v1', api: rateLimitRoutes(current()) },
-        { basePath: '/v1', api: liveRoutes(hub) },
-        ...profile.routes(current()),
+        v1(authRoutes(ctx)),
+        v1(portalLinksRoutes(ctx)),
+        v1(metadataRoutes(ctx)),
+        v1(meRoutes(ctx)),
+        v1(tenantRoutes(ctx)),
+        v1(tenantLogoRoutes(ctx)),
+        v1(availableScopesRoutes(ctx)),
+        v1(roleBundlesRoutes(ctx)),
+        v1(moduleRoleBundlesRoutes(ctx)),
+        v1(usersRoutes(ctx)),
+        { basePath: '', api: jwksRoutes(ctx) },
+        v1(sessionsRoutes(ctx)),
+        v1(signingKeysRoutes(ctx)),
+        v1(rateLimitsRoutes(ctx)),
+        v1(liveRoutes(hub)),
+        v1(userKeysRoutes(ctx)),
+        v1(avatarsRoutes(ctx, avatars)),
       ];
     },
-    consumers: () => [
-      {
-        // A subcontractor cis archives or deletes loses portal access at once: their portal sessions at every bff
-        // replica end and their unused magic links expire. One group for all replicas (each event handled once).
-        groupId: config.PORTAL_ACCESS_CONSUMER_GROUP,
-        topics: [cisEvents['cis.subcontractor.archived'].topic],
-        fromBeginning: false,
-        handlers: Object.fromEntries(
-          (
-            [
-              'cis.subcontractor.archived',
-              'cis.subcontractor.deleted',
-              'cis.subcontractor.bulk.archive',
-              'cis.subcontractor.bulk.delete',
-            ] as const
-          ).map((type) => [
-            type,
-            async (event, trx) => {
-              const activity = decodeEvent(cisEvents[type], event);
-              const ids = [...new Set([activity.targetId, ...activity.targetIds].filter(Boolean))];
-              const revoked = await revokePortalAccess(trx, event.tenantId, ids);
-              if (revoked.sessions + revoked.links > 0) {
-                current().logger.info(
-                  { tenantId: event.tenantId, type, ...revoked },
-                  'portal access revoked (cis)',
-                );
-              }
-            },
-          ]),
-        ),
-      },
-      {
-        // Every replica drops its cached scopes when any replica changes their inputs (role bundles, the whitelist,
-        // a user's role or bundles), so a change applies at once everywhere. One group per replica (each must see
-        // every event), reading only new events: a starting replica's cache is empty anyway.
-        groupId: `identity-scope-cache-${hostname()}`,
-        topics: [identityEvents.roleBundleChanged.topic],
-        fromBeginning: false,
-        handlers: Object.fromEntries(
-          [identityEvents.roleBundleChanged, identityEvents.whitelistChanged, identityEvents.userUpdated].map(
-            (definition) => [
-              definition.type,
-              (event: { tenantId: string }) => {
-                current().scopeCache.invalidateTenant(event.tenantId);
-                return Promise.resolve();
-              },
-            ],
-          ),
-        ),
-      },
+    consumers: (deps) => [
+      cisSubcontractorConsumer(config.PORTAL_ACCESS_CONSUMER_GROUP, deps.logger),
+      scopeCacheConsumer(() => current().scopeCache),
     ],
   };
 }

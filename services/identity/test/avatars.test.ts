@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import sharp from 'sharp';
-import { AVATAR, AvatarCache, AvatarCleanupWorker, makeAvatar, type AvatarSubject } from '../src/avatars.js';
+import { AVATAR, AvatarCache, makeAvatar, type AvatarSubject } from '../src/commands/avatars.js';
+import { AvatarCleanupWorker } from '../src/workers/avatar-cleanup.worker.js';
 
 const photo = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 40 } } })

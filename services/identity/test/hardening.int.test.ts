@@ -5,7 +5,7 @@ import { cisEvents } from '@workspace/proto';
 import { decodeProtectedHeader } from 'jose';
 import { startDevIdp } from '../../../deploy/local/dev-idp.js';
 import { ledgerService, provisionLedgerSchema } from '../../kit/test/fixtures/ledger-service.js';
-import { OidcClients } from '../src/oidc.js';
+import { OidcClients } from '../src/clients/oidc.js';
 import { identityService } from '../src/service.js';
 import {
   CLIENT,

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { FieldCipher } from '@workspace/kit';
 import pg from 'pg';
 import sharp from 'sharp';
-import { backfillUserKeys, openSealedForUser, sealForUser } from '../src/user-keys.js';
+import { backfillUserKeys, openSealedForUser, sealForUser } from '../src/commands/user-keys.js';
 import { acmeSeed, demoSeed, signIn, startIdentityHarness, type IdentityHarness } from './support.js';
 
 let harness: IdentityHarness;

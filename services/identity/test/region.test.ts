@@ -1,5 +1,5 @@
-import { REGIONS } from '../src/db/store.js';
-import { tenantSeedSchema } from '../src/seed.js';
+import { REGIONS } from '../src/domain/tenant.js';
+import { tenantSeedSchema } from '../src/commands/seed-tenant.js';
 
 const seed = (tenant: Record<string, unknown>) => ({
   tenant: { id: 'acme', name: 'Acme', ...tenant },

@@ -6,7 +6,7 @@ import { createTestDatabase, testInfra, type TestDatabase } from '@workspace/kit
 import { provisionServiceSchema } from '@workspace/kit';
 import { startDevIdp, type RunningDevIdp } from '../../../deploy/local/dev-idp.js';
 import { identityConfigSchema, type IdentityConfig } from '../src/config.js';
-import { seededSubject, seedTenant, type TenantSeed } from '../src/seed.js';
+import { seededSubject, seedTenant, type TenantSeed } from '../src/commands/seed-tenant.js';
 import { identityService, type IdentityService } from '../src/service.js';
 
 export const INTERNAL_TOKEN = randomBytes(24).toString('hex');

@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import pg from 'pg';
 import { eventually } from '@workspace/kit/testing';
-import { tenantId as tenantIdSchema } from '../src/http/schemas.js';
+import { tenantId as tenantIdSchema } from '../src/domain/tenant.js';
 import { SCOPE_CACHE_TTL_MS } from '../src/domain/index.js';
 import {
   acmeSeed,

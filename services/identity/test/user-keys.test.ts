@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { FieldCipher } from '@workspace/kit';
-import { generateUserKeys, openSealedForUser, sealForUser } from '../src/user-keys.js';
+import { generateUserKeys, openSealedForUser, sealForUser } from '../src/commands/user-keys.js';
 
 const cipher = new FieldCipher({ k1: randomBytes(32).toString('base64') }, 'k1');
 

@@ -3,20 +3,9 @@
 // The cache is the kit's TTL + LRU cache (preset `avatar`); docs/identity.md "Avatars".
 
 import { createHash } from 'node:crypto';
-import {
-  ApiRouter,
-  CACHE_PRESETS,
-  HttpProblem,
-  presetCache,
-  problems,
-  type BackgroundWorker,
-  type CacheClock,
-  type Logger,
-  type TtlLruCache,
-} from '@workspace/kit';
+import { CACHE_PRESETS, presetCache, type CacheClock, type TtlLruCache } from '@workspace/kit';
 import sharp from 'sharp';
-import { z } from 'zod';
-import type { IdentityContext } from './context.js';
+import type { IdentityContext } from '../context.js';
 
 export const AVATAR = CACHE_PRESETS.avatar;
 
@@ -128,87 +117,13 @@ export class AvatarCache {
   }
 }
 
-/** Runs the avatar cache's clean-up every hour. */
-export class AvatarCleanupWorker implements BackgroundWorker {
-  readonly name = 'avatar-cache-cleanup';
-  private timer: ReturnType<typeof setInterval> | undefined;
-
-  constructor(
-    private readonly avatars: AvatarCache,
-    private readonly logger: Logger,
-    private readonly intervalMs: number = AVATAR.cleanupIntervalMs,
-  ) {}
-
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      const dropped = this.avatars.cleanUp();
-      if (dropped > 0) this.logger.debug({ dropped }, 'expired avatars dropped');
-    }, this.intervalMs);
-    this.timer.unref();
-  }
-
-  stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    return Promise.resolve();
-  }
-}
-
-const uid = z.uuid();
-
-/** GET /v1/users/:uid/avatar (the webp bytes) and POST /v1/users/avatars/warm (fetch a list's avatars ahead). */
-export function avatarRoutes(context: IdentityContext, avatars: AvatarCache): ApiRouter {
-  const subjects = (tenantId: string, uids: string[]) =>
-    context.inTenant(tenantId, async (_store, trx) => {
-      const rows = await trx('users')
-        .whereIn('uid', uids)
-        .select<{ uid: string; profile_photo_url: string | null }[]>('uid', 'profile_photo_url');
-      return rows.map((row) => ({ tenantId, uid: row.uid, photoUrl: row.profile_photo_url }));
-    });
-  return new ApiRouter()
-    .route({
-      method: 'get',
-      path: '/users/:uid/avatar',
-      summary: 'A user’s avatar: their profile photo at most 128 px, webp (cached 7 days)',
-      request: { params: z.object({ uid }) },
-      responses: {
-        200: { description: 'image/webp' },
-        404: { description: 'No such user, or no profile photo' },
-        502: { description: 'The profile photo could not be fetched or read' },
-      },
-      handler: async ({ ctx, params, req, res }) => {
-        const [subject] = await subjects(ctx.tenantId, [params.uid]);
-        if (!subject) throw problems.notFound('User not found.');
-        let avatar: Avatar | undefined;
-        try {
-          avatar = await avatars.avatar(subject);
-        } catch (error) {
-          context.logger.warn({ err: error, uid: subject.uid }, 'avatar could not be made');
-          throw new HttpProblem(502, 'avatar_unavailable', 'The profile photo could not be fetched.');
-        }
-        if (!avatar) throw problems.notFound('This user has no profile photo.');
-        const etag = `"${avatar.etag}"`;
-        res.setHeader('ETag', etag);
-        res.setHeader('Cache-Control', 'private, max-age=3600');
-        if (req.headers['if-none-match'] === etag) {
-          res.status(304).end();
-          return;
-        }
-        res.type(avatar.contentType).send(avatar.image);
-      },
-    })
-    .route({
-      method: 'post',
-      path: '/users/avatars/warm',
-      summary: 'Fetch the avatars of a list of users ahead of showing them (5 at a time)',
-      request: { body: z.object({ uids: z.array(uid).max(200) }) },
-      responses: {
-        200: {
-          description: 'How many are ready; users whose photo failed',
-          schema: z.object({ ready: z.number(), failed: z.array(z.string()) }),
-        },
-      },
-      handler: async ({ ctx, body }) => avatars.warm(await subjects(ctx.tenantId, body.uids)),
-    });
+/** The users' avatar subjects (those that exist), for the avatar cache. */
+export function avatarSubjects(
+  context: IdentityContext,
+  tenantId: string,
+  uids: string[],
+): Promise<AvatarSubject[]> {
+  return context.inTenant(tenantId, async (stores) =>
+    (await stores.users.photos(uids)).map((photo) => ({ tenantId, ...photo })),
+  );
 }

@@ -1,10 +1,18 @@
 import { identityEvents } from '@workspace/proto';
 import { z } from 'zod';
-import { templateBundles, type IdentityContext } from './context.js';
-import { REGIONS, STORAGE_TIERS } from './db/store.js';
-import { tenantId, tenantModule } from './http/schemas.js';
-import { tenantChangedData } from './events.js';
+import type { IdentityContext } from '../context.js';
+import { roleTemplates, type RoleTemplateName } from '../domain/index.js';
+import { REGIONS, STORAGE_TIERS, tenantId, tenantModule } from '../domain/tenant.js';
+import { tenantChangedData } from '../events/identity-events.js';
 import { generateUserKeys } from './user-keys.js';
+
+/** A role bundle per role template, as every new tenant gets them. */
+const templateBundles = (Object.keys(roleTemplates) as RoleTemplateName[]).map((template) => ({
+  id: template,
+  name: template,
+  scopes: [...roleTemplates[template]],
+  template,
+}));
 
 /** A tenant and its users as `make up` and the tests seed them (the demo tenant's file: deploy/local/seed). */
 export const tenantSeedSchema = z.object({
@@ -45,18 +53,19 @@ export const seededSubject = (tenant: string, email: string): string => `${tenan
 export async function seedTenant(context: IdentityContext, input: unknown): Promise<{ created: boolean }> {
   const seed = tenantSeedSchema.parse(input);
   const { tenant } = seed;
-  return context.inTenant(tenant.id, async (store, trx) => {
-    if (await store.tenant(tenant.id)) return { created: false };
-    await store.createTenant({ ...tenant, availableScopes: null });
-    for (const bundle of templateBundles) await store.upsertBundle(tenant.id, bundle);
-    for (const bundle of seed.bundles) await store.upsertBundle(tenant.id, { ...bundle, template: null });
-    await context.record(trx, identityEvents.tenantCreated, {
+  return context.inTenant(tenant.id, async (stores) => {
+    if (await stores.tenants.tenant(tenant.id)) return { created: false };
+    await stores.tenants.createTenant({ ...tenant, availableScopes: null });
+    for (const bundle of templateBundles) await stores.bundles.upsertBundle(tenant.id, bundle);
+    for (const bundle of seed.bundles)
+      await stores.bundles.upsertBundle(tenant.id, { ...bundle, template: null });
+    await context.record(stores, identityEvents.tenantCreated, {
       tenantId: tenant.id,
       aggregateId: tenant.id,
       data: tenantChangedData(tenant),
     });
     for (const user of seed.users) {
-      await store.createUser(
+      await stores.users.createUser(
         {
           ...user,
           tenantId: tenant.id,
@@ -70,7 +79,7 @@ export async function seedTenant(context: IdentityContext, input: unknown): Prom
         },
         generateUserKeys(context.cipher),
       );
-      await context.record(trx, identityEvents.userCreated, {
+      await context.record(stores, identityEvents.userCreated, {
         tenantId: tenant.id,
         aggregateId: user.uid,
         data: {

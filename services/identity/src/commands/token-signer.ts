@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FieldCipher, Knex } from '@workspace/kit';
+import { SigningKeyStore } from '../db/signing-keys.store.js';
 import {
   createLocalJWKSet,
   errors as joseErrors,
@@ -14,7 +15,6 @@ import {
 } from 'jose';
 
 const ALGORITHM = 'RS256';
-const LOCK = "SELECT pg_advisory_xact_lock(hashtext('identity.signing_keys'))";
 /** A token naming a kid this replica does not know makes it reload the keys, at most this often. */
 const RELOAD_ON_UNKNOWN_KID_MS = 1_000;
 
@@ -23,15 +23,6 @@ interface SigningKey {
   publicJwk: JWK;
   privateKey: CryptoKey;
   createdAt: Date;
-}
-
-interface KeyRow {
-  kid: string;
-  public_jwk: JWK;
-  private_key_sealed: string;
-  created_at: Date;
-  retired_at: Date | null;
-  published_until: Date | null;
 }
 
 export interface AccessTokenInput {
@@ -84,19 +75,21 @@ export class TokenSigner {
   private lastReload = 0;
   private reloading: Promise<void> | undefined;
 
+  private readonly keys: SigningKeyStore;
+
   private constructor(
-    private readonly db: Knex,
+    db: Knex,
     private readonly cipher: FieldCipher,
     private readonly options: TokenSignerOptions,
-  ) {}
+  ) {
+    this.keys = new SigningKeyStore(db);
+  }
 
   static async load(db: Knex, cipher: FieldCipher, options: TokenSignerOptions): Promise<TokenSigner> {
     const signer = new TokenSigner(db, cipher, options);
-    await db.transaction(async (trx) => {
-      await trx.raw(LOCK);
-      const existing: unknown = await trx('signing_keys').whereNull('retired_at').first();
+    await signer.keys.locked(async (keys) => {
       // The very first key signs at once (no verifier can have cached a JWKS without it).
-      if (!existing) await signer.insertKey(trx, true);
+      if (!(await keys.newestUnretired())) await signer.insertKey(keys, true);
     });
     await signer.reload();
     return signer;
@@ -104,29 +97,24 @@ export class TokenSigner {
 
   /** Reads the keys again: the newest unretired key signs, every key still within its publication is published. */
   async reload(): Promise<void> {
-    const rows = await this.db('signing_keys')
-      .where((query) => {
-        void query.whereNull('published_until').orWhere('published_until', '>', this.db.fn.now());
-      })
-      .orderBy('created_at', 'desc')
-      .select<KeyRow[]>('*');
+    const rows = await this.keys.published();
     const now = Date.now();
-    const candidates = rows.filter((row) => row.retired_at === null || row.retired_at.getTime() > now);
+    const candidates = rows.filter((row) => row.retiredAt === null || row.retiredAt.getTime() > now);
     if (candidates.length === 0) throw new Error('No signing key');
     const known = new Map(this.signing.map((key) => [key.kid, key]));
     this.signing = await Promise.all(
       candidates.map(async (row) => ({
         kid: row.kid,
-        publicJwk: row.public_jwk,
+        publicJwk: row.publicJwk,
         privateKey:
           known.get(row.kid)?.privateKey ??
-          (await importPKCS8(this.cipher.decrypt(row.private_key_sealed), ALGORITHM)),
-        createdAt: row.created_at,
-        activatesAt: row.created_at.getTime() + this.options.activationDelayMs,
-        retiresAt: row.retired_at?.getTime() ?? Number.POSITIVE_INFINITY,
+          (await importPKCS8(this.cipher.decrypt(row.privateKeySealed), ALGORITHM)),
+        createdAt: row.createdAt,
+        activatesAt: row.createdAt.getTime() + this.options.activationDelayMs,
+        retiresAt: row.retiredAt?.getTime() ?? Number.POSITIVE_INFINITY,
       })),
     );
-    this.published = rows.map((row) => row.public_jwk);
+    this.published = rows.map((row) => row.publicJwk);
     this.localKeys = createLocalJWKSet({ keys: this.published });
     this.lastReload = Date.now();
   }
@@ -136,46 +124,36 @@ export class TokenSigner {
    * Under the advisory lock, so concurrent rotations by several replicas make one key each, in turn.
    */
   async rotate(options: { immediate?: boolean } = {}): Promise<{ kid: string; retired: string[] }> {
-    const result = await this.db.transaction(async (trx) => {
-      await trx.raw(LOCK);
-      return this.rotateLocked(trx, options.immediate ?? false);
-    });
+    const result = await this.keys.locked((keys) => this.rotateLocked(keys, options.immediate ?? false));
     await this.reload();
     return result;
   }
 
   /** Rotates when the signing key is older than `maxAgeMs` (checked again under the lock). */
   async rotateIfDue(maxAgeMs: number): Promise<{ kid: string; retired: string[] } | undefined> {
-    const result = await this.db.transaction(async (trx) => {
-      await trx.raw(LOCK);
-      const current = (await trx('signing_keys')
-        .whereNull('retired_at')
-        .orderBy('created_at', 'desc')
-        .first()) as KeyRow | undefined;
-      if (current && Date.now() - current.created_at.getTime() < maxAgeMs) return undefined;
-      return this.rotateLocked(trx, false);
+    const result = await this.keys.locked(async (keys) => {
+      const current = await keys.newestUnretired();
+      if (current && Date.now() - current.createdAt.getTime() < maxAgeMs) return undefined;
+      return this.rotateLocked(keys, false);
     });
     if (result) await this.reload();
     return result;
   }
 
   /** Deletes keys whose publication has ended (no token they signed is still valid). */
-  async purge(): Promise<number> {
-    return this.db('signing_keys')
-      .whereNotNull('published_until')
-      .where('published_until', '<=', this.db.fn.now())
-      .del();
+  purge(): Promise<number> {
+    return this.keys.purge();
   }
 
   async list(): Promise<SigningKeyInfo[]> {
-    const rows = await this.db('signing_keys').orderBy('created_at', 'desc').select<KeyRow[]>('*');
+    const rows = await this.keys.all();
     const signing = this.signingKey().kid;
     return rows.map((row) => ({
       kid: row.kid,
-      createdAt: row.created_at.toISOString(),
-      retiredAt: row.retired_at?.toISOString() ?? null,
-      publishedUntil: row.published_until?.toISOString() ?? null,
-      activatesAt: new Date(row.created_at.getTime() + this.options.activationDelayMs).toISOString(),
+      createdAt: row.createdAt.toISOString(),
+      retiredAt: row.retiredAt?.toISOString() ?? null,
+      publishedUntil: row.publishedUntil?.toISOString() ?? null,
+      activatesAt: new Date(row.createdAt.getTime() + this.options.activationDelayMs).toISOString(),
       signing: row.kid === signing,
     }));
   }
@@ -233,30 +211,27 @@ export class TokenSigner {
   }
 
   private async rotateLocked(
-    trx: Knex.Transaction,
+    keys: SigningKeyStore,
     immediate: boolean,
   ): Promise<{ kid: string; retired: string[] }> {
     // The replaced keys sign until the new one activates (at once for an immediate rotation, e.g. a leaked key).
     const stopsAt = Date.now() + (immediate ? 0 : this.options.activationDelayMs);
-    const retired: { kid: string }[] = await trx('signing_keys')
-      .whereNull('retired_at')
-      .update({
-        retired_at: new Date(stopsAt),
-        published_until: new Date(stopsAt + this.options.publishRetiredForMs),
-      })
-      .returning('kid');
-    const kid = await this.insertKey(trx, immediate);
-    return { kid, retired: retired.map((row) => row.kid) };
+    const retired = await keys.retireUnretired(
+      new Date(stopsAt),
+      new Date(stopsAt + this.options.publishRetiredForMs),
+    );
+    const kid = await this.insertKey(keys, immediate);
+    return { kid, retired };
   }
 
-  private async insertKey(trx: Knex.Transaction, activeNow: boolean): Promise<string> {
+  private async insertKey(keys: SigningKeyStore, activeNow: boolean): Promise<string> {
     const { publicKey, privateKey } = await generateKeyPair(ALGORITHM, { extractable: true });
     const kid = randomUUID();
-    await trx('signing_keys').insert({
+    await keys.insert({
       kid,
-      public_jwk: JSON.stringify({ ...(await exportJWK(publicKey)), kid, alg: ALGORITHM, use: 'sig' }),
-      private_key_sealed: this.cipher.encrypt(await exportPKCS8(privateKey)),
-      created_at: new Date(Date.now() - (activeNow ? this.options.activationDelayMs : 0)),
+      publicJwk: { ...(await exportJWK(publicKey)), kid, alg: ALGORITHM, use: 'sig' },
+      privateKeySealed: this.cipher.encrypt(await exportPKCS8(privateKey)),
+      createdAt: new Date(Date.now() - (activeNow ? this.options.activationDelayMs : 0)),
     });
     return kid;
   }

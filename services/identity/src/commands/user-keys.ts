@@ -13,18 +13,13 @@ import {
   randomBytes,
   type KeyObject,
 } from 'node:crypto';
-import { ApiRouter, problems, type FieldCipher, type Knex, type Logger } from '@workspace/kit';
-import { z } from 'zod';
-import type { IdentityContext } from './context.js';
+import type { FieldCipher, Knex, Logger } from '@workspace/kit';
+import { UserKeysBackfillStore } from '../db/user-keys-backfill.store.js';
+import type { UserKeys } from '../db/users.store.js';
+
+export type { UserKeys } from '../db/users.store.js';
 
 export const USER_KEY_ALGORITHM = 'X25519';
-
-export interface UserKeys {
-  /** base64url of the 32 raw bytes of the X25519 public key. */
-  publicKey: string;
-  /** The PKCS#8 private key, sealed with the field cipher (never stored or logged in clear). */
-  privateKeySealed: string;
-}
 
 export function generateUserKeys(cipher: FieldCipher): UserKeys {
   const { publicKey, privateKey } = generateKeyPairSync('x25519');
@@ -88,76 +83,17 @@ export function openSealedForUser(keys: UserKeys, cipher: FieldCipher, sealed: s
 }
 
 /**
- * Gives every user without a key pair one (users created before migration 005), in batches, across tenants: the
- * transaction sets `app.user_keys_backfill`, which lets it see users without a key and nothing else. Returns how
- * many users got a key.
+ * Gives every user without a key pair one (users created before migration 005), in batches of 200, across tenants.
+ * Returns how many users got a key.
  */
 export async function backfillUserKeys(db: Knex, cipher: FieldCipher, logger?: Logger): Promise<number> {
+  const store = new UserKeysBackfillStore(db);
   let total = 0;
   for (;;) {
-    const done = await db.transaction(async (trx) => {
-      await trx.raw(`SELECT set_config('app.user_keys_backfill', 'on', true)`);
-      const rows = await trx('users').whereNull('public_key').limit(200).select<{ uid: string }[]>('uid');
-      for (const { uid } of rows) {
-        const keys = generateUserKeys(cipher);
-        await trx('users').where({ uid }).whereNull('public_key').update({
-          public_key: keys.publicKey,
-          private_key_sealed: keys.privateKeySealed,
-          key_created_at: trx.fn.now(),
-        });
-      }
-      return rows.length;
-    });
+    const done = await store.fillBatch(200, () => generateUserKeys(cipher));
     total += done;
     if (done < 200) break;
   }
   if (total > 0) logger?.info({ users: total }, 'gave users created before their keys existed a key pair');
   return total;
-}
-
-/** The key columns of a new user row. */
-export const userKeyColumns = (keys: UserKeys) => ({
-  public_key: keys.publicKey,
-  private_key_sealed: keys.privateKeySealed,
-  key_created_at: new Date(),
-});
-
-const publicKeyView = z.object({
-  uid: z.string(),
-  algorithm: z.literal(USER_KEY_ALGORITHM),
-  publicKey: z.string(),
-  jwk: z.object({ kty: z.literal('OKP'), crv: z.literal('X25519'), x: z.string() }),
-  createdAt: z.string(),
-});
-
-/** GET /v1/users/:uid/public-key: any signed-in member of the tenant may read a colleague's public key. */
-export function userKeyRoutes(context: IdentityContext): ApiRouter {
-  return new ApiRouter().route({
-    method: 'get',
-    path: '/users/:uid/public-key',
-    summary: 'A user’s public key (X25519), to seal data only that user can open',
-    request: { params: z.object({ uid: z.uuid() }) },
-    responses: {
-      200: { description: 'Public key', schema: publicKeyView },
-      404: { description: 'No such user' },
-    },
-    handler: ({ ctx, params }) =>
-      context.inTenant(ctx.tenantId, async (_store, trx) => {
-        const row = await trx('users')
-          .where({ uid: params.uid })
-          .first<{ uid: string; public_key: string | null; key_created_at: Date | null } | undefined>(
-            'uid',
-            'public_key',
-            'key_created_at',
-          );
-        if (!row?.public_key || !row.key_created_at) throw problems.notFound('User not found.');
-        return {
-          uid: row.uid,
-          algorithm: USER_KEY_ALGORITHM,
-          publicKey: row.public_key,
-          jwk: { kty: 'OKP', crv: 'X25519', x: row.public_key },
-          createdAt: row.key_created_at.toISOString(),
-        };
-      }),
-  });
 }

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import type { Tenant } from '../db/tenants.store.js';
+import type { User } from '../db/users.store.js';
+import { tenantId } from '../domain/tenant.js';
+import { presentTenant, tenantView } from './tenant.schemas.js';
+import { presentUser, userView } from './users.schemas.js';
+
+export const tokenResponse = z.object({
+  accessToken: z.string(),
+  expiresIn: z.number().int(),
+  refreshToken: z.string(),
+  refreshExpiresIn: z.number().int(),
+});
+
+export const authorizeBody = z.object({
+  tenantId,
+  redirectUri: z.url(),
+  loginHint: z.string().max(200).optional(),
+});
+
+export const authorizationView = z.object({
+  authorizationUrl: z.string(),
+  state: z.string(),
+  nonce: z.string(),
+  codeVerifier: z.string(),
+});
+
+export const callbackBody = z.object({
+  tenantId,
+  callbackUrl: z.url(),
+  state: z.string().min(1),
+  nonce: z.string().min(1),
+  codeVerifier: z.string().min(43).max(128),
+});
+
+export const signedInView = tokenResponse.extend({
+  user: userView,
+  scopes: z.array(z.string()),
+  tenant: tenantView,
+});
+
+export const refreshTokenBody = z.object({ refreshToken: z.string().min(20).max(200) });
+
+export const refreshedView = tokenResponse.extend({ scopes: z.array(z.string()) });
+
+type Tokens = Omit<z.output<typeof signedInView>, 'user' | 'tenant'>;
+
+export const presentSignedIn = ({
+  user,
+  tenant,
+  ...tokens
+}: Tokens & { user: User; tenant: Tenant }): z.output<typeof signedInView> => ({
+  ...tokens,
+  user: presentUser(user),
+  tenant: presentTenant(tenant),
+});

@@ -1,0 +1,9 @@
+import { z } from 'zod';
+import { branding } from './tenant.schemas.js';
+
+export const metadataView = z.object({
+  id: z.string(),
+  name: z.string(),
+  databaseRegion: z.string(),
+  branding,
+});

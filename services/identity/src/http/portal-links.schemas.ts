@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import type { CreatedPortalLink } from '../commands/portal-links.js';
+import { tenantId } from '../domain/tenant.js';
+
+export const subcontractorBody = z.object({ subcontractorId: z.string().min(1).max(64) });
+
+export const portalLinkView = z.object({
+  magicLink: z.string(),
+  expiresAt: z.string(),
+  expiresIn: z.string(),
+  tenantName: z.string(),
+});
+
+export const redeemBody = z.object({ tenantId, token: z.string().min(20).max(100) });
+
+export const portalSessionView = z.object({
+  accessToken: z.string(),
+  expiresIn: z.number().int(),
+  subcontractorId: z.string(),
+  tenant: z.object({ id: z.string(), name: z.string() }),
+});
+
+export const revokedView = z.object({ revoked: z.number().int(), linksExpired: z.number().int() });
+
+export const presentPortalLink = (link: CreatedPortalLink): z.output<typeof portalLinkView> => ({
+  magicLink: link.magicLink,
+  expiresAt: link.expiresAt.toISOString(),
+  expiresIn: '15 minutes',
+  tenantName: link.tenantName,
+});

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import type { User } from '../db/users.store.js';
+import { ROLES, USER_STATUSES } from '../domain/tenant.js';
+import { lightnessShift, saturationShift } from './tenant.schemas.js';
+
+export const themePreference = z.object({
+  mode: z.enum(['light', 'dark', 'system']).optional(),
+  layout: z.enum(['topbar', 'sidebar', 'topbar-nav']).optional(),
+  radius: z.enum(['none', 'small', 'medium', 'large', 'full']).optional(),
+  scale: z.union([z.literal(75), z.literal(90), z.literal(100), z.literal(110), z.literal(125)]).optional(),
+  font: z
+    .enum([
+      'Inter',
+      'Outfit',
+      'Plus Jakarta Sans',
+      'DM Sans',
+      'Space Grotesk',
+      'Roboto',
+      'Open Sans',
+      'Lato',
+      'System',
+    ])
+    .optional(),
+  accent: z.string().max(40).optional(),
+  accentVariation: z.enum(['lighter', 'darker', 'muted', 'default']).optional(),
+  accentSaturation: saturationShift.optional(),
+  accentLightness: lightnessShift.optional(),
+  /** The surface presets chosen for light and dark mode (web/src/ui/appearance.ts; unknown ids show Classic). */
+  surfaceLight: z.string().max(40).optional(),
+  surfaceDark: z.string().max(40).optional(),
+});
+
+export const userView = z.object({
+  uid: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  displayName: z.string(),
+  username: z.string().nullable(),
+  role: z.enum(ROLES),
+  status: z.enum(USER_STATUSES),
+  themePreference: themePreference,
+  profilePhotoUrl: z.string().nullable(),
+  teamIds: z.array(z.string()),
+  siteIds: z.array(z.string()),
+  bundleIds: z.array(z.string()),
+});
+
+export const userParams = z.object({ uid: z.uuid() });
+
+export const updateUserBody = z.object({
+  role: z.enum(['admin', 'standard']).optional(),
+  bundleIds: z.array(z.string().max(41)).max(50).optional(),
+});
+
+export const usersView = z.object({ items: z.array(userView) });
+
+export const presentUser = (user: User): z.output<typeof userView> => ({
+  uid: user.uid,
+  email: user.email,
+  firstName: user.firstName,
+  lastName: user.lastName,
+  displayName: user.displayName,
+  username: user.username,
+  role: user.role,
+  status: user.status,
+  themePreference: user.themePreference,
+  profilePhotoUrl: user.profilePhotoUrl,
+  teamIds: user.teamIds,
+  siteIds: user.siteIds,
+  bundleIds: user.bundleIds,
+});
