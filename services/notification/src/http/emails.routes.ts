@@ -1,19 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { ApiRouter, problems, safeEqual, sha256Hex, withTenant } from '@workspace/kit';
+import { queueEmail } from '../commands/queue-email.js';
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { NotificationConfig } from '../config.js';
-import { deliveryQueue, EmailStore, type EmailRecord } from '../db/emails.js';
+import { EmailStore, type EmailRecord } from '../db/emails.store.js';
 import { domainOf, parseMailbox } from '../domain/addresses.js';
 import { isFinal } from '../domain/delivery.js';
-import type { Delivery } from '../delivery.js';
 import type { Knex } from '@workspace/kit';
-import { emailView, sendEmailBody, sendEmailResult, tenantId, type SendEmailBody } from './schemas.js';
+import { emailView, sendEmailBody, sendEmailResult, tenantId, type SendEmailBody } from './emails.schemas.js';
 
 export interface RouteContext {
   db: Knex;
   config: NotificationConfig;
-  delivery: Delivery;
+  /** The delivery worker: one attempt at an e-mail, a nudge to look for due ones, and how long an attempt holds one. */
+  delivery: {
+    attempt(tenantId: string, emailId: string): Promise<EmailRecord | undefined>;
+    wake(): void;
+    readonly claimMs: number;
+  };
 }
 
 /** Every route is for other services: they send the shared internal token in `x-internal-token`. */
@@ -88,43 +93,10 @@ export function notificationRoutes(context: RouteContext): { basePath: string; a
       handler: async ({ body, res }) => {
         const id = randomUUID();
         const hash = requestHash(body);
-        const outcome = await withTenant(db, body.tenantId, async (trx) => {
-          const store = new EmailStore(trx);
-          const created = await store.insert({
-            id,
-            tenantId: body.tenantId,
-            ...(body.idempotencyKey ? { idempotencyKey: body.idempotencyKey } : {}),
-            requestHash: hash,
-            ...(body.category ? { category: body.category } : {}),
-            status: 'queued',
-            email: {
-              from: config.MAIL_FROM,
-              to: body.to,
-              cc: body.cc ?? [],
-              ...(body.replyTo ? { replyTo: body.replyTo } : {}),
-              subject: body.subject,
-              text: body.text,
-              ...(body.html ? { html: body.html } : {}),
-              messageId: `<${id}@${messageIdDomain}>`,
-              attachments: (body.attachments ?? []).map((item) => ({
-                filename: item.filename,
-                contentType: item.contentType,
-                content: Buffer.from(item.contentBase64, 'base64'),
-              })),
-            },
-          });
-          if (!created) {
-            const existing = body.idempotencyKey
-              ? await store.byIdempotencyKey(body.idempotencyKey)
-              : undefined;
-            if (!existing) throw new Error('idempotency conflict without an existing e-mail');
-            return { existing };
-          }
-          // The first attempt (below) holds the e-mail for as long as a claim lasts; otherwise it is due now.
-          const dueAt = new Date(Date.now() + (body.waitForFirstAttempt ? delivery.claimMs : 0));
-          await deliveryQueue.schedule(trx, id, body.tenantId, dueAt);
-          return { created };
-        });
+        const outcome = await queueEmail(
+          { db, mailFrom: config.MAIL_FROM, messageIdDomain, claimMs: delivery.claimMs },
+          { id, requestHash: hash, body },
+        );
         if (outcome.existing) {
           if (outcome.existing.requestHash !== hash) {
             throw problems.conflict(

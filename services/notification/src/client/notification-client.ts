@@ -1,5 +1,5 @@
 import { ServiceClient, UpstreamProblem, type HttpMethod, type ServiceRequest } from '@workspace/kit';
-import type { EmailStatus } from './domain/delivery.js';
+import type { EmailStatus } from '../domain/delivery.js';
 
 export interface SendEmailInput {
   tenantId: string;
