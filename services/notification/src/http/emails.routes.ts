@@ -1,24 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { ApiRouter, problems, safeEqual, sha256Hex, withTenant } from '@workspace/kit';
-import { queueEmail } from '../commands/queue-email.js';
+import { ApiRouter, problems, safeEqual, withTenant, type Knex } from '@workspace/kit';
 import type { Request } from 'express';
 import { z } from 'zod';
+import { sendEmail, type SendEmailDeps } from '../commands/send-email.js';
 import type { NotificationConfig } from '../config.js';
-import { EmailStore, type EmailRecord } from '../db/emails.store.js';
+import { EmailStore } from '../db/emails.store.js';
 import { domainOf, parseMailbox } from '../domain/addresses.js';
-import { isFinal } from '../domain/delivery.js';
-import type { Knex } from '@workspace/kit';
-import { emailView, sendEmailBody, sendEmailResult, tenantId, type SendEmailBody } from './emails.schemas.js';
+import { presentEmail, presentSendResult } from './emails.present.js';
+import { emailView, sendEmailBody, sendEmailResult, tenantId } from './emails.schemas.js';
 
 export interface RouteContext {
   db: Knex;
   config: NotificationConfig;
-  /** The delivery worker: one attempt at an e-mail, a nudge to look for due ones, and how long an attempt holds one. */
-  delivery: {
-    attempt(tenantId: string, emailId: string): Promise<EmailRecord | undefined>;
-    wake(): void;
-    readonly claimMs: number;
-  };
+  delivery: SendEmailDeps['delivery'];
 }
 
 /** Every route is for other services: they send the shared internal token in `x-internal-token`. */
@@ -29,41 +23,18 @@ export function requireInternal(config: NotificationConfig, req: Request): void 
   }
 }
 
-const toResult = (record: EmailRecord) => ({
-  id: record.id,
-  status: record.status,
-  delivered: record.status === 'sent',
-  ...(record.lastError && record.status !== 'sent' ? { error: record.lastError } : {}),
-});
-
-const toView = (record: EmailRecord) => ({
-  id: record.id,
-  tenantId: record.tenantId,
-  status: record.status,
-  delivered: record.status === 'sent',
-  attempts: record.attempts,
-  category: record.category,
-  idempotencyKey: record.idempotencyKey,
-  lastError: record.lastError,
-  nextAttemptAt: record.nextAttemptAt?.toISOString() ?? null,
-  messageId: record.messageId,
-  sentAt: record.sentAt?.toISOString() ?? null,
-  createdAt: record.createdAt.toISOString(),
-  updatedAt: record.updatedAt.toISOString(),
-});
-
-/** What makes two requests the same e-mail (everything but how the caller wants to wait). */
-function requestHash(body: SendEmailBody): string {
-  return sha256Hex(JSON.stringify({ ...body, waitForFirstAttempt: undefined }));
-}
-
 export function notificationRoutes(context: RouteContext): { basePath: string; api: ApiRouter }[] {
   const { db, config, delivery } = context;
   const internal = (req: Request) => {
     requireInternal(config, req);
   };
   const from = parseMailbox(config.MAIL_FROM);
-  const messageIdDomain = from ? domainOf(from.address) : 'workspace.local';
+  const sendDeps = {
+    db,
+    mailFrom: config.MAIL_FROM,
+    messageIdDomain: from ? domainOf(from.address) : 'workspace.local',
+    delivery,
+  };
 
   const api = new ApiRouter()
     .route({
@@ -91,29 +62,8 @@ export function notificationRoutes(context: RouteContext): { basePath: string; a
         409: { description: 'The idempotency key was used for a different e-mail' },
       },
       handler: async ({ body, res }) => {
-        const id = randomUUID();
-        const hash = requestHash(body);
-        const outcome = await queueEmail(
-          { db, mailFrom: config.MAIL_FROM, messageIdDomain, claimMs: delivery.claimMs },
-          { id, requestHash: hash, body },
-        );
-        if (outcome.existing) {
-          if (outcome.existing.requestHash !== hash) {
-            throw problems.conflict(
-              'This idempotency key was already used for a different e-mail.',
-              'idempotency_key_reused',
-            );
-          }
-          res.status(200).json(toResult(outcome.existing));
-          return undefined;
-        }
-        if (!body.waitForFirstAttempt) {
-          delivery.wake();
-          res.status(202).json(toResult(outcome.created));
-          return undefined;
-        }
-        const attempted = (await delivery.attempt(body.tenantId, id)) ?? outcome.created;
-        res.status(isFinal(attempted.status) ? 201 : 202).json(toResult(attempted));
+        const { status, record } = await sendEmail(sendDeps, randomUUID(), body);
+        res.status(status).json(presentSendResult(record));
         return undefined;
       },
     })
@@ -131,7 +81,7 @@ export function notificationRoutes(context: RouteContext): { basePath: string; a
       handler: async ({ params, query }) => {
         const record = await withTenant(db, query.tenantId, (trx) => new EmailStore(trx).byId(params.id));
         if (!record) throw problems.notFound('E-mail not found.');
-        return toView(record);
+        return presentEmail(record);
       },
     });
   return [{ basePath: '/v1', api }];
