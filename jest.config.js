@@ -24,6 +24,7 @@ const shared = {
     '^@workspace/proto$': '<rootDir>/proto/src/index.ts',
     '^@workspace/(identity|notification|cis)$': '<rootDir>/services/$1/src/index.ts',
     '^@workspace/cis/domain$': '<rootDir>/services/cis/src/domain/index.ts',
+    '^@workspace/rules$': '<rootDir>/services/rules/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testEnvironment: 'node',

@@ -1,6 +1,7 @@
 // `make build`: compiles every workspace package with esbuild (types are checked by `make typecheck`). Each
-// entry (src/index.ts for libraries, src/main.ts for runnable services) becomes dist/<name>.js; dependencies
-// stay external and resolve from node_modules at run time.
+// entry (src/index.ts for libraries, src/main.ts for runnable services, src/domain/index.ts for a package's
+// browser-safe `./domain` export) becomes dist/<name>.js; dependencies stay external and resolve from node_modules
+// at run time.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -13,7 +14,7 @@ const expand = (pattern) =>
     : [pattern];
 const packages = workspaces.flatMap(expand).filter((dir) => existsSync(join(root, dir, 'package.json')));
 for (const dir of packages) {
-  const entries = ['src/index.ts', 'src/main.ts', 'src/testing/index.ts']
+  const entries = ['src/index.ts', 'src/main.ts', 'src/testing/index.ts', 'src/domain/index.ts']
     .map((entry) => join(root, dir, entry))
     .filter((entry) => existsSync(entry));
   if (entries.length === 0) continue;

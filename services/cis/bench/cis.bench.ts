@@ -42,7 +42,7 @@ import { startBffProcess } from '../../../bff/bench/bff-process.js';
 import { bffSession } from '../../../bff/bench/session.js';
 import { envInt } from '../../kit/bench/env.js';
 import { freePort, INTERNAL_TOKEN } from '../../identity/test/support.js';
-import { parseInvoiceCsv } from '../src/documents/csv.js';
+import { parseInvoiceCsv } from '../src/documents/csv-import.js';
 import { renderStatementPdf, type StatementPdfInput } from '../src/documents/statement-pdf.js';
 import {
   calculateInvoice,
@@ -52,7 +52,8 @@ import {
   previousTaxMonth,
   taxMonthOf,
 } from '../src/domain/index.js';
-import { statementPdfInput, type StatementRow } from '../src/http/statements.js';
+import { statementPdfInput } from '../src/commands/statements.js';
+import { StatementStore, type StatementRecord } from '../src/db/statements.store.js';
 import { ALL_CIS_SCOPES, settingsBody, startCisHarness, type CisHarness } from '../test/support.js';
 
 const INVOICES = envInt('BENCH_CIS_INVOICES', 100_000, 12_000);
@@ -477,8 +478,8 @@ async function main(): Promise<void> {
     DEFAULT_TENANT: TENANT,
     CIS_URL: h.cisUrl,
   });
-  const context = h.definition.context();
-  const db = context.db;
+  const deps = h.definition.deps();
+  const db = deps.db;
   const sql = new pg.Pool({ connectionString: h.cis.deps.config.DATABASE_URL, max: CONNECTIONS + 2 });
   const admin = new pg.Client({ connectionString: h.identity.database.adminUrl });
   await admin.connect();
@@ -514,7 +515,7 @@ async function main(): Promise<void> {
     // 1. Seed.
     const random = prng(20_260_405);
     const seed = await timed(async () => {
-      const { rows, subs } = subcontractorRows((value) => context.encrypt(value));
+      const { rows, subs } = subcontractorRows((value) => deps.sealed.seal(value));
       await withTenant(db, TENANT, (trx) => insertRows(trx, 'subcontractors', rows));
       for (let from = 0; from < INVOICES; from += SEED_CHUNK) {
         const chunk: Record<string, unknown>[] = [];
@@ -790,10 +791,10 @@ async function main(): Promise<void> {
     }
     const input: StatementPdfInput = await withTenant(db, TENANT, async (trx) =>
       statementPdfInput(
-        context,
+        deps,
         trx,
         TENANT,
-        (await trx<StatementRow>('statements').where({ id: statementIds[0] }).first()) as StatementRow,
+        (await new StatementStore(trx).find(statementIds[0] ?? '')) as StatementRecord,
       ),
     );
     const pdfBytes = (await renderStatementPdf(input)).length;

@@ -1,3 +1,3 @@
 export * from './config.js';
 export * from './service.js';
-export type { Mailer } from './context.js';
+export type { Mailer } from './clients/mailer.js';

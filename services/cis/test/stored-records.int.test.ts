@@ -865,7 +865,7 @@ describe('audit log', () => {
   });
 
   it('a refused request whose audit entry cannot be written still answers, and the failure is only a warning', async () => {
-    const logger = h.definition.context().logger;
+    const logger = h.definition.deps().logger;
     const originalWarn = logger.warn;
     const warnings: unknown[][] = [];
     logger.warn = (...args: unknown[]) => {
@@ -917,7 +917,7 @@ describe('audit log', () => {
 
 describe('sealed fields', () => {
   it("answers 'Failed to encrypt sensitive data' when the active key is unavailable, never the value, and stores nothing", async () => {
-    const keys = (h.definition.context().cipher as unknown as { keys: Map<string, Buffer> }).keys;
+    const keys = (h.definition.deps().cipher as unknown as { keys: Map<string, Buffer> }).keys;
     const active = keys.get('c1');
     expect(active).toBeDefined();
     const user = '00000000-0000-4000-8000-0000000e2c01';

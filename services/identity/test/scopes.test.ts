@@ -1,8 +1,8 @@
+import { CHECKLIST_SCOPES, cisAbilityScopes, type CisAbility } from '@workspace/cis/domain';
 import {
   allScopes,
   CALL_SCOPES,
   canStartCalls,
-  cisAbilityScopes,
   computeEffectiveScopes,
   expandScopes,
   hasScope,
@@ -16,7 +16,6 @@ import {
   SCOPE_CACHE_TTL_MS,
   scopeCacheTtlMs,
   scopeCatalogue,
-  type CisAbility,
   type RoleTemplateName,
   type ScopeKind,
   type ScopeModule,
@@ -199,20 +198,7 @@ describe('scope catalogue', () => {
   });
 
   it('CIS-319: the role-bundle checklist names are catalogue scopes verbatim', () => {
-    const names = [
-      'cis.ret.submit',
-      'cis.ret.compile',
-      'cis.settings.read',
-      'cis.settings.write',
-      'cis.inv.read',
-      'cis.inv.write',
-      'cis.inv.approve',
-      'cis.inv.pay',
-      'cis.io.export',
-      'cis.jobs.run',
-      'cis.audit.read',
-      'cis.manage',
-    ];
+    const names = [...CHECKLIST_SCOPES];
     expect(names.filter((name) => !isKnownScope(name))).toEqual([]);
   });
 

@@ -2,6 +2,7 @@
 // national-insurance pattern (NINO); for display a tax reference shows its last 4 digits, a NINO its first 2 and
 // last character, email and phone are partly masked. The policy (where each rule applies) is in docs/privacy.md.
 
+import { maskNino, maskTaxReference } from '@workspace/rules';
 import { HttpProblem } from './http/problem.js';
 
 export type SensitiveIdentifierKind = 'tax-reference' | 'national-insurance-number';
@@ -105,41 +106,5 @@ export function maskSensitiveIdentifiers(text: string): string {
 }
 
 // ---- Masking for display -----------------------------------------------------------------------------------
-// Masks keep the length of the value (except email) so a column lines up; empty or missing input gives ''. These
-// give the same output as the CIS domain's maskUtr, maskNino, maskEmail and maskPhone (a test holds them together).
-
-const clean = (value: string | null | undefined): string =>
-  typeof value === 'string' ? value.replace(/\s+/g, '') : '';
-
-/** A tax reference shows its last 4 digits: '1234567890' → '******7890'. 4 characters or fewer: all masked. */
-export function maskTaxReference(reference: string | null | undefined): string {
-  const value = clean(reference);
-  if (value.length <= 4) return '*'.repeat(value.length);
-  return '*'.repeat(value.length - 4) + value.slice(-4);
-}
-
-/** A NINO shows its first 2 and last 1 characters: 'AB123456C' → 'AB******C'. 3 characters or fewer: all masked. */
-export function maskNino(nino: string | null | undefined): string {
-  const value = clean(nino).toUpperCase();
-  if (value.length <= 3) return '*'.repeat(value.length);
-  return value.slice(0, 2) + '*'.repeat(value.length - 3) + value.slice(-1);
-}
-
-/** 'john.smith@example.com' → 'j***@example.com': the local part keeps its first character; no '@' → '***'. */
-export function maskEmail(email: string | null | undefined): string {
-  const value = typeof email === 'string' ? email.trim() : '';
-  if (!value) return '';
-  const at = value.lastIndexOf('@');
-  if (at <= 0) return '***';
-  return `${value.charAt(0)}***${value.slice(at)}`;
-}
-
-/** '07700 900123' → '********123': separators dropped, all but the last 3 digits masked, a leading '+' kept. */
-export function maskPhone(phone: string | null | undefined): string {
-  const value = typeof phone === 'string' ? phone.replace(/[\s\-().]/g, '') : '';
-  if (!value) return '';
-  const plus = value.startsWith('+') ? '+' : '';
-  const digits = plus ? value.slice(1) : value;
-  if (digits.length <= 3) return plus + '*'.repeat(digits.length);
-  return plus + '*'.repeat(digits.length - 3) + digits.slice(-3);
-}
+// One copy for every service and the browser (@workspace/rules), re-exported for the kit's users.
+export { maskEmail, maskNino, maskPhone, maskTaxReference } from '@workspace/rules';

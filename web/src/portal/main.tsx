@@ -18,21 +18,21 @@ import {
   Typography,
 } from 'antd';
 import enGB from 'antd/locale/en_GB';
-import dayjs, { type Dayjs } from 'dayjs';
-import customParseFormat from 'dayjs/plugin/customParseFormat';
+import type { Dayjs } from 'dayjs';
 import { StrictMode, useCallback, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-// The CIS domain rules the staff app uses (pure, no I/O): the same pounds parsing and thresholds as the server.
+import { penceOfInput } from '@workspace/rules';
+// The CIS domain rules the staff app uses (pure, no I/O): the same thresholds and tax month wording as the server.
 import {
+  formatTaxMonthEnding,
   INVOICE_MESSAGES,
   MATERIALS_WARNING_PERCENT,
   materialsAtLeastPercent,
-  poundsToPence,
 } from '../features/cis/domain';
-
-// DD/MM/YYYY typed or picked (antd's parsing of typed dates needs the plugin).
-dayjs.extend(customParseFormat);
-const UK_DATE_FORMAT = 'DD/MM/YYYY';
+// The date field's module registers dayjs's parsing of typed DD/MM/YYYY dates.
+import { UK_DATE_FORMAT } from '../ui/DateField';
+import { pounds, ukDate } from '../ui/format';
+import { problemDetail, readProblem } from '../ui/problem';
 
 interface PortalSession {
   subcontractorId: string;
@@ -60,38 +60,7 @@ interface PortalRecords {
   }[];
 }
 
-const pounds = (pence: number) =>
-  new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' }).format(pence / 100);
-const ukDate = (iso: string | null) =>
-  iso && !Number.isNaN(Date.parse(iso))
-    ? new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London' }).format(new Date(iso))
-    : 'N/A';
-/** HMRC names a tax month by its end: label 2025-12 is the month ending 5 January 2026. */
-const monthEnding = (label: string) => {
-  const [year = 0, month = 1] = label.split('-').map(Number);
-  const end = new Date(Date.UTC(month === 12 ? year + 1 : year, month % 12, 5));
-  return `Tax month ending ${new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(end)}`;
-};
-
 const SOMETHING_WRONG = 'Something went wrong. Please try again.';
-
-/** RFC 9457 problem+json: `{ status, code, detail, errors?: [{ field: 'body.x', message }] }`. */
-interface Problem {
-  detail?: string;
-  errors?: { field: string; message: string }[];
-}
-
-async function readProblemBody(response: Response): Promise<Problem> {
-  try {
-    return (await response.json()) as Problem;
-  } catch {
-    return {};
-  }
-}
-
-async function readProblem(response: Response): Promise<string> {
-  return (await readProblemBody(response)).detail ?? SOMETHING_WRONG;
-}
 
 /** /portal-login?tid=&token=: redeems the magic link once, then opens the portal. */
 /** Fired when a portal call answers 401: the session ended (signed out elsewhere, expired or revoked). */
@@ -123,7 +92,7 @@ function PortalLogin() {
       credentials: 'same-origin',
     }).then(async (response) => {
       if (response.ok) window.location.replace('/portal/dashboard');
-      else setError(await readProblem(response));
+      else setError(await problemDetail(response, SOMETHING_WRONG));
     });
   }, []);
   if (error) return <Result status="warning" title="We could not sign you in" subTitle={error} />;
@@ -169,7 +138,7 @@ function PortalHome({ session }: { session: PortalSession }) {
     if (response.ok) {
       setRecords((await response.json()) as PortalRecords);
       setError(null);
-    } else setError(await readProblem(response));
+    } else setError(await problemDetail(response, SOMETHING_WRONG));
   }, []);
   useEffect(() => {
     void load();
@@ -213,7 +182,11 @@ function PortalHome({ session }: { session: PortalSession }) {
                 dataSource={records.statements}
                 locale={{ emptyText: 'No statements issued yet' }}
                 columns={[
-                  { title: 'Period', dataIndex: 'taxMonth', render: (label: string) => monthEnding(label) },
+                  {
+                    title: 'Period',
+                    dataIndex: 'taxMonth',
+                    render: (label: string) => formatTaxMonthEnding(label),
+                  },
                   { title: 'Invoices', dataIndex: 'invoiceCount' },
                   { title: 'Gross', render: (_, row) => pounds(row.totals.grossP) },
                   { title: 'Materials', render: (_, row) => pounds(row.totals.materialsP) },
@@ -292,16 +265,6 @@ const formFieldOf: Record<string, keyof InvoiceFormValues> = {
   materialsJustification: 'materialsJustification',
 };
 
-/** Pounds text → pence; null when blank or not an amount. */
-function penceOf(text: string | undefined): number | null {
-  if (text === undefined || text.trim() === '') return null;
-  try {
-    return poundsToPence(text);
-  } catch {
-    return null;
-  }
-}
-
 /**
  * 'Submit an invoice': the subcontractor's invoice goes to POST /api/portal/cis/invoices and waits as Portal
  * Pending until the contractor approves or rejects it. The server checks every rule; its field errors land under
@@ -320,8 +283,8 @@ function SubmitInvoice({
   const [submitted, setSubmitted] = useState<{ number: string; warnings: string[] } | null>(null);
   const gross = Form.useWatch('gross', form);
   const materials = Form.useWatch('materials', form);
-  const grossP = penceOf(gross);
-  const materialsP = penceOf(materials) ?? 0;
+  const grossP = penceOfInput(gross);
+  const materialsP = penceOfInput(materials) ?? 0;
   const highMaterials =
     grossP !== null && materialsAtLeastPercent(grossP, materialsP, MATERIALS_WARNING_PERCENT);
 
@@ -330,8 +293,8 @@ function SubmitInvoice({
     setFailure(null);
     setSubmitted(null);
     const amountErrors: { name: keyof InvoiceFormValues; errors: string[] }[] = [];
-    const gross = penceOf(values.gross);
-    const materials = values.materials.trim() === '' ? 0 : penceOf(values.materials);
+    const gross = penceOfInput(values.gross);
+    const materials = values.materials.trim() === '' ? 0 : penceOfInput(values.materials);
     if (gross === null) amountErrors.push({ name: 'gross', errors: [INVOICE_MESSAGES.invalidGross] });
     if (materials === null)
       amountErrors.push({ name: 'materials', errors: [INVOICE_MESSAGES.invalidMaterials] });
@@ -358,7 +321,7 @@ function SubmitInvoice({
         }),
       });
       if (!response.ok) {
-        const problem = await readProblemBody(response);
+        const problem = await readProblem(response);
         const fields = new Map<keyof InvoiceFormValues, string>();
         for (const item of problem.errors ?? []) {
           const name = formFieldOf[item.field.replace(/^body\.?/, '')];

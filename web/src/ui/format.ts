@@ -1,6 +1,6 @@
-// The product's display formats, shared by every screen: en-GB in the Europe/London time zone, 'N/A' for a date
-// that cannot be read, pounds from amounts held in pence. (The CIS screens have the same rules in
-// web/src/features/cis/format.ts; these are the shared copy for everything else.)
+// The product's display formats, shared by every screen (the portal's too): en-GB in the Europe/London time zone,
+// 'N/A' for a date that cannot be read, pounds from amounts held in pence (@workspace/rules' money).
+import { formatPounds } from '@workspace/rules';
 
 export const LOCALE = 'en-GB';
 export const TIME_ZONE = 'Europe/London';
@@ -74,17 +74,16 @@ export function todayIso(now: Date = new Date()): string {
   return `${parts.year ?? ''}-${parts.month ?? ''}-${parts.day ?? ''}`;
 }
 
-const grouping = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0 });
-
 /**
  * Pence (an integer: amounts are held in pence) → pounds: 1234 → '£12.34', 123456 → '£1,234.56', -5 → '-£0.05'.
  * Exact (whole-number arithmetic, no floating point); a missing or broken amount → '£0.00'.
  */
 export function pounds(pence: number | null | undefined): string {
-  const value = typeof pence === 'number' && Number.isSafeInteger(pence) ? pence : 0;
-  const sign = value < 0 ? '-' : '';
-  const absolute = Math.abs(value);
-  const whole = Math.floor(absolute / 100);
-  const pennies = String(absolute % 100).padStart(2, '0');
-  return `${sign}£${grouping.format(whole)}.${pennies}`;
+  return formatPounds(typeof pence === 'number' && Number.isSafeInteger(pence) ? pence : 0);
+}
+
+/** 'paid' → 'Paid'; missing → ''. */
+export function capitalise(text: string | null | undefined): string {
+  if (!text) return '';
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -1,3 +1,5 @@
+import { problemError } from './problem';
+
 /** A failed request: the body's `error` field as the message, else 'HTTP {status}'. */
 export class HttpError extends Error {
   constructor(
@@ -7,21 +9,6 @@ export class HttpError extends Error {
     super(message);
     this.name = 'HttpError';
   }
-}
-
-/** The message of a failed answer: its JSON body's `error` field when it is a non-empty string, else 'HTTP {status}'. */
-export async function errorMessageOf(response: Response): Promise<string> {
-  const text = await response.text().catch(() => '');
-  try {
-    const body = JSON.parse(text) as unknown;
-    if (body && typeof body === 'object' && 'error' in body) {
-      const error = body.error;
-      if (typeof error === 'string' && error.trim()) return error;
-    }
-  } catch {
-    // not JSON: fall through
-  }
-  return `HTTP ${response.status}`;
 }
 
 /**
@@ -36,6 +23,6 @@ export async function getJson<T>(url: string, fetchImpl: typeof fetch = fetch): 
     credentials: 'same-origin',
     headers: { accept: 'application/json' },
   });
-  if (!response.ok) throw new HttpError(response.status, await errorMessageOf(response));
+  if (!response.ok) throw new HttpError(response.status, await problemError(response));
   return (await response.json()) as T;
 }

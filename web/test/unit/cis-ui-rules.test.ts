@@ -4,9 +4,10 @@ import type { Abilities, Invoice } from '../../src/features/cis/api';
 import { changedPaths } from '../../src/features/cis/components/formErrors';
 import { invoiceAllows, statementPending } from '../../src/features/cis/components/invoiceActions';
 import { cisMode, cisSection } from '../../src/features/cis/components/sections';
-import { NA, pounds, tagColour, ukDate } from '../../src/features/cis/format';
-import { errorMessage, errorStatus, fieldErrors, toFormFields } from '../../src/features/cis/problem';
+import { tagColour } from '../../src/features/cis/components/statusColour';
 import { validateInvoiceForm } from '../../src/features/cis/validation';
+import { NA, pounds, ukDate } from '../../src/ui/format';
+import { errorMessage, errorStatus, fieldErrors, toFormFields } from '../../src/ui/problem';
 
 const none: Abilities = {
   canView: true,

@@ -4,4 +4,5 @@
 export * from './format.js';
 export * from './statement-pdf.js';
 export * from './cis300-xml.js';
-export * from './csv.js';
+export * from './csv-export.js';
+export * from './csv-import.js';

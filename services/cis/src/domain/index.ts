@@ -10,6 +10,7 @@ export * from './masking.js';
 export * from './states.js';
 export * from './returns.js';
 export * from './validation.js';
+export * from './scopes.js';
 export * from './permissions.js';
 export * from './alerts.js';
 export * from './filters.js';

@@ -2,19 +2,21 @@ import { parse } from 'csv-parse/sync';
 
 import {
   CSV_BOM,
+  invoicesCsv,
+  neutraliseCell,
+  returnCsv,
+  subcontractorsCsv,
+  toCsv,
+} from '../../src/documents/csv-export.js';
+import {
   INVOICE_IMPORT_COLUMNS,
   importFieldOf,
   invoiceImportTemplate,
   invoiceImportTemplateCsv,
-  invoicesCsv,
-  neutraliseCell,
   parseImportDate,
   parseImportRow,
   parseInvoiceCsv,
-  returnCsv,
-  subcontractorsCsv,
-  toCsv,
-} from '../../src/documents/csv.js';
+} from '../../src/documents/csv-import.js';
 
 /** Parses our own output back (BOM stripped) to check cell values. */
 function cells(content: string): string[][] {

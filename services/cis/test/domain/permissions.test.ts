@@ -1,4 +1,5 @@
 import {
+  CHECKLIST_SCOPES,
   checkRolePermissions,
   CIS_COARSE_SCOPES,
   CIS_FINE_SCOPES,
@@ -22,7 +23,7 @@ describe('scopes (spec §6)', () => {
       'cis.export',
       'cis.import',
     ]);
-    for (const name of [
+    expect(CHECKLIST_SCOPES).toEqual([
       'cis.ret.submit',
       'cis.ret.compile',
       'cis.settings.read',
@@ -35,7 +36,8 @@ describe('scopes (spec §6)', () => {
       'cis.jobs.run',
       'cis.audit.read',
       'cis.manage',
-    ]) {
+    ]);
+    for (const name of CHECKLIST_SCOPES) {
       expect(CIS_SCOPES).toContain(name);
     }
   });

@@ -13,8 +13,9 @@ import {
   YAxis,
 } from 'recharts';
 import { useCisAnalyticsQuery, type Analytics } from './api';
-import { QueryError } from './components/QueryError';
-import { pounds } from './format';
+import { useCis } from './context';
+import { QueryError } from '../../ui/QueryError';
+import { pounds } from '../../ui/format';
 
 const colours = { gross: '#1677ff', materials: '#faad14', cis: '#f5222d' };
 
@@ -42,11 +43,20 @@ function monthRows(data: Analytics) {
 /** /cis/analytics: gross, materials and deductions per tax month, and per subcontractor. */
 export function CisAnalytics() {
   const [months, setMonths] = useState(12);
+  const { session } = useCis();
   const { data, error, isLoading } = useCisAnalyticsQuery(months);
 
   if (isLoading) return <Skeleton active paragraph={{ rows: 10 }} />;
   if (error || !data)
-    return <QueryError error={error} prefix="Error loading analytics: " action="view CIS analytics" />;
+    return (
+      <QueryError
+        session={session}
+        module="cis"
+        error={error}
+        prefix="Error loading analytics: "
+        action="view CIS analytics"
+      />
+    );
   const rows = monthRows(data);
   const subs = [...data.bySubcontractor].sort((a, b) => b.grossP - a.grossP);
   const subRows = subs.slice(0, 10).map((row) => ({

@@ -13,7 +13,7 @@ import { InvoiceDetail } from './InvoiceDetail';
 import { InvoiceForm } from './InvoiceForm';
 import { InvoiceImport } from './InvoiceImport';
 import { InvoiceList } from './InvoiceList';
-import { errorMessage, errorStatus } from './problem';
+import { errorMessage, errorStatus } from '../../ui/problem';
 import { Returns } from './Returns';
 import { Statements } from './Statements';
 import { SubcontractorDetail } from './SubcontractorDetail';

@@ -22,10 +22,10 @@ import {
 } from 'antd';
 import { Link } from 'react-router';
 import { useCisDashboardQuery, type ActivityEntry } from './api';
-import { QueryError } from './components/QueryError';
-import { StatCard } from './components/StatCard';
+import { QueryError } from '../../ui/QueryError';
+import { StatCard } from '../../ui/StatCard';
 import { useCis } from './context';
-import { pounds, ukDate, ukDateTime } from './format';
+import { pounds, ukDate, ukDateTime } from '../../ui/format';
 
 function activityText(entry: ActivityEntry): string {
   if (entry.summary) return entry.summary;
@@ -47,7 +47,15 @@ export function CisDashboard() {
 
   if (isLoading) return <Skeleton active paragraph={{ rows: 8 }} />;
   if (error || !data)
-    return <QueryError error={error} prefix="Error loading dashboard: " action="view the CIS dashboard" />;
+    return (
+      <QueryError
+        session={session}
+        module="cis"
+        error={error}
+        prefix="Error loading dashboard: "
+        action="view the CIS dashboard"
+      />
+    );
 
   if (data.setupRequired)
     return (

@@ -29,10 +29,10 @@ import {
   type SettingsResponse,
 } from './api';
 import { clearEditedErrors, showFieldErrors } from './components/formErrors';
-import { QueryError } from './components/QueryError';
+import { QueryError } from '../../ui/QueryError';
 import { useCis } from './context';
 import { DEFAULT_CIS_SETTINGS } from './domain';
-import { errorMessage, errorStatus, fieldErrors } from './problem';
+import { errorMessage, errorStatus, fieldErrors } from '../../ui/problem';
 import { validateSettingsInput } from './validation';
 
 /** What the form shows when the settings cannot be loaded: the same defaults, in memory (cis.md §4 'Settings'). */
@@ -63,6 +63,7 @@ function valuesOf(settings: Settings): FormValues {
 /** The role-bundle checklist: each bundle's CIS scopes, with the checker's errors and warnings. */
 function RolePermissions() {
   const { notification } = App.useApp();
+  const { session } = useCis();
   const { data, error, isLoading } = useCisRolePermissionsQuery(undefined);
   const [save, saveState] = useSaveCisRolePermissionsMutation();
   const [drafts, setDrafts] = useState<Record<string, string[]>>({});
@@ -76,6 +77,8 @@ function RolePermissions() {
   if (error || !data)
     return (
       <QueryError
+        session={session}
+        module="cis"
         error={error}
         prefix="Error loading role permissions: "
         action="manage CIS role permissions"
@@ -170,7 +173,7 @@ function RolePermissions() {
 
 /** /cis/settings: tax-authority details, processing settings and role permissions (managers only). */
 export function CisSettings() {
-  const { abilities } = useCis();
+  const { abilities, session } = useCis();
   const { notification } = App.useApp();
   const [form] = Form.useForm<FormValues>();
   const loaded = useCisSettingsQuery(undefined, { skip: !abilities.canManage });
@@ -196,7 +199,15 @@ export function CisSettings() {
     );
   if (isLoading) return <Skeleton active paragraph={{ rows: 10 }} />;
   if (!data)
-    return <QueryError error={error} prefix="Error loading settings: " action="manage CIS settings" />;
+    return (
+      <QueryError
+        session={session}
+        module="cis"
+        error={error}
+        prefix="Error loading settings: "
+        action="manage CIS settings"
+      />
+    );
 
   const submit = async (values: FormValues) => {
     const body: SettingsInput = { ...values, utr: values.utr.trim() || undefined };

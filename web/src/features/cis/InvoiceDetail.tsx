@@ -18,17 +18,17 @@ import { useConfirm, useToast } from '../../ui/feedback';
 import { useInvoiceActionMutation, useInvoiceQuery } from './api';
 import { invoiceAllows, statementPending } from './components/invoiceActions';
 import { PayModal } from './components/PayModal';
-import { QueryError } from './components/QueryError';
+import { QueryError } from '../../ui/QueryError';
 import { InvoiceStatusBadge } from './components/StatusBadge';
 import { useCis } from './context';
 import { MATERIALS_WARNING_PERCENT, materialsAtLeastPercent } from './domain';
-import { capitalise, pounds, ukDate, ukDateTime } from './format';
-import { errorMessage } from './problem';
+import { capitalise, pounds, ukDate, ukDateTime } from '../../ui/format';
+import { errorMessage } from '../../ui/problem';
 
 /** /cis/invoices/:id: the invoice with its toolbar (Approve, Reject, Mark Paid, Edit, and Cancel in a menu). */
 export function InvoiceDetail() {
   const { id = '' } = useParams();
-  const { abilities } = useCis();
+  const { abilities, session } = useCis();
   const navigate = useNavigate();
   const toast = useToast();
   const confirm = useConfirm();
@@ -38,7 +38,15 @@ export function InvoiceDetail() {
 
   if (isLoading) return <Skeleton active paragraph={{ rows: 10 }} />;
   if (error || !data)
-    return <QueryError error={error} prefix="Error loading invoice: " action="view invoices" />;
+    return (
+      <QueryError
+        session={session}
+        module="cis"
+        error={error}
+        prefix="Error loading invoice: "
+        action="view invoices"
+      />
+    );
   const invoice = data.invoice;
   const amounts = invoice.amounts;
 

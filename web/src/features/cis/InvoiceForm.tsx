@@ -14,6 +14,7 @@ import {
 } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { penceOfInput } from '@workspace/rules';
 import { useToast } from '../../ui/feedback';
 import {
   useCreateInvoiceMutation,
@@ -23,13 +24,13 @@ import {
   type Invoice,
   type InvoiceInput,
 } from './api';
-import { DateField } from './components/DateField';
+import { DateField } from '../../ui/DateField';
 import { clearEditedErrors, showFieldErrors } from './components/formErrors';
-import { QueryError } from './components/QueryError';
+import { QueryError } from '../../ui/QueryError';
 import { useCis } from './context';
-import { calculateInvoice, normaliseInvoiceStatus, penceToPounds, poundsToPence } from './domain';
-import { pounds } from './format';
-import { errorMessage, fieldErrors } from './problem';
+import { calculateInvoice, normaliseInvoiceStatus, penceToPounds } from './domain';
+import { pounds } from '../../ui/format';
+import { errorMessage, fieldErrors } from '../../ui/problem';
 import { validateInvoiceForm } from './validation';
 
 interface FormValues {
@@ -58,16 +59,6 @@ const defaults: FormValues = {
   materialsJustification: '',
 };
 
-/** Pounds text → pence, or null when it cannot be read. */
-export function penceOf(text: string | undefined): number | null {
-  if (text === undefined || text.trim() === '') return null;
-  try {
-    return poundsToPence(text);
-  } catch {
-    return null;
-  }
-}
-
 function valuesOf(invoice: Invoice): FormValues {
   return {
     invoiceNumber: invoice.invoiceNumber,
@@ -92,7 +83,7 @@ export function InvoiceForm() {
   const editing = Boolean(id);
   const navigate = useNavigate();
   const toast = useToast();
-  const { abilities } = useCis();
+  const { abilities, session } = useCis();
   const [form] = Form.useForm<FormValues>();
   const [banner, setBanner] = useState<string | null>(null);
   const existing = useInvoiceQuery(id ?? '', { skip: !editing });
@@ -108,8 +99,8 @@ export function InvoiceForm() {
 
   const subcontractor = subs.data?.items.find((item) => item.id === watched?.subcontractorId);
   const cisRate = subcontractor?.verification?.rate ?? loaded?.cisRate ?? 20;
-  const grossP = penceOf(watched?.gross);
-  const materialsP = penceOf(watched?.materials) ?? 0;
+  const grossP = penceOfInput(watched?.gross);
+  const materialsP = penceOfInput(watched?.materials) ?? 0;
   const preview = useMemo(
     () =>
       grossP === null
@@ -137,7 +128,15 @@ export function InvoiceForm() {
     return <Alert type="warning" showIcon title="You don't have permission to create or edit invoices." />;
   if (editing && existing.isLoading) return <Skeleton active paragraph={{ rows: 8 }} />;
   if (editing && (existing.error || !loaded))
-    return <QueryError error={existing.error} prefix="Error loading invoice: " action="edit invoices" />;
+    return (
+      <QueryError
+        session={session}
+        module="cis"
+        error={existing.error}
+        prefix="Error loading invoice: "
+        action="edit invoices"
+      />
+    );
   if (loaded && normaliseInvoiceStatus(loaded.status) !== 'draft')
     return (
       <Alert
@@ -174,8 +173,8 @@ export function InvoiceForm() {
       invoiceDate: values.invoiceDate,
       ...(values.receivedDate ? { receivedDate: values.receivedDate } : {}),
       ...(values.description.trim() ? { description: values.description.trim() } : {}),
-      grossP: penceOf(values.gross) ?? 0,
-      materialsP: penceOf(values.materials) ?? 0,
+      grossP: penceOfInput(values.gross) ?? 0,
+      materialsP: penceOfInput(values.materials) ?? 0,
       vatRate: values.vatRate,
       reverseCharge: values.reverseCharge,
       ...(values.materialsJustification.trim()

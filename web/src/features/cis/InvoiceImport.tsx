@@ -6,7 +6,7 @@ import { useToast } from '../../ui/feedback';
 import { useImportInvoicesMutation, type ImportResult } from './api';
 import { useCis } from './context';
 import { downloadFile } from './download';
-import { errorMessage } from './problem';
+import { errorMessage } from '../../ui/problem';
 
 /** /cis/invoices/import: paste CSV or choose a file, import, and see what was created and which rows failed. */
 export function InvoiceImport() {

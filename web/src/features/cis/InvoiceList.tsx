@@ -23,21 +23,21 @@ import {
 import { invoicePeriods, listPeriodOptions, useUrlFilter, useUrlSearch } from './components/filters';
 import { invoiceAllows, statementPending } from './components/invoiceActions';
 import { PayModal } from './components/PayModal';
-import { QueryError } from './components/QueryError';
-import { StatCard } from './components/StatCard';
+import { QueryError } from '../../ui/QueryError';
+import { StatCard } from '../../ui/StatCard';
 import { InvoiceStatusBadge } from './components/StatusBadge';
 import { useInvoiceStream } from './components/useInvoiceStream';
 import { useCis } from './context';
 import { MATERIALS_WARNING_PERCENT, materialsAtLeastPercent } from './domain';
-import { pounds, ukDate } from './format';
-import { errorMessage } from './problem';
+import { pounds, ukDate } from '../../ui/format';
+import { errorMessage } from '../../ui/problem';
 
 const statuses = ['all', 'draft', 'portal_draft', 'approved', 'paid', 'cancelled'] as const;
 const PAGE_SIZE = 50;
 
 /** /cis/invoices: filters, summary cards, the table with row and bulk actions, pagination, live updates. */
 export function InvoiceList() {
-  const { abilities } = useCis();
+  const { abilities, session } = useCis();
   const navigate = useNavigate();
   const toast = useToast();
   const confirm = useConfirm();
@@ -329,7 +329,13 @@ export function InvoiceList() {
       {isLoading ? (
         <Skeleton active paragraph={{ rows: 8 }} data-testid="invoices-loading" />
       ) : error ? (
-        <QueryError error={error} prefix="Error loading invoices: " action="view invoices" />
+        <QueryError
+          session={session}
+          module="cis"
+          error={error}
+          prefix="Error loading invoices: "
+          action="view invoices"
+        />
       ) : (
         <Table<Invoice>
           rowKey="id"

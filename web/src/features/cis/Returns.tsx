@@ -17,12 +17,12 @@ import {
   type ReturnLine,
   type Validation,
 } from './api';
-import { QueryError } from './components/QueryError';
+import { QueryError } from '../../ui/QueryError';
 import { ReturnStatusBadge } from './components/StatusBadge';
 import { useCis } from './context';
 import { downloadFile } from './download';
-import { pounds, ukDate, ukDateTime } from './format';
-import { errorMessage, fieldErrors } from './problem';
+import { pounds, ukDate, ukDateTime } from '../../ui/format';
+import { errorMessage, fieldErrors } from '../../ui/problem';
 
 function IssueList({ issues }: { issues: string[] }) {
   return (
@@ -73,7 +73,7 @@ const lineColumns: ColumnsType<ReturnLine> = [
 
 /** /cis/returns: the current tax month's return with compile, submit, export and (testing) unlock; history. */
 export function Returns() {
-  const { abilities, testingTools } = useCis();
+  const { abilities, testingTools, session } = useCis();
   const { modal } = App.useApp();
   const confirm = useConfirm();
   const toast = useToast();
@@ -221,7 +221,15 @@ export function Returns() {
 
   if (current.isLoading || history.isLoading) return <Skeleton active paragraph={{ rows: 10 }} />;
   if (current.error || !current.data)
-    return <QueryError error={current.error} prefix="Error loading returns: " action="view returns" />;
+    return (
+      <QueryError
+        session={session}
+        module="cis"
+        error={current.error}
+        prefix="Error loading returns: "
+        action="view returns"
+      />
+    );
 
   const { period, validation } = current.data;
   const ret = current.data.return;
@@ -331,7 +339,13 @@ export function Returns() {
       </Card>
       <Card title="Historical Returns" size="small">
         {history.error ? (
-          <QueryError error={history.error} prefix="Error loading returns: " action="view returns" />
+          <QueryError
+            session={session}
+            module="cis"
+            error={history.error}
+            prefix="Error loading returns: "
+            action="view returns"
+          />
         ) : (
           <Table<CisReturn>
             rowKey="id"

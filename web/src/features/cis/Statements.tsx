@@ -38,15 +38,15 @@ import {
   type StatementFilter,
   type StatementGroup,
 } from './api';
-import { MonthField } from './components/DateField';
+import { MonthField } from '../../ui/DateField';
 import { DeadlineBanner } from './components/DeadlineBanner';
-import { QueryError } from './components/QueryError';
-import { StatCard } from './components/StatCard';
+import { QueryError } from '../../ui/QueryError';
+import { StatCard } from '../../ui/StatCard';
 import { InvoiceStatusBadge } from './components/StatusBadge';
 import { useCis } from './context';
 import { openInNewTab } from './download';
-import { capitalise, pounds, ukDate } from './format';
-import { errorMessage } from './problem';
+import { capitalise, pounds, ukDate } from '../../ui/format';
+import { errorMessage } from '../../ui/problem';
 
 const FINISHED = new Set([
   'completed',
@@ -75,7 +75,7 @@ const pdfUrl = (id: string) => `/api/cis/statements/${encodeURIComponent(id)}/pd
 
 /** /cis/statements: deadline, counters, filter, Generate All (a polled job) and the per-subcontractor list. */
 export function Statements() {
-  const { abilities } = useCis();
+  const { abilities, session } = useCis();
   const toast = useToast();
   const dispatch = useDispatch();
   const { modal } = App.useApp();
@@ -252,7 +252,15 @@ export function Statements() {
 
   if (isLoading) return <Skeleton active paragraph={{ rows: 8 }} />;
   if (error || !data)
-    return <QueryError error={error} prefix="Error loading statements: " action="view statements" />;
+    return (
+      <QueryError
+        session={session}
+        module="cis"
+        error={error}
+        prefix="Error loading statements: "
+        action="view statements"
+      />
+    );
 
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>

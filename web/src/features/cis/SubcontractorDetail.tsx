@@ -10,11 +10,11 @@ import {
   type Address,
   type Invoice,
 } from './api';
-import { QueryError } from './components/QueryError';
+import { QueryError } from '../../ui/QueryError';
 import { InvoiceStatusBadge } from './components/StatusBadge';
 import { useCis } from './context';
-import { capitalise, pounds, ukDate } from './format';
-import { errorMessage } from './problem';
+import { capitalise, pounds, ukDate } from '../../ui/format';
+import { errorMessage } from '../../ui/problem';
 
 function addressText(address: Address | null): string {
   if (!address) return '-';
@@ -30,7 +30,7 @@ const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 /** /cis/subcontractors/:id: the record, identifiers masked unless the caller may unmask them ('Show'). */
 export function SubcontractorDetail() {
   const { id = '' } = useParams();
-  const { abilities } = useCis();
+  const { abilities, session } = useCis();
   const navigate = useNavigate();
   const confirm = useConfirm();
   const toast = useToast();
@@ -47,7 +47,15 @@ export function SubcontractorDetail() {
 
   if (isLoading) return <Skeleton active paragraph={{ rows: 10 }} />;
   if (error || !data)
-    return <QueryError error={error} prefix="Error loading subcontractor: " action="view subcontractors" />;
+    return (
+      <QueryError
+        session={session}
+        module="cis"
+        error={error}
+        prefix="Error loading subcontractor: "
+        action="view subcontractors"
+      />
+    );
   const sub = data.subcontractor;
   const showClear = unmask && abilities.canUnmask;
 

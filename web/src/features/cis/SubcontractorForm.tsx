@@ -12,12 +12,12 @@ import {
   type SubcontractorType,
   type VerificationStatus,
 } from './api';
-import { DateField } from './components/DateField';
+import { DateField } from '../../ui/DateField';
 import { clearEditedErrors, showFieldErrors } from './components/formErrors';
-import { QueryError } from './components/QueryError';
+import { QueryError } from '../../ui/QueryError';
 import { useCis } from './context';
 import { verificationRate } from './domain';
-import { errorMessage, fieldErrors } from './problem';
+import { errorMessage, fieldErrors } from '../../ui/problem';
 import { validateSubcontractorInput } from './validation';
 
 interface FormValues {
@@ -184,7 +184,7 @@ export function SubcontractorForm() {
   const editing = Boolean(id);
   const navigate = useNavigate();
   const toast = useToast();
-  const { abilities } = useCis();
+  const { abilities, session } = useCis();
   const [form] = Form.useForm<FormValues>();
   const [banner, setBanner] = useState<string | null>(null);
   const existing = useSubcontractorQuery({ id: id ?? '' }, { skip: !editing });
@@ -209,6 +209,8 @@ export function SubcontractorForm() {
   if (editing && existing.error)
     return (
       <QueryError
+        session={session}
+        module="cis"
         error={existing.error}
         prefix="Error loading subcontractor: "
         action="edit subcontractors"

@@ -28,11 +28,11 @@ import {
 } from './api';
 import { useUrlFilter, useUrlSearch } from './components/filters';
 import { PortalLinkPanel } from './components/InviteModal';
-import { QueryError } from './components/QueryError';
-import { StatCard } from './components/StatCard';
+import { QueryError } from '../../ui/QueryError';
+import { StatCard } from '../../ui/StatCard';
 import { useCis } from './context';
-import { capitalise } from './format';
-import { errorMessage } from './problem';
+import { capitalise } from '../../ui/format';
+import { errorMessage } from '../../ui/problem';
 
 const statuses = ['all', 'active', 'archived'] as const;
 const types = ['all', 'individual', 'company', 'partnership'] as const;
@@ -51,7 +51,7 @@ function batchToast(
 
 /** /cis/subcontractors: stat cards, filters, the table with row actions, bulk archive and delete. */
 export function SubcontractorList() {
-  const { abilities } = useCis();
+  const { abilities, session } = useCis();
   const navigate = useNavigate();
   const toast = useToast();
   const confirm = useConfirm();
@@ -267,7 +267,13 @@ export function SubcontractorList() {
       {isLoading ? (
         <Skeleton active paragraph={{ rows: 6 }} />
       ) : error ? (
-        <QueryError error={error} prefix="Error loading subcontractors: " action="view subcontractors" />
+        <QueryError
+          session={session}
+          module="cis"
+          error={error}
+          prefix="Error loading subcontractors: "
+          action="view subcontractors"
+        />
       ) : (
         <Table<Subcontractor>
           rowKey="id"

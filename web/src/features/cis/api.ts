@@ -2,27 +2,10 @@
 // every mutation refresh the lists it changes.
 import { api } from '../../app/api';
 
-export interface Abilities {
-  canView: boolean;
-  canManage: boolean;
-  canViewSettings: boolean;
-  canUnmask: boolean;
-  canReadSubcontractors: boolean;
-  canWriteSubcontractors: boolean;
-  canVerify: boolean;
-  canReadInvoices: boolean;
-  canWrite: boolean;
-  canPay: boolean;
-  canApprove: boolean;
-  canIssueStatements: boolean;
-  canCompile: boolean;
-  canSubmit: boolean;
-  canImport: boolean;
-  canExport: boolean;
-  canRunJobs: boolean;
-  canInvite: boolean;
-  canReadAudit: boolean;
-}
+// The abilities response's flags: the CIS domain's ability table, the one the service answers from.
+import type { CisAbilities } from '@workspace/cis/domain';
+
+export type Abilities = CisAbilities;
 
 export interface AbilitiesResponse {
   abilities: Abilities;

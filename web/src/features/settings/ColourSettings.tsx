@@ -12,7 +12,8 @@ import {
   type ColourShift,
 } from '../../ui/appearance';
 import { useToast } from '../../ui/feedback';
-import { problemMessage, useSaveBrandingMutation } from './brandingApi';
+import { fieldErrorMessage } from '../../ui/problem';
+import { useSaveBrandingMutation } from './brandingApi';
 import { SettingsTabs } from './SettingsTabs';
 import { savedFields, VariationControls } from './VariationControls';
 
@@ -155,7 +156,7 @@ export function ColourSettings({ session }: { session: Session }) {
       await save(withColours(current, success, danger)).unwrap();
       toast.success('Colours saved');
     } catch (error) {
-      toast.error(problemMessage(error, 'Colours could not be saved'));
+      toast.error(fieldErrorMessage(error, 'Colours could not be saved'));
     }
   };
   const successColour = adjustColour(success.colour ?? DEFAULT_SUCCESS, success.shift);

@@ -4,13 +4,9 @@ import type { Session } from '../../app/api';
 import { AccessRestricted } from '../../ui/AccessRestricted';
 import { useConfirm, useToast } from '../../ui/feedback';
 import { imageLogoProblem, LOGO_TEXT_MAX, textLogoProblem } from '../../ui/logo';
+import { fieldErrorMessage } from '../../ui/problem';
 import { TenantLogo } from '../shell/TenantLogo';
-import {
-  problemMessage,
-  useDeleteLogoMutation,
-  useLogoSettingsQuery,
-  useSaveLogoMutation,
-} from './brandingApi';
+import { useDeleteLogoMutation, useLogoSettingsQuery, useSaveLogoMutation } from './brandingApi';
 import { SettingsTabs } from './SettingsTabs';
 
 const EDIT_SETTINGS = 'tenant.edit_settings';
@@ -97,7 +93,7 @@ export function LogoSettings({ session }: { session: Session }) {
       }
       toast.success('Logo saved');
     } catch (error) {
-      const message = problemMessage(error, 'The logo could not be saved');
+      const message = fieldErrorMessage(error, 'The logo could not be saved');
       if (kind === 'image') setImageProblem(message);
       toast.error(message);
     }
@@ -116,7 +112,7 @@ export function LogoSettings({ session }: { session: Session }) {
       setText('');
       toast.success('Logo removed');
     } catch (error) {
-      toast.error(problemMessage(error, 'The logo could not be removed'));
+      toast.error(fieldErrorMessage(error, 'The logo could not be removed'));
     }
   };
 

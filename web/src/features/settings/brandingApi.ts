@@ -37,9 +37,3 @@ export const brandingApi = api.enhanceEndpoints({ addTagTypes: ['Logo'] }).injec
 
 export const { useLogoSettingsQuery, useSaveLogoMutation, useDeleteLogoMutation, useSaveBrandingMutation } =
   brandingApi;
-
-/** identity's first field error, else its detail, else the fallback. */
-export function problemMessage(error: unknown, fallback: string): string {
-  const data = (error as { data?: { detail?: string; errors?: { message: string }[] } } | undefined)?.data;
-  return data?.errors?.[0]?.message ?? data?.detail ?? fallback;
-}

@@ -1,5 +1,5 @@
 import { Alert } from 'antd';
-import { ukDate } from '../format';
+import { ukDate } from '../../../ui/format';
 
 /** The statements deadline: overdue (negative days), urgent (3 days or fewer) or pending. */
 export function DeadlineBanner({

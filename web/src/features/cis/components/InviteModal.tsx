@@ -3,7 +3,7 @@ import { Alert, Button, Form, Input, Modal, Result, Select, Space, Typography } 
 import { useState } from 'react';
 import { useToast } from '../../../ui/feedback';
 import { useInviteSubcontractorMutation, type InviteResult, type SubcontractorType } from '../api';
-import { errorMessage } from '../problem';
+import { errorMessage } from '../../../ui/problem';
 
 interface InviteForm {
   name: string;

@@ -1,7 +1,7 @@
 import { Form, Modal } from 'antd';
 import { useState } from 'react';
-import { todayIso } from '../format';
-import { DateField } from './DateField';
+import { todayIso } from '../../../ui/format';
+import { DateField } from '../../../ui/DateField';
 
 /** 'Mark as Paid': the payment date, today by default. */
 export function PayModal({

@@ -1,6 +1,7 @@
 import { Tag } from 'antd';
 import { invoiceStatusLabel } from '../domain';
-import { capitalise, tagColour } from '../format';
+import { capitalise } from '../../../ui/format';
+import { tagColour } from './statusColour';
 
 /** An invoice's status: 'Portal Pending' for portal_draft, a missing or unknown status as Draft. */
 export function InvoiceStatusBadge({ status }: { status: string | null | undefined }) {

@@ -1,5 +1,5 @@
 import type { FormInstance } from 'antd';
-import { toFormFields } from '../problem';
+import { toFormFields } from '../../../ui/problem';
 
 /** The leaf paths of a changed-values object ({ registeredAddress: { city } } → [['registeredAddress', 'city']]). */
 export function changedPaths(values: unknown, prefix: string[] = []): string[][] {

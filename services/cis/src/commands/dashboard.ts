@@ -1,0 +1,68 @@
+import type { CisDeps } from '../cis-deps.js';
+import { ActivityStore } from '../db/activity.store.js';
+import { InvoiceStore } from '../db/invoices.store.js';
+import { SubcontractorStore } from '../db/subcontractors.store.js';
+import {
+  currentTaxMonth,
+  deadlineAlerts,
+  londonDate,
+  previousTaxMonth,
+  taxMonthPeriod,
+} from '../domain/index.js';
+import { settingsOrDefaults } from './settings.js';
+
+/** The CIS dashboard: setup state, deadline alerts, tiles, the tax month and recent activity. */
+export function dashboard(deps: CisDeps, tenantId: string) {
+  return deps.inTenant(tenantId, async (trx) => {
+    const settings = await settingsOrDefaults(deps, trx, tenantId);
+    const label = currentTaxMonth();
+    const today = londonDate(new Date());
+    const tiles = await new InvoiceStore(trx).dashboardTiles(label);
+    const activeSubcontractors = await new SubcontractorStore(trx).countActive();
+    const activity = await new ActivityStore(trx).recent(10);
+    return {
+      setupRequired: !settings.active,
+      period: taxMonthPeriod(label),
+      previousPeriod: taxMonthPeriod(previousTaxMonth(label)),
+      warningDays: settings.warningDays,
+      alerts: deadlineAlerts({ today, label, warningDays: settings.warningDays }),
+      tiles: { activeSubcontractors, ...tiles },
+      activity,
+    };
+  });
+}
+
+/** Gross, materials and deductions per tax month (oldest first) and per subcontractor (paid invoices). */
+export function analytics(deps: CisDeps, tenantId: string, months: number) {
+  return deps.inTenant(tenantId, async (trx) => {
+    const labels = [currentTaxMonth()];
+    while (labels.length < months) labels.push(previousTaxMonth(labels[labels.length - 1] ?? ''));
+    const totals = await new InvoiceStore(trx).paidTotals(labels);
+    const monthMap = new Map(totals.byMonth.map((row) => [row.taxMonth, row]));
+    return {
+      byMonth: [...labels].reverse().map((label) => {
+        const row = monthMap.get(label);
+        return {
+          taxMonth: label,
+          displayLabel: taxMonthPeriod(label).displayLabel,
+          grossP: row?.grossP ?? 0,
+          materialsP: row?.materialsP ?? 0,
+          cisDeductionP: row?.cisDeductionP ?? 0,
+          invoices: row?.invoices ?? 0,
+        };
+      }),
+      bySubcontractor: totals.bySubcontractor.map((row) => ({
+        subcontractorId: row.subcontractorId,
+        name: row.subcontractorName,
+        grossP: row.grossP,
+        materialsP: row.materialsP,
+        cisDeductionP: row.cisDeductionP,
+        invoices: row.invoices,
+      })),
+    };
+  });
+}
+
+export function recentActivity(deps: CisDeps, tenantId: string, limit: number) {
+  return deps.inTenant(tenantId, (trx) => new ActivityStore(trx).recent(limit));
+}

@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { problems } from '@workspace/kit';
+import type { CisDeps } from '../cis-deps.js';
+import { SubcontractorStore, type SubcontractorType } from '../db/subcontractors.store.js';
+import { maskNino, maskUtr, validateNino, validateSubcontractorInput } from '../domain/index.js';
+import type { Actor } from '../events/audit.js';
+import { assertValid } from './problems.js';
+
+/** Who to invite: an existing subcontractor, or a new one made from the invitation's fields. */
+export type InviteInput =
+  | { subcontractorId: string }
+  | {
+      name: string;
+      email: string;
+      type: SubcontractorType;
+      utr: string;
+      nino: string;
+      companyNumber: string;
+    };
+
+export interface InviteOutcome {
+  subcontractorId: string;
+  magicLink: string;
+  tenantName: string;
+  emailSent: boolean;
+}
+
+interface Invitee {
+  id: string;
+  name: string;
+  email: string;
+}
+
+const NAME_AND_EMAIL_REQUIRED = 'Name and email are required';
+
+/** A new subcontractor from an invitation (portal access, standard rate), with its audit entry. */
+async function createInvitee(
+  deps: CisDeps,
+  actor: Actor & { canWrite: boolean },
+  input: Exclude<InviteInput, { subcontractorId: string }>,
+): Promise<Invitee> {
+  const name = input.name.trim();
+  const email = input.email.trim();
+  if (name.length === 0 || email.length === 0) throw problems.badRequest(NAME_AND_EMAIL_REQUIRED);
+  if (!actor.canWrite) throw problems.forbidden('This requires the cis.sub.write permission.');
+  const errors = validateSubcontractorInput(
+    {
+      type: input.type,
+      name,
+      email,
+      ...(input.type === 'individual' && input.nino ? { nino: input.nino } : {}),
+      ...(input.type === 'company' && input.companyNumber ? { companyNumber: input.companyNumber } : {}),
+    },
+    'edit',
+  );
+  assertValid(
+    Object.fromEntries(
+      Object.entries(errors).filter(([field]) => ['name', 'email', 'nino', 'type'].includes(field)),
+    ),
+  );
+  return deps.inTenant(actor.tenantId, async (trx) => {
+    const id = randomUUID();
+    const utr = input.utr.replace(/\D/g, '');
+    const nino = input.type === 'individual' && input.nino ? validateNino(input.nino).normalised : '';
+    await new SubcontractorStore(trx).insert({
+      id,
+      tenantId: actor.tenantId,
+      type: input.type,
+      name,
+      email,
+      ...(utr ? { utrEnc: deps.sealed.seal(utr), utrMasked: maskUtr(utr) } : {}),
+      ...(nino ? { ninoEnc: deps.sealed.seal(nino), ninoMasked: maskNino(nino) } : {}),
+      companyNumber: input.type === 'company' ? input.companyNumber.replace(/\s+/g, '').toUpperCase() : '',
+      portalAccess: true,
+      active: true,
+      verificationStatus: 'standard',
+      verificationRate: 20,
+      createdBy: actor.userId,
+      updatedBy: actor.userId,
+    });
+    await deps.audit.write(trx, actor, 'cis.subcontractor.created', {
+      targetType: 'subcontractor',
+      targetId: id,
+      summary: `Subcontractor ${name} added by portal invitation`,
+      details: { type: input.type, rate: 20 },
+    });
+    return { id, name, email };
+  });
+}
+
+async function existingInvitee(deps: CisDeps, tenantId: string, id: string): Promise<Invitee> {
+  const row = await deps.inTenant(tenantId, (trx) => new SubcontractorStore(trx).find(id));
+  if (!row) throw problems.notFound('Subcontractor not found');
+  if (!row.email) throw problems.badRequest(NAME_AND_EMAIL_REQUIRED);
+  return row;
+}
+
+/**
+ * Invites a subcontractor to the portal: creates it when needed, gets a magic link from identity (with the
+ * caller's token), emails it through the notification service, grants portal access and records the invitation.
+ * An email that cannot be handed over is not a failure: the link is answered for sharing by hand.
+ */
+export async function inviteSubcontractor(
+  deps: CisDeps,
+  actor: Actor & { canWrite: boolean; authorization: string },
+  input: InviteInput,
+): Promise<InviteOutcome> {
+  const subcontractor =
+    'subcontractorId' in input
+      ? await existingInvitee(deps, actor.tenantId, input.subcontractorId)
+      : await createInvitee(deps, actor, input);
+  const link = await deps.identity.createPortalLink(actor.authorization, subcontractor.id);
+  const mail = await deps.mailer
+    .send({
+      tenantId: actor.tenantId,
+      to: subcontractor.email,
+      subject: `${link.tenantName} has invited you to their subcontractor portal`,
+      text: [
+        `Hello ${subcontractor.name},`,
+        '',
+        `${link.tenantName} has invited you to their subcontractor portal, where you can see your invoices and payment and deduction statements.`,
+        '',
+        `Open the portal: ${link.magicLink}`,
+        '',
+        'The link expires in 15 minutes and can be used once.',
+      ].join('\n'),
+      category: 'portal-invite',
+    })
+    .catch((error: unknown) => {
+      deps.logger.warn({ err: error }, 'portal invitation email could not be handed over');
+      return { delivered: false };
+    });
+  await deps.inTenant(actor.tenantId, async (trx) => {
+    await new SubcontractorStore(trx).grantPortalAccess(subcontractor.id);
+    await deps.audit.write(trx, actor, 'cis.subcontractor.invited', {
+      targetType: 'subcontractor',
+      targetId: subcontractor.id,
+      summary: `Subcontractor ${subcontractor.name} invited to the portal`,
+      details: { emailSent: mail.delivered },
+    });
+  });
+  return {
+    subcontractorId: subcontractor.id,
+    magicLink: link.magicLink,
+    tenantName: link.tenantName,
+    emailSent: mail.delivered,
+  };
+}

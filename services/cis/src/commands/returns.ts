@@ -1,0 +1,307 @@
+import { problems, type Knex } from '@workspace/kit';
+import type { CisDeps } from '../cis-deps.js';
+import { InvoiceStore } from '../db/invoices.store.js';
+import { ReturnStore, type ReturnRecord } from '../db/returns.store.js';
+import { SettingsStore } from '../db/settings.store.js';
+import { StatementStore } from '../db/statements.store.js';
+import { SubcontractorStore } from '../db/subcontractors.store.js';
+import { buildCis300Envelope, computeIrMark } from '../documents/cis300-xml.js';
+import { returnCsv } from '../documents/csv-export.js';
+import {
+  amendmentId,
+  compileReturnLines,
+  currentTaxMonth,
+  returnTransition,
+  settingsReadyIssues,
+  taxMonthInSentence,
+  taxMonthPeriod,
+  validateReturn,
+} from '../domain/index.js';
+import { iso } from '../domain/timestamps.js';
+import type { Actor } from '../events/audit.js';
+import { refused } from './problems.js';
+
+/** A return's period (cis.md section 3): the tax month's dates and labels, with its taxMonth. */
+const returnPeriod = (taxMonth: string) => ({ ...taxMonthPeriod(taxMonth), taxMonth });
+
+/** The validity check of a stored return. */
+export const returnValidation = (row: Pick<ReturnRecord, 'taxMonth' | 'status' | 'totals' | 'lines'>) =>
+  validateReturn({ taxMonth: row.taxMonth, status: row.status, totals: row.totals, lines: row.lines });
+
+async function requireReturn(trx: Knex.Transaction, id: string, lock = false): Promise<ReturnRecord> {
+  const row = await new ReturnStore(trx).find(id, { lock });
+  if (!row) throw problems.notFound('Return not found');
+  return row;
+}
+
+/** Lines and totals of a tax month from its paid invoices (HMRC: by payment date) and issued statements. */
+async function compileMonth(trx: Knex.Transaction, taxMonth: string) {
+  const invoices = await new InvoiceStore(trx).paidForReturn(taxMonth);
+  const subIds = [...new Set(invoices.map((invoice) => invoice.subcontractorId))];
+  const [subs, statements] = await Promise.all([
+    new SubcontractorStore(trx).byIds(subIds),
+    new StatementStore(trx).ofMonthFor(taxMonth, subIds),
+  ]);
+  return compileReturnLines({
+    taxMonth,
+    invoices: invoices.map((invoice) => ({
+      id: invoice.id,
+      subcontractorId: invoice.subcontractorId,
+      subcontractorName: invoice.subcontractorName,
+      grossP: invoice.grossP,
+      materialsP: invoice.materialsP,
+      cisDeductionP: invoice.cisDeductionP,
+      cisRate: invoice.cisRate,
+      verificationSnapshot: { rate: invoice.cisRate, reference: invoice.verificationReference },
+    })),
+    subcontractors: new Map(
+      subs.map((sub) => [
+        sub.id,
+        {
+          name: sub.name,
+          utrMasked: sub.utrMasked,
+          ninoMasked: sub.ninoMasked,
+          verificationReference: sub.verificationReference,
+          rate: sub.verificationRate,
+        },
+      ]),
+    ),
+    statements: new Map(
+      statements.map((statement) => [statement.subcontractorId, iso(statement.issuedAt)] as const),
+    ),
+  });
+}
+
+/** The CIS300 document of a return: clear identifiers are read only here, at submission. */
+async function cis300(deps: CisDeps, trx: Knex.Transaction, tenantId: string, row: ReturnRecord) {
+  const settings = await new SettingsStore(trx).load(tenantId);
+  const subs = await new SubcontractorStore(trx).byIds(row.lines.map((line) => line.subcontractorId));
+  const byId = new Map(subs.map((sub) => [sub.id, sub]));
+  const xml = buildCis300Envelope({
+    contractor: {
+      utr: deps.sealed.open(settings.utrEnc),
+      accountsOfficeRef: settings.accountsOfficeRef,
+      employerRef: settings.employerRef,
+    },
+    periodEnd: row.period.periodEnd,
+    nil: row.lines.length === 0,
+    lines: row.lines.map((line) => {
+      const sub = byId.get(line.subcontractorId);
+      return {
+        name: line.name,
+        type: sub?.type ?? 'individual',
+        utr: deps.sealed.open(sub?.utrEnc ?? null) || null,
+        crn: sub?.companyNumber || null,
+        nino: deps.sealed.open(sub?.ninoEnc ?? null) || null,
+        verificationNumber: line.cisRate === 30 ? line.verificationRef || null : null,
+        unmatchedRate: line.cisRate === 30,
+        totalPaymentsP: line.grossP,
+        costOfMaterialsP: line.materialsP,
+        totalDeductedP: line.cisDeductedP,
+      };
+    }),
+    declarations: { employmentStatus: true, verification: true, informationCorrect: true },
+  });
+  return { xml, irMark: computeIrMark(xml) };
+}
+
+/** The current tax month, its return (if compiled) and the validity check. */
+export function currentReturn(deps: CisDeps, tenantId: string) {
+  return deps.inTenant(tenantId, async (trx) => {
+    const label = currentTaxMonth();
+    return { period: taxMonthPeriod(label), row: await new ReturnStore(trx).latest(label) };
+  });
+}
+
+export function returnHistory(deps: CisDeps, tenantId: string, limit: number) {
+  return deps.inTenant(tenantId, (trx) => new ReturnStore(trx).history(limit));
+}
+
+/** The return of a tax month (its latest record), or a 404 with `notFound`. */
+export function returnOfMonth(deps: CisDeps, tenantId: string, taxMonth: string, notFound: string) {
+  return deps.inTenant(tenantId, async (trx) => {
+    const row = await new ReturnStore(trx).latest(taxMonth);
+    if (!row) throw problems.notFound(notFound);
+    return row;
+  });
+}
+
+export function readReturn(deps: CisDeps, tenantId: string, id: string) {
+  return deps.inTenant(tenantId, (trx) => requireReturn(trx, id));
+}
+
+/** Compiles (or recompiles) the return of a tax month from its paid invoices; nil without lines. */
+export function compileReturn(deps: CisDeps, actor: Actor, taxMonth: string) {
+  return deps.inTenant(actor.tenantId, async (trx) => {
+    const returns = new ReturnStore(trx);
+    const existing = await returns.latest(taxMonth, { lock: true });
+    const compiled = await compileMonth(trx, taxMonth);
+    const transition = returnTransition(existing ?? null, existing ? 'recompile' : 'compile', {
+      taxMonth,
+      lineCount: compiled.lines.length,
+    });
+    if (!transition.ok) throw refused(transition.error);
+    const period = returnPeriod(taxMonth);
+    const status = compiled.lines.length === 0 ? 'nil' : existing?.status === 'amended' ? 'amended' : 'draft';
+    const check = validateReturn({ taxMonth, status, totals: compiled.totals, lines: compiled.lines });
+    const values = {
+      status,
+      period,
+      deadlines: period.deadlines,
+      totals: compiled.totals,
+      lines: compiled.lines,
+      issues: check.issues,
+      compiledBy: actor.userId,
+      updatedAt: new Date(),
+      updatedBy: actor.userId,
+    } as const;
+    const row = existing
+      ? await returns.update(existing.id, values)
+      : await returns.insert({ tenantId: actor.tenantId, id: taxMonth, taxMonth, ...values });
+    if (!row) throw new Error('return write returned nothing');
+    await deps.audit.write(trx, actor, 'cis.return.compiled', {
+      targetType: 'return',
+      targetId: row.id,
+      taxMonth,
+      summary: `Return compiled for the ${taxMonthInSentence(period)}: ${compiled.lines.length} subcontractors`,
+      details: { lines: compiled.lines.length, status },
+    });
+    return { row, validation: check };
+  });
+}
+
+/** Submits a valid, unlocked return: it is locked and its CIS300 document kept. */
+export function submitReturn(deps: CisDeps, actor: Actor, id: string): Promise<ReturnRecord> {
+  return deps.inTenant(actor.tenantId, async (trx) => {
+    const row = await requireReturn(trx, id, true);
+    // Statements issued since the compile count: refresh the lines' statement state before checking.
+    const statements = await new StatementStore(trx).ofMonth(row.taxMonth);
+    const issued = new Map(statements.map((s) => [s.subcontractorId, iso(s.issuedAt)]));
+    const lines = row.lines.map((line) => ({
+      ...line,
+      statementsIssued: line.statementsIssued || Boolean(issued.get(line.subcontractorId)),
+      lastStatementDate: line.lastStatementDate ?? issued.get(line.subcontractorId) ?? null,
+    }));
+    const settings = await new SettingsStore(trx).load(actor.tenantId);
+    const check = validateReturn({ taxMonth: row.taxMonth, status: row.status, totals: row.totals, lines });
+    const readiness = settingsReadyIssues({
+      companyName: settings.companyName,
+      employerRef: settings.employerRef,
+      accountsOfficeRef: settings.accountsOfficeRef,
+      utr: deps.sealed.open(settings.utrEnc),
+    });
+    const transition = returnTransition(row, 'submit', {
+      validation: { valid: check.valid && readiness.length === 0, issues: [...check.issues, ...readiness] },
+    });
+    if (!transition.ok) throw refused(transition.error);
+    const { xml, irMark } = await cis300(deps, trx, actor.tenantId, { ...row, lines });
+    const now = new Date();
+    const saved = await new ReturnStore(trx).update(row.id, {
+      status: 'submitted',
+      locked: true,
+      lockedAt: now,
+      submittedAt: now,
+      // cis.md section 4: the submitter is recorded as 'system' (the person is in the audit entry).
+      submittedBy: 'system',
+      submissionRef: irMark,
+      lines,
+      issues: [],
+      cis300Xml: xml,
+      updatedAt: now,
+      updatedBy: actor.userId,
+    });
+    if (!saved) throw problems.notFound('Return not found');
+    await deps.audit.write(trx, actor, 'cis.return.submitted', {
+      targetType: 'return',
+      targetId: row.id,
+      taxMonth: row.taxMonth,
+      summary: `Return submitted for the ${taxMonthInSentence(row.period)}`,
+      details: {
+        lines: lines.length,
+        cisDeductedP: row.totals.cisDeductedP,
+        activity: 'return.submit',
+        nil: lines.length === 0,
+      },
+    });
+    return saved;
+  });
+}
+
+/** Amends a submitted return: a new record {id}-AMD-{timestamp} pointing at the original. */
+export function amendReturn(deps: CisDeps, actor: Actor, id: string): Promise<ReturnRecord> {
+  return deps.inTenant(actor.tenantId, async (trx) => {
+    const row = await requireReturn(trx, id, true);
+    const transition = returnTransition(row, 'amend');
+    if (!transition.ok) throw refused(transition.error);
+    const amendment = amendmentId(row.id, Date.now());
+    const saved = await new ReturnStore(trx).insert({
+      tenantId: actor.tenantId,
+      id: amendment,
+      taxMonth: row.taxMonth,
+      status: 'amended',
+      locked: false,
+      period: row.period,
+      deadlines: row.deadlines,
+      totals: row.totals,
+      lines: row.lines,
+      issues: [],
+      amendmentOf: row.id,
+      compiledBy: actor.userId,
+      updatedBy: actor.userId,
+    });
+    await deps.audit.write(trx, actor, 'cis.return.amended', {
+      targetType: 'return',
+      targetId: amendment,
+      taxMonth: row.taxMonth,
+      summary: `Amendment started for the ${taxMonthInSentence(row.period)}`,
+      details: { amendmentOf: row.id },
+    });
+    return saved;
+  });
+}
+
+/** Unlocks a locked return for testing (only where the deployment enables testing tools). */
+export function unlockReturn(deps: CisDeps, actor: Actor, id: string): Promise<ReturnRecord> {
+  if (!deps.config.CIS_TESTING_TOOLS)
+    throw problems.forbidden('Unlocking returns is only available where testing tools are enabled.');
+  return deps.inTenant(actor.tenantId, async (trx) => {
+    const row = await requireReturn(trx, id, true);
+    const transition = returnTransition(row, 'unlock');
+    if (!transition.ok) throw refused(transition.error);
+    const saved = await new ReturnStore(trx).update(row.id, {
+      status: 'draft',
+      locked: false,
+      lockedAt: null,
+      submittedAt: null,
+      submittedBy: null,
+      submissionRef: null,
+      cis300Xml: null,
+      updatedAt: new Date(),
+      updatedBy: actor.userId,
+    });
+    if (!saved) throw problems.notFound('Return not found');
+    await deps.audit.write(trx, actor, 'cis.return.unlocked', {
+      targetType: 'return',
+      targetId: row.id,
+      taxMonth: row.taxMonth,
+      summary: `Return for the ${taxMonthInSentence(row.period)} unlocked for testing`,
+    });
+    return saved;
+  });
+}
+
+/** A return as CSV (identifiers masked), with an export audit entry; a return without lines is refused. */
+export function exportReturnCsv(deps: CisDeps, actor: Actor, id: string) {
+  return deps.inTenant(actor.tenantId, async (trx) => {
+    const row = await requireReturn(trx, id);
+    if (row.lines.length === 0) throw refused('No data to export');
+    await deps.audit.write(trx, actor, 'cis.return.exported', {
+      targetType: 'return',
+      targetId: row.id,
+      taxMonth: row.taxMonth,
+      summary: `Return for the ${taxMonthInSentence(row.period)} exported to CSV`,
+      details: { format: 'csv', lines: row.lines.length },
+    });
+    return returnCsv({ id: row.id, period: row.period, lines: row.lines });
+  });
+}

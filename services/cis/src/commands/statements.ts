@@ -1,0 +1,361 @@
+import { createHash } from 'node:crypto';
+import { HttpProblem, problems, type Knex } from '@workspace/kit';
+import type { CisDeps } from '../cis-deps.js';
+import { InvoiceStore, type InvoiceRecord } from '../db/invoices.store.js';
+import { SettingsStore } from '../db/settings.store.js';
+import {
+  StatementStore,
+  type IssueMethod,
+  type StatementContents,
+  type StatementRecord,
+} from '../db/statements.store.js';
+import { SubcontractorStore } from '../db/subcontractors.store.js';
+import {
+  renderStatementPdf,
+  type StatementCisRate,
+  type StatementPdfInput,
+} from '../documents/statement-pdf.js';
+import {
+  addDays,
+  currentTaxMonth,
+  daysBetween,
+  londonDate,
+  statementDeadlineState,
+  taxMonthInSentence,
+  taxMonthPeriod,
+} from '../domain/index.js';
+import type { Actor } from '../events/audit.js';
+import { refused } from './problems.js';
+import { queueStatementJob, STATEMENT_JOB } from './statement-jobs.js';
+
+/** The statement key: the first 16 characters of a hash of the subcontractor and tax month (cis.md section 9). */
+export function statementKey(subcontractorId: string, taxMonth: string): string {
+  return createHash('sha256').update(`${subcontractorId}:${taxMonth}`).digest('hex').slice(0, 16);
+}
+
+/** A statement that cannot be generated (the spec's message): a 409 for a request, a failed target for a job. */
+export class StatementError extends Error {}
+
+/** The invoices and totals a statement covers. */
+function contentsOf(invoices: InvoiceRecord[], minimumRate?: number): StatementContents {
+  const sum = (pick: (row: InvoiceRecord) => number) => invoices.reduce((total, row) => total + pick(row), 0);
+  const rates = invoices.map((row) => row.cisRate);
+  return {
+    invoiceIds: invoices.map((invoice) => invoice.id),
+    invoiceCount: invoices.length,
+    grossP: sum((r) => r.grossP),
+    materialsP: sum((r) => r.materialsP),
+    labourP: sum((r) => r.labourP),
+    cisDeductionP: sum((r) => r.cisDeductionP),
+    cisRate: minimumRate === undefined ? Math.max(...new Set(rates)) : Math.max(minimumRate, ...rates),
+  };
+}
+
+async function requireSubcontractor(trx: Knex.Transaction, id: string) {
+  const row = await new SubcontractorStore(trx).find(id);
+  if (!row) throw problems.notFound('Subcontractor not found');
+  return row;
+}
+
+/**
+ * Generates the statement of one subcontractor for one tax month (cis.md section 4: only if none exists) from
+ * the invoices paid in it, and links them to it.
+ */
+export async function generateStatement(
+  deps: CisDeps,
+  trx: Knex.Transaction,
+  actor: Actor,
+  subcontractorId: string,
+  taxMonth: string,
+): Promise<StatementRecord> {
+  const statements = new StatementStore(trx);
+  const invoiceStore = new InvoiceStore(trx);
+  const subcontractor = await requireSubcontractor(trx, subcontractorId);
+  const id = statementKey(subcontractorId, taxMonth);
+  if (await statements.find(id))
+    throw new StatementError(`Statement already exists for ${subcontractor.name} for this tax month`);
+  const invoices = await invoiceStore.paidInMonth(taxMonth, subcontractorId);
+  if (invoices.length === 0)
+    throw new StatementError(`No paid invoices for ${subcontractor.name} in this tax month`);
+  const row = await statements.insertIfAbsent({
+    tenantId: actor.tenantId,
+    id,
+    subcontractorId,
+    subcontractorName: subcontractor.name,
+    taxMonth,
+    ...contentsOf(invoices),
+    verificationReference: subcontractor.verificationReference,
+    generatedAt: new Date(),
+    generatedBy: actor.userId,
+  });
+  // Another request or the background job may have made it since the check above: a duplicate, not an error.
+  if (!row) throw new StatementError(`Statement already exists for ${subcontractor.name} for this tax month`);
+  await invoiceStore.linkToGeneratedStatement(row.invoiceIds, id, actor.userId);
+  await deps.audit.write(trx, actor, 'cis.statement.generated', {
+    targetType: 'statement',
+    targetId: id,
+    taxMonth,
+    summary: `Statement generated for ${subcontractor.name} (${taxMonthPeriod(taxMonth).displayLabel})`,
+    details: { invoices: invoices.length, cisDeductionP: row.cisDeductionP },
+  });
+  return row;
+}
+
+/** Generates one statement for a request: a refusal is a 409 with the spec's message. */
+export function generateStatementNow(
+  deps: CisDeps,
+  actor: Actor,
+  subcontractorId: string,
+  taxMonth: string,
+): Promise<StatementRecord> {
+  return deps.inTenant(actor.tenantId, async (trx) => {
+    try {
+      return await generateStatement(deps, trx, actor, subcontractorId, taxMonth);
+    } catch (error) {
+      if (error instanceof StatementError) throw refused(error.message);
+      throw error;
+    }
+  });
+}
+
+/**
+ * Brings a generated (not yet issued) statement up to date with the invoices paid in its month since it was
+ * generated; an issued statement is never changed. Returns true when it changed.
+ */
+export async function refreshStatement(
+  trx: Knex.Transaction,
+  actorId: string,
+  subcontractorId: string,
+  taxMonth: string,
+): Promise<boolean> {
+  const statements = new StatementStore(trx);
+  const invoiceStore = new InvoiceStore(trx);
+  const existing = await statements.lockOf(subcontractorId, taxMonth);
+  if (existing?.status !== 'generated') return false;
+  const invoices = await invoiceStore.paidInMonth(taxMonth, subcontractorId);
+  const ids = invoices.map((invoice) => invoice.id);
+  if (ids.length === existing.invoiceIds.length && ids.every((id) => existing.invoiceIds.includes(id)))
+    return false;
+  await statements.updateContents(existing.id, contentsOf(invoices, 0), actorId);
+  await invoiceStore.linkToStatement(ids, existing.id);
+  return true;
+}
+
+/** Queues the generation of every missing statement of a tax month (progress on /jobs/:id). */
+export function queueGenerateAll(deps: CisDeps, actor: Actor, taxMonth: string) {
+  return deps.inTenant(actor.tenantId, async (trx) => {
+    const id = await queueStatementJob(trx, actor, { taxMonth, reason: 'generate-all' });
+    return { id, type: STATEMENT_JOB, status: 'pending' as const, progress: 0 };
+  });
+}
+
+/** Everything the PDF needs, with the subcontractor's UTR in clear (a statement must carry it). */
+export async function statementPdfInput(
+  deps: Pick<CisDeps, 'sealed'>,
+  trx: Knex.Transaction,
+  tenantId: string,
+  row: StatementRecord,
+): Promise<StatementPdfInput> {
+  const settings = await new SettingsStore(trx).load(tenantId);
+  const subcontractor = await new SubcontractorStore(trx).findAny(row.subcontractorId);
+  const invoices = await new InvoiceStore(trx).ofStatement(row.invoiceIds);
+  return {
+    contractor: {
+      name: settings.companyName || tenantId,
+      employerRef: settings.employerRef,
+      accountsOfficeRef: settings.accountsOfficeRef,
+    },
+    subcontractor: {
+      name: row.subcontractorName,
+      utr: deps.sealed.open(subcontractor?.utrEnc ?? null),
+      verificationNumber: row.verificationReference || null,
+      rate: row.cisRate as StatementCisRate,
+    },
+    taxMonth: row.taxMonth,
+    invoices: invoices.map((invoice) => ({
+      invoiceNumber: invoice.invoiceNumber,
+      invoiceDate: invoice.invoiceDate,
+      paymentDate: invoice.paymentDate,
+      grossP: invoice.grossP,
+      materialsP: invoice.materialsP,
+      cisDeductionP: invoice.cisDeductionP,
+    })),
+    totals: {
+      grossP: row.grossP,
+      materialsP: row.materialsP,
+      labourP: row.labourP,
+      cisDeductionP: row.cisDeductionP,
+    },
+    statementId: row.id,
+    generatedAt: row.generatedAt.toISOString(),
+    ...(settings.statementFooter ? { footer: settings.statementFooter } : {}),
+  };
+}
+
+/** A statement rendered as its PDF (the staff's copy: any statement of the tenant). */
+export async function statementPdf(deps: CisDeps, tenantId: string, id: string) {
+  const input = await deps.inTenant(tenantId, async (trx) => {
+    const row = await new StatementStore(trx).find(id);
+    if (!row) throw problems.notFound('Statement not found');
+    return statementPdfInput(deps, trx, tenantId, row);
+  });
+  return { taxMonth: input.taxMonth, pdf: await renderStatementPdf(input) };
+}
+
+/** One of a subcontractor's issued statements as its PDF (the portal's copy). */
+export async function portalStatementPdf(
+  deps: CisDeps,
+  tenantId: string,
+  subcontractorId: string,
+  id: string,
+) {
+  const input = await deps.inTenant(tenantId, async (trx) => {
+    const row = await new StatementStore(trx).findIssued(id, subcontractorId);
+    if (!row) throw problems.notFound('Statement not found');
+    return statementPdfInput(deps, trx, tenantId, row);
+  });
+  return { taxMonth: input.taxMonth, pdf: await renderStatementPdf(input) };
+}
+
+/** Emails a statement with its PDF attached; answers whether the mail went (an unreachable mailer is a 503). */
+async function emailStatement(
+  deps: CisDeps,
+  tenantId: string,
+  prepared: { row: StatementRecord; email: string; name: string; replyTo: string; companyName: string },
+  input: StatementPdfInput,
+): Promise<{ delivered: boolean }> {
+  const pdf = await renderStatementPdf(input);
+  const period = taxMonthPeriod(prepared.row.taxMonth);
+  try {
+    return await deps.mailer.send({
+      tenantId,
+      to: prepared.email,
+      ...(prepared.replyTo ? { replyTo: prepared.replyTo } : {}),
+      subject: `Payment and deduction statement: ${period.displayLabel}`,
+      text: [
+        `Hello ${prepared.name},`,
+        '',
+        `Attached is your CIS payment and deduction statement for the ${taxMonthInSentence(period)} from ${prepared.companyName || tenantId}.`,
+        '',
+        'Keep this statement: you must keep records for at least 6 years.',
+      ].join('\n'),
+      attachments: [
+        {
+          filename: `cis-statement-${prepared.row.taxMonth}-${prepared.row.id}.pdf`,
+          contentType: 'application/pdf',
+          contentBase64: pdf.toString('base64'),
+        },
+      ],
+      idempotencyKey: `statement:${prepared.row.id}`,
+      category: 'cis-statement',
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : 'the email service is unavailable';
+    throw new HttpProblem(503, 'unavailable', `Failed to issue statement: ${message}`);
+  }
+}
+
+/**
+ * Issues a statement by email (its PDF attached), portal or print: the statement and each of its invoices are
+ * stamped issued, with one audit entry. An email that is not delivered yet is retried by the notification service.
+ */
+export async function issueStatement(deps: CisDeps, actor: Actor, id: string, method: IssueMethod) {
+  const prepared = await deps.inTenant(actor.tenantId, async (trx) => {
+    const row = await new StatementStore(trx).find(id);
+    if (!row) throw problems.notFound('Statement not found');
+    const subcontractor = await requireSubcontractor(trx, row.subcontractorId);
+    if (method === 'email' && !subcontractor.email)
+      throw refused(`Failed to issue statement: ${subcontractor.name} has no email address`);
+    const settings = await new SettingsStore(trx).load(actor.tenantId);
+    return {
+      row,
+      email: subcontractor.email,
+      name: subcontractor.name,
+      replyTo: settings.emailReplyTo,
+      companyName: settings.companyName,
+      pdf: method === 'email' ? await statementPdfInput(deps, trx, actor.tenantId, row) : null,
+    };
+  });
+  const mail =
+    method === 'email' && prepared.pdf
+      ? await emailStatement(deps, actor.tenantId, prepared, prepared.pdf)
+      : null;
+  return deps.inTenant(actor.tenantId, async (trx) => {
+    const now = new Date();
+    const row = await new StatementStore(trx).markIssued(id, { method, userId: actor.userId, at: now });
+    if (!row) throw problems.notFound('Statement not found');
+    const stamped = await new InvoiceStore(trx).stampStatementIssued(row.invoiceIds, id, method, now);
+    await deps.audit.write(trx, actor, 'cis.statement.sent', {
+      targetType: 'statement',
+      targetId: id,
+      taxMonth: row.taxMonth,
+      summary: `Statement for ${row.subcontractorName} issued by ${method}`,
+      details: { method, invoices: row.invoiceCount, activity: 'statement.issue' },
+    });
+    await deps.invoiceChanges.changed(trx, actor.tenantId, stamped, 'statement-issued');
+    return { statement: row, mail };
+  });
+}
+
+export type StatementFilter = 'all' | 'pending' | 'generated' | 'issued';
+
+/** The statements screen of a tax month: the deadline, the counters and each subcontractor with its invoices. */
+export function statementMonth(
+  deps: CisDeps,
+  tenantId: string,
+  query: { taxMonth?: string | undefined; filter: StatementFilter },
+) {
+  return deps.inTenant(tenantId, async (trx) => {
+    const taxMonth = query.taxMonth ?? currentTaxMonth();
+    const period = taxMonthPeriod(taxMonth);
+    const settings = await new SettingsStore(trx).load(tenantId);
+    const deadlineDate = addDays(period.endDate, settings.statementDeadlineDays);
+    const daysRemaining = daysBetween(londonDate(new Date()), deadlineDate);
+    const [invoices, statements] = await Promise.all([
+      new InvoiceStore(trx).paidInMonth(taxMonth),
+      new StatementStore(trx).ofMonth(taxMonth),
+    ]);
+    const subIds = [
+      ...new Set([...invoices.map((i) => i.subcontractorId), ...statements.map((s) => s.subcontractorId)]),
+    ];
+    const subs = await new SubcontractorStore(trx).byIds(subIds);
+    const subById = new Map(subs.map((s) => [s.id, s]));
+    const statementBySub = new Map(statements.map((s) => [s.subcontractorId, s]));
+    const groups = subIds.map((subcontractorId) => {
+      const own = invoices.filter((invoice) => invoice.subcontractorId === subcontractorId);
+      const statement = statementBySub.get(subcontractorId) ?? null;
+      const sub = subById.get(subcontractorId);
+      return {
+        subcontractorId,
+        name: sub?.name ?? statement?.subcontractorName ?? '',
+        utrMasked: sub?.utrMasked ?? '',
+        email: sub?.email ?? '',
+        invoices: own,
+        totals: {
+          grossP: own.reduce((t, r) => t + r.grossP, 0),
+          materialsP: own.reduce((t, r) => t + r.materialsP, 0),
+          cisDeductionP: own.reduce((t, r) => t + r.cisDeductionP, 0),
+        },
+        statement,
+        state: statement ? statement.status : ('pending' as const),
+      };
+    });
+    groups.sort(
+      (a, b) =>
+        (b.statement?.generatedAt.toISOString() ?? '').localeCompare(
+          a.statement?.generatedAt.toISOString() ?? '',
+        ) || a.name.localeCompare(b.name),
+    );
+    return {
+      period,
+      deadline: { date: deadlineDate, daysRemaining, state: statementDeadlineState(daysRemaining) },
+      counters: {
+        totalSubcontractors: groups.length,
+        pendingGeneration: groups.filter((g) => g.statement === null).length,
+        generated: groups.filter((g) => g.statement?.status === 'generated').length,
+        issued: groups.filter((g) => g.statement?.status === 'issued').length,
+      },
+      subcontractors: groups.filter((g) => query.filter === 'all' || g.state === query.filter),
+    };
+  });
+}

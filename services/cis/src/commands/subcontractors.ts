@@ -1,0 +1,428 @@
+import { randomUUID } from 'node:crypto';
+import { HttpProblem, problems, type Knex } from '@workspace/kit';
+import type { CisDeps } from '../cis-deps.js';
+import { subcontractorsCsv } from '../documents/csv-export.js';
+import {
+  SubcontractorStore,
+  type Address,
+  type SubcontractorChanges,
+  type SubcontractorFilters,
+  type SubcontractorRecord,
+  type SubcontractorType,
+  type VerificationChanges,
+  type VerificationStatus,
+} from '../db/subcontractors.store.js';
+import {
+  londonDate,
+  maskNino,
+  maskUtr,
+  validateNino,
+  validateSubcontractorInput,
+  validateUtr,
+  verificationRate,
+} from '../domain/index.js';
+import type { Actor } from '../events/audit.js';
+import { assertValid, type BatchResult } from './problems.js';
+
+export const EMPTY_ADDRESS: Address = {
+  line1: '',
+  line2: '',
+  city: '',
+  county: '',
+  postcode: '',
+  country: 'GB',
+};
+
+export interface VerificationInput {
+  status: string;
+  rate?: number | undefined;
+  method: 'online' | 'phone' | 'letter' | 'auto';
+  reference: string;
+  notes: string;
+  verifiedDate?: string | null | undefined;
+}
+
+/** A subcontractor as the create and edit forms send it. */
+export interface SubcontractorInput {
+  type: string;
+  name: string;
+  utr?: string | undefined;
+  nino?: string | undefined;
+  companyNumber: string;
+  vatNumber: string;
+  email: string;
+  phone: string;
+  mobile: string;
+  registeredAddress: Address;
+  tradingAddress: Address;
+  tradingAddressSameAsRegistered: boolean;
+  gdprConsent: boolean;
+  marketingConsent: boolean;
+  portalAccess: boolean;
+  active: boolean;
+  verification?: VerificationInput | undefined;
+}
+
+/** The cause a bulk verification that fails as a whole answers with (cis.md section 8, verbatim). */
+const BATCH_VERIFICATION_FAILED = 'Batch verification update failed';
+
+const verifyScopeMissing = () => problems.forbidden('This requires the cis.sub.verify permission.');
+
+/**
+ * The field errors of a verification (cis.md section 5: 'Invalid verification status', the rate matching the
+ * status, the method, HMRC's verification number format, no identifiers in the notes), keyed `verification.<field>`.
+ */
+export function verificationErrors(input: VerificationInput): Record<string, string> {
+  const errors = validateSubcontractorInput({ type: 'individual', name: 'xx', verification: input }, 'edit');
+  return Object.fromEntries(Object.entries(errors).filter(([field]) => field.startsWith('verification')));
+}
+
+/**
+ * What a recorded verification writes, for one subcontractor or a batch: the status sets the rate (gross 0,
+ * standard 20, higher 30), the reference is stored without spaces in capitals, the date defaults to today in London.
+ */
+function verificationChanges(input: VerificationInput, userId: string): VerificationChanges {
+  const status = input.status as VerificationStatus;
+  return {
+    verificationStatus: status,
+    verificationRate: verificationRate(status),
+    verificationMethod: input.method,
+    verificationReference: input.reference.replace(/\s+/g, '').toUpperCase(),
+    verificationNotes: input.notes,
+    verifiedDate: input.verifiedDate ?? londonDate(new Date()),
+    verifiedBy: userId,
+  };
+}
+
+/** What a create or edit writes (identifiers sealed, masked copies beside them). */
+function changesOf(
+  deps: CisDeps,
+  input: SubcontractorInput,
+  existing?: SubcontractorRecord,
+): SubcontractorChanges {
+  const utr = (input.utr ?? '').replace(/\s+/g, '');
+  const ninoInput = (input.nino ?? '').replace(/\s+/g, '');
+  const utrNormalised = utr ? validateUtr(utr).normalised : '';
+  const nino = input.type === 'individual' && ninoInput ? validateNino(ninoInput).normalised : '';
+  const status = (input.verification?.status ??
+    existing?.verificationStatus ??
+    'standard') as VerificationStatus;
+  const registered = { ...EMPTY_ADDRESS, ...input.registeredAddress };
+  return {
+    type: input.type as SubcontractorType,
+    name: input.name.trim(),
+    // Blank on edit keeps the stored value (cis.md section 5).
+    ...(utrNormalised ? { utrEnc: deps.sealed.seal(utrNormalised), utrMasked: maskUtr(utrNormalised) } : {}),
+    ...(input.type !== 'individual'
+      ? { ninoEnc: null, ninoMasked: '' }
+      : nino
+        ? { ninoEnc: deps.sealed.seal(nino), ninoMasked: maskNino(nino) }
+        : input.nino !== undefined && existing === undefined
+          ? { ninoEnc: null, ninoMasked: '' }
+          : {}),
+    companyNumber: input.type === 'company' ? input.companyNumber.replace(/\s+/g, '').toUpperCase() : '',
+    vatNumber: input.vatNumber.replace(/\s+/g, '').toUpperCase(),
+    // The VAT number's check digits are computed (not enforced) when it is saved (cis.md section 5).
+    vatCheckedAt: input.vatNumber.trim() ? new Date() : null,
+    email: input.email.trim(),
+    phone: input.phone.trim(),
+    mobile: input.mobile.trim(),
+    registeredAddress: registered,
+    tradingAddress: input.tradingAddressSameAsRegistered
+      ? registered
+      : { ...EMPTY_ADDRESS, ...input.tradingAddress },
+    tradingAddressSameAsRegistered: input.tradingAddressSameAsRegistered,
+    gdprConsent: input.gdprConsent,
+    marketingConsent: input.marketingConsent,
+    portalAccess: input.portalAccess,
+    active: input.active,
+    verificationStatus: status,
+    verificationRate: verificationRate(status),
+    ...(input.verification
+      ? {
+          verificationMethod: input.verification.method,
+          verificationReference: input.verification.reference.replace(/\s+/g, '').toUpperCase(),
+          verificationNotes: input.verification.notes,
+          verifiedDate: input.verification.verifiedDate ?? null,
+        }
+      : {}),
+  };
+}
+
+async function requireSubcontractor(
+  subcontractors: SubcontractorStore,
+  id: string,
+): Promise<SubcontractorRecord> {
+  const row = await subcontractors.find(id);
+  if (!row) throw problems.notFound('Subcontractor not found');
+  return row;
+}
+
+/** The list with the four stat cards. */
+export function listSubcontractors(deps: CisDeps, tenantId: string, query: SubcontractorFilters) {
+  return deps.inTenant(tenantId, async (trx) => {
+    const subcontractors = new SubcontractorStore(trx);
+    return { rows: await subcontractors.list(query), stats: await subcontractors.stats() };
+  });
+}
+
+/** The list as CSV (identifiers masked), with an export audit entry. */
+export function exportSubcontractors(deps: CisDeps, actor: Actor, query: SubcontractorFilters) {
+  return deps.inTenant(actor.tenantId, async (trx) => {
+    const rows = await new SubcontractorStore(trx).list(query);
+    const built = subcontractorsCsv(
+      rows.map((row) => ({
+        name: row.name,
+        type: row.type,
+        utrMasked: row.utrMasked,
+        ninoMasked: row.ninoMasked,
+        email: row.email,
+        phone: row.phone,
+        active: row.active,
+        archived: row.archived,
+        verification: { rate: row.verificationRate },
+      })),
+    );
+    await deps.audit.write(trx, actor, 'cis.export.subcontractors', {
+      targetType: 'export',
+      summary: `${rows.length} subcontractors exported to CSV`,
+      details: { format: 'csv', count: rows.length },
+    });
+    return { ...built, count: rows.length };
+  });
+}
+
+/** One subcontractor; with `unmask`, its UTR and NINO opened (the caller must hold cis.pii.unmask). */
+export function readSubcontractor(
+  deps: CisDeps,
+  tenantId: string,
+  id: string,
+  unmask: { allowed: boolean } | undefined,
+): Promise<{ row: SubcontractorRecord; clear?: { utr: string; nino: string } }> {
+  return deps.inTenant(tenantId, async (trx) => {
+    const row = await requireSubcontractor(new SubcontractorStore(trx), id);
+    if (!unmask) return { row };
+    if (!unmask.allowed) throw problems.forbidden('This requires the cis.pii.unmask permission.');
+    return { row, clear: { utr: deps.sealed.open(row.utrEnc), nino: deps.sealed.open(row.ninoEnc) } };
+  });
+}
+
+/** Creates a subcontractor (every rule of cis.md section 5; UTR and NINO sealed). */
+export function createSubcontractor(
+  deps: CisDeps,
+  actor: Actor & { canVerify: boolean },
+  input: SubcontractorInput,
+): Promise<SubcontractorRecord> {
+  assertValid(validateSubcontractorInput(input, 'create'));
+  if (input.verification && !actor.canVerify && input.verification.status !== 'standard')
+    throw verifyScopeMissing();
+  return deps.inTenant(actor.tenantId, async (trx) => {
+    const id = randomUUID();
+    const row = await new SubcontractorStore(trx).insert({
+      id,
+      tenantId: actor.tenantId,
+      ...changesOf(deps, input),
+      archived: !input.active,
+      gdprConsentDate: input.gdprConsent ? new Date() : null,
+      verifiedBy: input.verification ? actor.userId : null,
+      createdBy: actor.userId,
+      updatedBy: actor.userId,
+    });
+    await deps.audit.write(trx, actor, 'cis.subcontractor.created', {
+      targetType: 'subcontractor',
+      targetId: id,
+      summary: `Subcontractor ${row.name} added`,
+      details: { type: row.type, rate: row.verificationRate },
+    });
+    return row;
+  });
+}
+
+/** Edits a subcontractor (a blank UTR keeps the stored one; a changed verification needs cis.sub.verify). */
+export function updateSubcontractor(
+  deps: CisDeps,
+  actor: Actor & { canVerify: boolean },
+  id: string,
+  input: SubcontractorInput,
+): Promise<SubcontractorRecord> {
+  assertValid(validateSubcontractorInput(input, 'edit'));
+  return deps.inTenant(actor.tenantId, async (trx) => {
+    const subcontractors = new SubcontractorStore(trx);
+    const existing = await requireSubcontractor(subcontractors, id);
+    const verificationChanged =
+      input.verification !== undefined &&
+      (input.verification.status !== existing.verificationStatus ||
+        input.verification.reference.toUpperCase() !== existing.verificationReference);
+    if (verificationChanged && !actor.canVerify) throw verifyScopeMissing();
+    const row = await subcontractors.update(
+      id,
+      {
+        ...changesOf(deps, input, existing),
+        archived: input.active ? false : existing.archived || !input.active,
+        gdprConsentDate: input.gdprConsent && !existing.gdprConsent ? new Date() : existing.gdprConsentDate,
+        ...(verificationChanged ? { verifiedBy: actor.userId } : {}),
+      },
+      actor.userId,
+    );
+    if (!row) throw problems.notFound('Subcontractor not found');
+    await deps.audit.write(trx, actor, 'cis.subcontractor.updated', {
+      targetType: 'subcontractor',
+      targetId: row.id,
+      summary: `Subcontractor ${row.name} updated`,
+    });
+    if (verificationChanged) {
+      await deps.audit.write(trx, actor, 'cis.subcontractor.verified', {
+        targetType: 'subcontractor',
+        targetId: row.id,
+        summary: `Subcontractor ${row.name} verified at ${row.verificationRate}%`,
+        details: { status: row.verificationStatus, rate: row.verificationRate },
+      });
+    }
+    return row;
+  });
+}
+
+/** The entry a recorded verification writes for each subcontractor (no identifiers: status, rate, method). */
+const auditVerified = (
+  deps: CisDeps,
+  trx: Knex.Transaction,
+  actor: Actor,
+  row: SubcontractorRecord,
+  method: string,
+) =>
+  deps.audit.write(trx, actor, 'cis.subcontractor.verified', {
+    targetType: 'subcontractor',
+    targetId: row.id,
+    summary: `Subcontractor ${row.name} verified at ${row.verificationRate}%`,
+    details: { status: row.verificationStatus, rate: row.verificationRate, method },
+  });
+
+/** Records a verification: the status sets the rate (gross 0, standard 20, higher 30). */
+export function verifySubcontractor(
+  deps: CisDeps,
+  actor: Actor,
+  id: string,
+  verification: VerificationInput,
+): Promise<SubcontractorRecord> {
+  assertValid(verificationErrors(verification));
+  return deps.inTenant(actor.tenantId, async (trx) => {
+    const subcontractors = new SubcontractorStore(trx);
+    await requireSubcontractor(subcontractors, id);
+    const [row] = await subcontractors.verify([id], verificationChanges(verification, actor.userId));
+    if (!row) throw problems.notFound('Subcontractor not found');
+    await auditVerified(deps, trx, actor, row, verification.method);
+    return row;
+  });
+}
+
+/**
+ * Records one verification for many subcontractors in one transaction (the same columns and entry as the single
+ * update): unknown, deleted and archived ones come back in `failed`; one cis.subcontractor.bulk.verify entry
+ * follows. A batch that fails as a whole (the database refusing the transaction) changes nothing and answers 500
+ * with the spec's cause 'Batch verification update failed', the error logged.
+ */
+export async function verifySubcontractors(
+  deps: CisDeps,
+  actor: Actor,
+  ids: string[],
+  verification: VerificationInput,
+): Promise<BatchResult> {
+  assertValid(verificationErrors(verification));
+  const unique = [...new Set(ids)];
+  try {
+    return await deps.inTenant(actor.tenantId, async (trx) => {
+      const subcontractors = new SubcontractorStore(trx);
+      const rows = await subcontractors.lockAny(unique);
+      const found = new Map(rows.map((row) => [row.id, row]));
+      const failed: BatchResult['failed'] = [];
+      const targets: string[] = [];
+      // In the order asked for.
+      for (const id of unique) {
+        const row = found.get(id);
+        if (!row) failed.push({ id, error: 'Subcontractor not found' });
+        else if (row.deletedAt) failed.push({ id, error: 'Deleted subcontractors cannot be verified' });
+        else if (row.archived) failed.push({ id, error: 'Archived subcontractors cannot be verified' });
+        else targets.push(id);
+      }
+      const saved =
+        targets.length > 0
+          ? await subcontractors.verify(targets, verificationChanges(verification, actor.userId))
+          : [];
+      const byId = new Map(saved.map((row) => [row.id, row]));
+      const changed = targets.flatMap((id) => {
+        const row = byId.get(id);
+        return row ? [row] : [];
+      });
+      for (const row of changed) await auditVerified(deps, trx, actor, row, verification.method);
+      const status = verification.status as VerificationStatus;
+      const rate = verificationRate(status);
+      await deps.audit.write(trx, actor, 'cis.subcontractor.bulk.verify', {
+        targetType: 'subcontractor',
+        targetIds: unique,
+        succeeded: changed.length,
+        failed: failed.length,
+        summary: `${changed.length} subcontractors verified at ${rate}%${failed.length ? `, ${failed.length} failed` : ''}`,
+        details: { status, rate, method: verification.method },
+      });
+      return { succeeded: changed.map((row) => row.id), failed };
+    });
+  } catch (error) {
+    if (error instanceof HttpProblem) throw error;
+    deps.logger.error(
+      { err: error, action: 'verify', count: unique.length, tenantId: actor.tenantId },
+      BATCH_VERIFICATION_FAILED,
+    );
+    throw new HttpProblem(500, 'batch_failed', BATCH_VERIFICATION_FAILED);
+  }
+}
+
+/** Archives or soft-deletes subcontractors (single or bulk; one audit entry, a bulk one for several ids). */
+export function retireSubcontractors(
+  deps: CisDeps,
+  actor: Actor,
+  ids: string[],
+  action: 'archive' | 'delete',
+): Promise<BatchResult> {
+  return deps.inTenant(actor.tenantId, async (trx) => {
+    const subcontractors = new SubcontractorStore(trx);
+    const rows = await subcontractors.lockLive(ids);
+    const found = new Map(rows.map((row) => [row.id, row]));
+    const failed = ids.filter((id) => !found.has(id)).map((id) => ({ id, error: 'Subcontractor not found' }));
+    // In the order asked for.
+    const targets = ids.flatMap((id) => {
+      const row = found.get(id);
+      return row && (action === 'delete' || !row.archived) ? [row] : [];
+    });
+    for (const row of rows)
+      if (action === 'archive' && row.archived) failed.push({ id: row.id, error: 'Already archived' });
+    const succeeded = targets.map((row) => row.id);
+    if (succeeded.length > 0) {
+      if (action === 'archive') await subcontractors.archive(succeeded, actor.userId);
+      else await subcontractors.softDelete(succeeded, actor.userId);
+    }
+    const single = ids.length === 1;
+    const done = action === 'archive' ? 'archived' : 'deleted';
+    await deps.audit.write(
+      trx,
+      actor,
+      single
+        ? action === 'archive'
+          ? 'cis.subcontractor.archived'
+          : 'cis.subcontractor.deleted'
+        : action === 'archive'
+          ? 'cis.subcontractor.bulk.archive'
+          : 'cis.subcontractor.bulk.delete',
+      {
+        targetType: 'subcontractor',
+        ...(single ? { targetId: ids[0] } : {}),
+        targetIds: ids,
+        succeeded: succeeded.length,
+        failed: failed.length,
+        summary: single
+          ? `Subcontractor ${found.get(ids[0] ?? '')?.name ?? ''} ${done}`
+          : `${succeeded.length} subcontractors ${done}`,
+      },
+    );
+    return { succeeded, failed };
+  });
+}

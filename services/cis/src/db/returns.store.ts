@@ -1,0 +1,91 @@
+import type { Knex } from '@workspace/kit';
+import type { ReturnLine, ReturnTotals, taxMonthPeriod } from '../domain/index.js';
+import { camelise, snakeise, type Camelised } from './records.js';
+
+export type ReturnStatus = 'draft' | 'ready' | 'submitted' | 'amended' | 'nil';
+/** A return's period (cis.md section 3): the tax month's dates and labels, with its taxMonth. */
+export type ReturnPeriod = ReturnType<typeof taxMonthPeriod> & { taxMonth: string };
+
+interface ReturnRow {
+  tenant_id: string;
+  id: string;
+  tax_month: string;
+  status: ReturnStatus;
+  locked: boolean;
+  locked_at: Date | null;
+  period: ReturnPeriod;
+  deadlines: ReturnPeriod['deadlines'];
+  totals: ReturnTotals;
+  lines: ReturnLine[];
+  issues: string[];
+  submission_ref: string | null;
+  submitted_at: Date | null;
+  submitted_by: string | null;
+  amendment_of: string | null;
+  compiled_by: string | null;
+  cis300_xml: string | null;
+  created_at: Date;
+  updated_at: Date;
+  updated_by: string | null;
+}
+
+export type ReturnRecord = Camelised<ReturnRow>;
+
+export type ReturnChanges = Partial<Omit<ReturnRecord, 'tenantId' | 'id' | 'createdAt'>>;
+
+const JSON_FIELDS = ['period', 'deadlines', 'totals', 'lines', 'issues'] as const;
+
+/** The jsonb columns are written as JSON text. */
+function columnsOf(changes: ReturnChanges): Record<string, unknown> {
+  const columns = snakeise(changes);
+  for (const field of JSON_FIELDS)
+    if (changes[field] !== undefined) columns[field] = JSON.stringify(changes[field]);
+  return columns;
+}
+
+/** The tenant's monthly returns (CIS300): the only code touching `returns`. */
+export class ReturnStore {
+  constructor(private readonly trx: Knex.Transaction) {}
+
+  /** The return of a tax month: its latest record (an amendment supersedes the original). */
+  async latest(taxMonth: string, options: { lock?: boolean } = {}): Promise<ReturnRecord | undefined> {
+    const query = this.trx<ReturnRow>('returns').where({ tax_month: taxMonth }).orderBy('created_at', 'desc');
+    const row = await (options.lock ? query.forUpdate() : query).first();
+    return row ? camelise(row) : undefined;
+  }
+
+  async find(id: string, options: { lock?: boolean } = {}): Promise<ReturnRecord | undefined> {
+    const query = this.trx<ReturnRow>('returns').where({ id });
+    const row = await (options.lock ? query.forUpdate() : query).first();
+    return row ? camelise(row) : undefined;
+  }
+
+  /** The history: tax month descending, the newest record of a month first. */
+  async history(limit: number): Promise<ReturnRecord[]> {
+    const rows = await this.trx<ReturnRow>('returns')
+      .orderBy([
+        { column: 'tax_month', order: 'desc' },
+        { column: 'created_at', order: 'desc' },
+      ])
+      .limit(limit);
+    return rows.map((row) => camelise(row));
+  }
+
+  async insert(
+    values: ReturnChanges & { tenantId: string; id: string; taxMonth: string },
+  ): Promise<ReturnRecord> {
+    const [row] = await this.trx<ReturnRow>('returns')
+      .insert(columnsOf(values) as never)
+      .returning('*');
+    if (!row) throw new Error('insert returned nothing');
+    return camelise(row);
+  }
+
+  async update(id: string, changes: ReturnChanges): Promise<ReturnRecord | undefined> {
+    const [row] = await this.trx<ReturnRow>('returns')
+      .where({ id })
+      .update(columnsOf(changes) as never)
+      .returning('*');
+    return row ? camelise(row) : undefined;
+  }
+}

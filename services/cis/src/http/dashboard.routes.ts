@@ -1,0 +1,43 @@
+import { ApiRouter } from '@workspace/kit';
+import type { CisDeps } from '../cis-deps.js';
+import { analytics, dashboard, recentActivity } from '../commands/dashboard.js';
+import { presentActivity, presentDashboard } from './dashboard.present.js';
+import {
+  activityQuery,
+  activityResponse,
+  analyticsQuery,
+  analyticsResponse,
+  dashboardResponse,
+} from './dashboard.schemas.js';
+
+export function dashboardRoutes(deps: CisDeps): ApiRouter {
+  return new ApiRouter()
+    .route({
+      method: 'get',
+      path: '/dashboard',
+      summary: 'The CIS dashboard: setup state, deadline alerts, tiles, the tax month and recent activity',
+      scopes: ['cis.inv.read'],
+      responses: { 200: { description: 'Dashboard', schema: dashboardResponse } },
+      handler: async ({ ctx }) => presentDashboard(await dashboard(deps, ctx.tenantId)),
+    })
+    .route({
+      method: 'get',
+      path: '/analytics',
+      summary: 'Gross, materials and deductions per tax month and per subcontractor (paid invoices)',
+      scopes: ['cis.inv.read'],
+      request: { query: analyticsQuery },
+      responses: { 200: { description: 'Analytics', schema: analyticsResponse } },
+      handler: ({ ctx, query }) => analytics(deps, ctx.tenantId, query.months),
+    })
+    .route({
+      method: 'get',
+      path: '/activity',
+      summary: 'The activity log, newest first',
+      scopes: ['cis.inv.read'],
+      request: { query: activityQuery },
+      responses: { 200: { description: 'Entries', schema: activityResponse } },
+      handler: async ({ ctx, query }) => ({
+        items: (await recentActivity(deps, ctx.tenantId, query.limit)).map(presentActivity),
+      }),
+    });
+}

@@ -1,0 +1,55 @@
+import type { InvoiceRecord } from '../db/invoices.store.js';
+import type { StatementRecord } from '../db/statements.store.js';
+import type { SubcontractorRecord } from '../db/subcontractors.store.js';
+import { presentInvoice } from './invoices.present.js';
+import { presentStatement } from './statements.present.js';
+
+/** What the portal shows of an invoice: no one else's data, no staff fields. */
+function presentPortalInvoice(row: InvoiceRecord) {
+  const view = presentInvoice(row);
+  return {
+    id: view.id,
+    invoiceNumber: view.invoiceNumber,
+    invoiceDate: view.invoiceDate,
+    paymentDate: view.paymentDate,
+    taxMonth: view.taxMonth,
+    status: view.status,
+    statusLabel: view.statusLabel,
+    amounts: view.amounts,
+    cisRate: view.cisRate,
+  };
+}
+
+export const presentPortalRecords = (records: {
+  subcontractor: SubcontractorRecord;
+  invoices: InvoiceRecord[];
+  statements: StatementRecord[];
+}) => ({
+  subcontractor: {
+    id: records.subcontractor.id,
+    name: records.subcontractor.name,
+    type: records.subcontractor.type,
+    utrMasked: records.subcontractor.utrMasked,
+    verification: {
+      status: records.subcontractor.verificationStatus,
+      rate: records.subcontractor.verificationRate,
+    },
+  },
+  invoices: records.invoices.map(presentPortalInvoice),
+  statements: records.statements.map(presentStatement),
+});
+
+/** A submitted invoice as the portal confirms it. */
+export const presentPortalSubmission = (saved: { invoice: InvoiceRecord; warnings: string[] }) => {
+  const view = presentInvoice(saved.invoice);
+  return {
+    invoice: {
+      id: view.id,
+      invoiceNumber: view.invoiceNumber,
+      status: view.status,
+      statusLabel: view.statusLabel,
+      amounts: view.amounts,
+    },
+    warnings: saved.warnings,
+  };
+};

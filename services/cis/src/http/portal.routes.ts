@@ -1,0 +1,68 @@
+import { ApiRouter, problems, type RequestContext } from '@workspace/kit';
+import type { CisDeps } from '../cis-deps.js';
+import { createInvoice } from '../commands/invoices.js';
+import { portalRecords } from '../commands/portal.js';
+import { portalStatementPdf } from '../commands/statements.js';
+import { statementIdParam } from './common.schemas.js';
+import { sendDocument } from './http-helpers.js';
+import { presentPortalRecords, presentPortalSubmission } from './portal.present.js';
+import { portalInvoiceInput, portalInvoiceResponse, portalRecordsResponse } from './portal.schemas.js';
+
+/** A portal session's own subcontractor (its token names exactly one). */
+function ownSubcontractor(ctx: RequestContext): string {
+  if (!ctx.subcontractorId) throw problems.forbidden('This is for portal sessions.');
+  return ctx.subcontractorId;
+}
+
+/** The subcontractor portal's view of CIS: its own record, invoices and issued statements, nothing else. */
+export function portalRoutes(deps: CisDeps): ApiRouter {
+  return new ApiRouter()
+    .route({
+      method: 'get',
+      path: '/portal/me',
+      summary: 'The portal session’s subcontractor: name, invoices and issued statements',
+      portal: true,
+      scopes: ['portal.self'],
+      responses: { 200: { description: 'The subcontractor’s CIS records', schema: portalRecordsResponse } },
+      handler: async ({ ctx }) =>
+        presentPortalRecords(await portalRecords(deps, ctx.tenantId, ownSubcontractor(ctx))),
+    })
+    .route({
+      method: 'post',
+      path: '/portal/invoices',
+      summary:
+        'The subcontractor submits an invoice: it waits as Portal Pending until staff approve or reject it',
+      portal: true,
+      scopes: ['portal.self'],
+      status: 201,
+      request: { body: portalInvoiceInput },
+      responses: { 201: { description: 'Submitted', schema: portalInvoiceResponse } },
+      handler: async ({ ctx, body }) => {
+        const input = { ...body, subcontractorId: ownSubcontractor(ctx) };
+        return presentPortalSubmission(await createInvoice(deps, ctx, input, 'portal'));
+      },
+    })
+    .route({
+      method: 'get',
+      path: '/portal/statements/:id/pdf',
+      summary: 'One of the subcontractor’s issued statements as a PDF',
+      portal: true,
+      scopes: ['portal.self'],
+      request: { params: statementIdParam },
+      responses: { 200: { description: 'application/pdf' } },
+      handler: async ({ ctx, params, res }) => {
+        const { taxMonth, pdf } = await portalStatementPdf(
+          deps,
+          ctx.tenantId,
+          ownSubcontractor(ctx),
+          params.id,
+        );
+        sendDocument(res, {
+          type: 'application/pdf',
+          disposition: 'inline',
+          filename: `cis-statement-${taxMonth}.pdf`,
+          body: pdf,
+        });
+      },
+    });
+}

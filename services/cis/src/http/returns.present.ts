@@ -1,0 +1,25 @@
+import type { ReturnRecord } from '../db/returns.store.js';
+import { returnDisplayStatus } from '../domain/index.js';
+import { iso } from '../domain/timestamps.js';
+
+export const presentReturn = (row: ReturnRecord) => ({
+  id: row.id,
+  taxMonth: row.taxMonth,
+  status: row.status,
+  displayStatus: returnDisplayStatus(row),
+  locked: row.locked,
+  lockedAt: iso(row.lockedAt),
+  period: { ...row.period, taxMonth: row.taxMonth },
+  deadlines: row.deadlines,
+  totals: row.totals,
+  lines: row.lines,
+  issues: row.issues,
+  submissionRef: row.submissionRef,
+  submittedAt: iso(row.submittedAt),
+  submittedBy: row.submittedBy,
+  amendmentOf: row.amendmentOf,
+  compiledBy: row.compiledBy,
+  hasCis300: row.cis300Xml !== null,
+  createdAt: iso(row.createdAt),
+  updatedAt: iso(row.updatedAt),
+});

@@ -1,0 +1,159 @@
+import { ApiRouter, problems } from '@workspace/kit';
+import type { CisDeps } from '../cis-deps.js';
+import {
+  amendReturn,
+  compileReturn,
+  currentReturn,
+  exportReturnCsv,
+  readReturn,
+  returnHistory,
+  returnOfMonth,
+  returnValidation,
+  submitReturn,
+  unlockReturn,
+} from '../commands/returns.js';
+import { RETURN_MESSAGES, returnDisplayStatus } from '../domain/index.js';
+import { sendCsv, sendDocument } from './http-helpers.js';
+import { presentReturn } from './returns.present.js';
+import {
+  compiledResponse,
+  currentReturnResponse,
+  historyQuery,
+  returnHistoryResponse,
+  returnIdParams,
+  returnResponse,
+  returnWithValidationResponse,
+  taxMonthParams,
+  validationResponse,
+} from './returns.schemas.js';
+
+export function returnRoutes(deps: CisDeps): ApiRouter {
+  return new ApiRouter()
+    .route({
+      method: 'get',
+      path: '/returns/current',
+      summary: 'The current tax month, its return (if compiled) and the validity check',
+      scopes: ['cis.inv.read'],
+      responses: { 200: { description: 'The current month', schema: currentReturnResponse } },
+      handler: async ({ ctx }) => {
+        const { period, row } = await currentReturn(deps, ctx.tenantId);
+        return {
+          period,
+          return: row ? presentReturn(row) : null,
+          displayStatus: returnDisplayStatus(row ?? null),
+          validation: row ? returnValidation(row) : null,
+        };
+      },
+    })
+    .route({
+      method: 'get',
+      path: '/returns',
+      summary: 'Returns, tax month descending (the history keeps the latest 12)',
+      scopes: ['cis.inv.read'],
+      request: { query: historyQuery },
+      responses: { 200: { description: 'History', schema: returnHistoryResponse } },
+      handler: async ({ ctx, query }) => ({
+        items: (await returnHistory(deps, ctx.tenantId, query.limit)).map(presentReturn),
+      }),
+    })
+    .route({
+      method: 'get',
+      path: '/returns/:taxMonth',
+      summary:
+        'The return of a tax month by its label (its latest record: an amendment supersedes the original)',
+      scopes: ['cis.inv.read'],
+      request: { params: taxMonthParams },
+      responses: {
+        200: { description: 'The return and its validation', schema: returnWithValidationResponse },
+      },
+      handler: async ({ ctx, params }) => {
+        const row = await returnOfMonth(deps, ctx.tenantId, params.taxMonth, RETURN_MESSAGES.notFound);
+        return { return: presentReturn(row), validation: returnValidation(row) };
+      },
+    })
+    .route({
+      method: 'get',
+      path: '/returns/:taxMonth/validate',
+      summary: 'Validate the return of a tax month (issues[])',
+      scopes: ['cis.inv.read'],
+      request: { params: taxMonthParams },
+      responses: { 200: { description: 'Issues', schema: validationResponse } },
+      handler: async ({ ctx, params }) =>
+        returnValidation(await returnOfMonth(deps, ctx.tenantId, params.taxMonth, 'Return not found')),
+    })
+    .route({
+      method: 'post',
+      path: '/returns/:taxMonth/compile',
+      summary: 'Compile (or recompile) the return of a tax month from its paid invoices; nil without lines',
+      scopes: ['cis.ret.compile'],
+      request: { params: taxMonthParams },
+      responses: { 200: { description: 'The return and its validation', schema: compiledResponse } },
+      handler: async ({ ctx, params }) => {
+        const { row, validation } = await compileReturn(deps, ctx, params.taxMonth);
+        return { return: presentReturn(row), validation };
+      },
+    })
+    .route({
+      method: 'post',
+      path: '/returns/:id/submit',
+      summary: 'Submit a valid, unlocked return: it is locked and its CIS300 document kept',
+      scopes: ['cis.ret.submit'],
+      request: { params: returnIdParams },
+      responses: { 200: { description: 'Submitted', schema: returnResponse } },
+      handler: async ({ ctx, params }) => ({
+        return: presentReturn(await submitReturn(deps, ctx, params.id)),
+      }),
+    })
+    .route({
+      method: 'post',
+      path: '/returns/:id/amend',
+      summary: 'Amend a submitted return: a new record {id}-AMD-{timestamp} pointing at the original',
+      scopes: ['cis.ret.submit'],
+      status: 201,
+      request: { params: returnIdParams },
+      responses: { 201: { description: 'The amendment', schema: returnResponse } },
+      handler: async ({ ctx, params }) => ({
+        return: presentReturn(await amendReturn(deps, ctx, params.id)),
+      }),
+    })
+    .route({
+      method: 'post',
+      path: '/returns/:id/unlock',
+      summary: 'Unlock a locked return for testing (only where the deployment enables testing tools)',
+      scopes: ['cis.ret.submit'],
+      request: { params: returnIdParams },
+      responses: { 200: { description: 'Unlocked', schema: returnResponse } },
+      handler: ({ ctx, params }) =>
+        unlockReturn(deps, ctx, params.id).then((row) => ({ return: presentReturn(row) })),
+    })
+    .route({
+      method: 'get',
+      path: '/returns/:id/export.csv',
+      summary: 'A return as CSV (identifiers masked)',
+      scopes: ['cis.io.export'],
+      request: { params: returnIdParams },
+      responses: { 200: { description: 'text/csv' } },
+      handler: async ({ ctx, params, res }) => {
+        const built = await exportReturnCsv(deps, ctx, params.id);
+        sendCsv(res, built.filename, built.content);
+      },
+    })
+    .route({
+      method: 'get',
+      path: '/returns/:id/cis300.xml',
+      summary: "The submitted return's CIS300 document (HMRC's GovTalk XML)",
+      scopes: ['cis.ret.submit'],
+      request: { params: returnIdParams },
+      responses: { 200: { description: 'application/xml' } },
+      handler: async ({ ctx, params, res }) => {
+        const row = await readReturn(deps, ctx.tenantId, params.id);
+        if (!row.cis300Xml) throw problems.notFound('This return has not been submitted');
+        sendDocument(res, {
+          type: 'application/xml',
+          disposition: 'attachment',
+          filename: `cis300-${row.id}.xml`,
+          body: row.cis300Xml,
+        });
+      },
+    });
+}

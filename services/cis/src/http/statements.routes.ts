@@ -1,0 +1,88 @@
+import { ApiRouter } from '@workspace/kit';
+import type { CisDeps } from '../cis-deps.js';
+import {
+  generateStatementNow,
+  issueStatement,
+  queueGenerateAll,
+  statementMonth,
+  statementPdf,
+} from '../commands/statements.js';
+import { statementIdParam } from './common.schemas.js';
+import { sendDocument } from './http-helpers.js';
+import { presentIssued, presentStatement, presentStatementMonth } from './statements.present.js';
+import {
+  generateAllBody,
+  generateBody,
+  issueBody,
+  issuedResponse,
+  queuedJobResponse,
+  statementMonthResponse,
+  statementResponse,
+  statementsQuery,
+} from './statements.schemas.js';
+
+export function statementRoutes(deps: CisDeps): ApiRouter {
+  return new ApiRouter()
+    .route({
+      method: 'get',
+      path: '/statements',
+      summary:
+        'The statements of a tax month: the deadline, counters and each subcontractor with its invoices',
+      scopes: ['cis.inv.read'],
+      request: { query: statementsQuery },
+      responses: { 200: { description: 'The month', schema: statementMonthResponse } },
+      handler: async ({ ctx, query }) =>
+        presentStatementMonth(await statementMonth(deps, ctx.tenantId, query)),
+    })
+    .route({
+      method: 'post',
+      path: '/statements/generate',
+      summary: 'Generate the statement of a subcontractor for a tax month (refused when one exists)',
+      scopes: ['cis.stmt.issue'],
+      status: 201,
+      request: { body: generateBody },
+      responses: { 201: { description: 'The statement', schema: statementResponse } },
+      handler: async ({ ctx, body }) => ({
+        statement: presentStatement(
+          await generateStatementNow(deps, ctx, body.subcontractorId, body.taxMonth),
+        ),
+      }),
+    })
+    .route({
+      method: 'post',
+      path: '/statements/generate-all',
+      summary: 'Generate every missing statement of a tax month as a background job (progress on /jobs/:id)',
+      scopes: ['cis.stmt.issue'],
+      status: 202,
+      request: { body: generateAllBody },
+      responses: { 202: { description: 'The job', schema: queuedJobResponse } },
+      handler: async ({ ctx, body }) => ({ job: await queueGenerateAll(deps, ctx, body.taxMonth) }),
+    })
+    .route({
+      method: 'post',
+      path: '/statements/:id/issue',
+      summary: 'Issue a statement by email (PDF attached), portal or print; stamps each included invoice',
+      scopes: ['cis.stmt.issue'],
+      request: { params: statementIdParam, body: issueBody },
+      responses: { 200: { description: 'Issued', schema: issuedResponse } },
+      handler: async ({ ctx, params, body }) =>
+        presentIssued(await issueStatement(deps, ctx, params.id, body.method)),
+    })
+    .route({
+      method: 'get',
+      path: '/statements/:id/pdf',
+      summary: 'The statement as a PDF (what HMRC requires of a payment and deduction statement)',
+      scopes: ['cis.inv.read'],
+      request: { params: statementIdParam },
+      responses: { 200: { description: 'application/pdf' } },
+      handler: async ({ ctx, params, res }) => {
+        const { taxMonth, pdf } = await statementPdf(deps, ctx.tenantId, params.id);
+        sendDocument(res, {
+          type: 'application/pdf',
+          disposition: 'inline',
+          filename: `cis-statement-${taxMonth}-${params.id}.pdf`,
+          body: pdf,
+        });
+      },
+    });
+}

@@ -1,0 +1,63 @@
+import { EMPTY_ADDRESS } from '../commands/subcontractors.js';
+import type { SubcontractorRecord } from '../db/subcontractors.store.js';
+import { validateVatNumber } from '../domain/index.js';
+import { dateOnly, iso } from '../domain/timestamps.js';
+
+export function presentSubcontractor(row: SubcontractorRecord, clear?: { utr: string; nino: string }) {
+  return {
+    id: row.id,
+    type: row.type,
+    name: row.name,
+    utrMasked: row.utrMasked,
+    ninoMasked: row.ninoMasked,
+    ...(clear ? { utr: clear.utr, nino: clear.nino } : {}),
+    companyNumber: row.companyNumber,
+    vatNumber: row.vatNumber,
+    vatCheckedAt: iso(row.vatCheckedAt),
+    /** HMRC's modulus 97 / 9755 check of the VAT number (null without one): a warning, never a refusal. */
+    vatNumberChecksumValid: row.vatNumber ? validateVatNumber(row.vatNumber).checksumValid : null,
+    email: row.email,
+    phone: row.phone,
+    mobile: row.mobile,
+    registeredAddress: { ...EMPTY_ADDRESS, ...row.registeredAddress },
+    tradingAddress: { ...EMPTY_ADDRESS, ...row.tradingAddress },
+    tradingAddressSameAsRegistered: row.tradingAddressSameAsRegistered,
+    gdprConsent: row.gdprConsent,
+    gdprConsentDate: iso(row.gdprConsentDate),
+    marketingConsent: row.marketingConsent,
+    portalAccess: row.portalAccess,
+    active: row.active,
+    archived: row.archived,
+    verification: {
+      status: row.verificationStatus,
+      rate: row.verificationRate,
+      method: row.verificationMethod,
+      reference: row.verificationReference,
+      notes: row.verificationNotes,
+      verifiedDate: dateOnly(row.verifiedDate),
+      verifiedBy: row.verifiedBy,
+    },
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+    createdBy: row.createdBy,
+    updatedBy: row.updatedBy,
+  };
+}
+
+const EMAIL_WARNING = 'Email could not be sent. Please share the link manually.';
+
+/** The invitation's answer: the link (shown once) and whether the email went. */
+export const presentInvitation = (outcome: {
+  subcontractorId: string;
+  magicLink: string;
+  tenantName: string;
+  emailSent: boolean;
+}) => ({
+  success: true,
+  subcontractorId: outcome.subcontractorId,
+  magicLink: outcome.magicLink,
+  expiresIn: '15 minutes',
+  tenantName: outcome.tenantName,
+  emailSent: outcome.emailSent,
+  ...(outcome.emailSent ? {} : { warning: EMAIL_WARNING }),
+});

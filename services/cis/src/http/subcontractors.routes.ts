@@ -1,0 +1,164 @@
+import { ApiRouter, hasScope } from '@workspace/kit';
+import type { CisDeps } from '../cis-deps.js';
+import { inviteSubcontractor } from '../commands/invite-subcontractor.js';
+import {
+  createSubcontractor,
+  exportSubcontractors,
+  listSubcontractors,
+  readSubcontractor,
+  retireSubcontractors,
+  updateSubcontractor,
+  verifySubcontractor,
+  verifySubcontractors,
+} from '../commands/subcontractors.js';
+import { batchResult, idParam, idsBody } from './common.schemas.js';
+import { sendCsv } from './http-helpers.js';
+import { presentInvitation, presentSubcontractor } from './subcontractors.present.js';
+import {
+  bulkVerificationInput,
+  inviteInput,
+  inviteResponse,
+  subcontractorInput,
+  subcontractorListQuery,
+  subcontractorListResponse,
+  subcontractorResponse,
+  unmaskQuery,
+  verificationInput,
+} from './subcontractors.schemas.js';
+
+export function subcontractorRoutes(deps: CisDeps): ApiRouter {
+  return new ApiRouter()
+    .route({
+      method: 'get',
+      path: '/subcontractors',
+      summary: 'Subcontractors (by name; soft-deleted never) with the four stat cards',
+      scopes: ['cis.sub.read'],
+      request: { query: subcontractorListQuery },
+      responses: { 200: { description: 'The list', schema: subcontractorListResponse } },
+      handler: async ({ ctx, query }) => {
+        const { rows, stats } = await listSubcontractors(deps, ctx.tenantId, query);
+        return { items: rows.map((row) => presentSubcontractor(row)), stats };
+      },
+    })
+    .route({
+      method: 'get',
+      path: '/subcontractors/export.csv',
+      summary: 'Subcontractors as CSV (cis-subcontractors-{date}.csv; identifiers masked)',
+      scopes: ['cis.sub.read', 'cis.io.export'],
+      request: { query: subcontractorListQuery },
+      responses: { 200: { description: 'text/csv' } },
+      handler: async ({ ctx, query, res }) => {
+        const { content, filename, count } = await exportSubcontractors(deps, ctx, query);
+        res.set('X-Record-Count', String(count));
+        sendCsv(res, filename, content);
+      },
+    })
+    .route({
+      method: 'get',
+      path: '/subcontractors/:id',
+      summary: 'One subcontractor; UTR and NINO in clear only with cis.pii.unmask and unmask=true',
+      scopes: ['cis.sub.read'],
+      request: { params: idParam, query: unmaskQuery },
+      responses: { 200: { description: 'The subcontractor', schema: subcontractorResponse } },
+      handler: async ({ ctx, params, query }) => {
+        const unmask = query.unmask === 'true' ? { allowed: hasScope(ctx, 'cis.pii.unmask') } : undefined;
+        const { row, clear } = await readSubcontractor(deps, ctx.tenantId, params.id, unmask);
+        return { subcontractor: presentSubcontractor(row, clear) };
+      },
+    })
+    .route({
+      method: 'post',
+      path: '/subcontractors',
+      summary: 'Create a subcontractor (every rule of cis.md section 5; UTR and NINO sealed)',
+      scopes: ['cis.sub.write'],
+      status: 201,
+      request: { body: subcontractorInput },
+      responses: { 201: { description: 'Created', schema: subcontractorResponse } },
+      handler: async ({ ctx, body }) => {
+        const actor = {
+          tenantId: ctx.tenantId,
+          userId: ctx.userId,
+          canVerify: hasScope(ctx, 'cis.sub.verify'),
+        };
+        return { subcontractor: presentSubcontractor(await createSubcontractor(deps, actor, body)) };
+      },
+    })
+    .route({
+      method: 'put',
+      path: '/subcontractors/:id',
+      summary: 'Edit a subcontractor (a blank UTR keeps the stored one)',
+      scopes: ['cis.sub.write'],
+      request: { params: idParam, body: subcontractorInput },
+      responses: { 200: { description: 'Saved', schema: subcontractorResponse } },
+      handler: async ({ ctx, params, body }) => {
+        const actor = {
+          tenantId: ctx.tenantId,
+          userId: ctx.userId,
+          canVerify: hasScope(ctx, 'cis.sub.verify'),
+        };
+        return {
+          subcontractor: presentSubcontractor(await updateSubcontractor(deps, actor, params.id, body)),
+        };
+      },
+    })
+    .route({
+      // Before /subcontractors/:id/verification, which would otherwise take 'bulk' for an id.
+      method: 'post',
+      path: '/subcontractors/bulk/verification',
+      summary:
+        'Record one verification for many subcontractors (the status sets each rate; archived, deleted and unknown ids refused per id; one bulk audit entry)',
+      scopes: ['cis.sub.verify'],
+      request: { body: bulkVerificationInput },
+      responses: { 200: { description: 'Per-id outcome', schema: batchResult } },
+      handler: ({ ctx, body }) => verifySubcontractors(deps, ctx, body.ids, body.verification),
+    })
+    .route({
+      method: 'post',
+      path: '/subcontractors/:id/verification',
+      summary: 'Record a verification: the status sets the rate (gross 0, standard 20, higher 30)',
+      scopes: ['cis.sub.verify'],
+      request: { params: idParam, body: verificationInput },
+      responses: { 200: { description: 'Verified', schema: subcontractorResponse } },
+      handler: async ({ ctx, params, body }) => ({
+        subcontractor: presentSubcontractor(await verifySubcontractor(deps, ctx, params.id, body)),
+      }),
+    })
+    .route({
+      method: 'post',
+      path: '/subcontractors/archive',
+      summary: 'Archive subcontractors (single or bulk; one bulk audit entry)',
+      scopes: ['cis.sub.write'],
+      request: { body: idsBody },
+      responses: { 200: { description: 'Per-id outcome', schema: batchResult } },
+      handler: ({ ctx, body }) => retireSubcontractors(deps, ctx, body.ids, 'archive'),
+    })
+    .route({
+      method: 'post',
+      path: '/subcontractors/delete',
+      summary: 'Soft-delete subcontractors (deleted timestamp and user; never listed again)',
+      scopes: ['cis.sub.write'],
+      request: { body: idsBody },
+      responses: { 200: { description: 'Per-id outcome', schema: batchResult } },
+      handler: ({ ctx, body }) => retireSubcontractors(deps, ctx, body.ids, 'delete'),
+    })
+    .route({
+      method: 'post',
+      path: '/subcontractors/invite',
+      summary:
+        'Invite to the portal: creates the subcontractor when needed, gets a magic link from identity, emails it',
+      scopes: ['cis.portal.invite'],
+      request: { body: inviteInput },
+      responses: {
+        200: { description: 'The link (shown once) and whether the email went', schema: inviteResponse },
+      },
+      handler: async ({ ctx, body, req }) => {
+        const actor = {
+          tenantId: ctx.tenantId,
+          userId: ctx.userId,
+          canWrite: hasScope(ctx, 'cis.sub.write'),
+          authorization: req.headers.authorization ?? '',
+        };
+        return presentInvitation(await inviteSubcontractor(deps, actor, body));
+      },
+    });
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { looseObject } from './common.schemas.js';
+
+const address = z.object({
+  line1: z.string().max(200).default(''),
+  line2: z.string().max(200).default(''),
+  city: z.string().max(100).default(''),
+  county: z.string().max(100).default(''),
+  postcode: z.string().max(20).default(''),
+  country: z.enum(['GB', 'NI']).default('GB'),
+});
+
+const emptyAddress = { line1: '', line2: '', city: '', county: '', postcode: '', country: 'GB' } as const;
+
+export const verificationInput = z.object({
+  status: z.string().max(20),
+  rate: z.number().int().optional(),
+  method: z.enum(['online', 'phone', 'letter', 'auto']).default('online'),
+  reference: z.string().max(20).default(''),
+  notes: z.string().max(1000).default(''),
+  verifiedDate: z.iso.date().nullable().optional(),
+});
+
+/** A verification for many subcontractors at once (cis.md section 7: update verification is a batch write). */
+export const bulkVerificationInput = z.object({
+  ids: z.array(z.uuid()).min(1).max(1_000),
+  verification: verificationInput,
+});
+
+export const subcontractorInput = z.object({
+  type: z.string().max(20),
+  name: z.string().max(200),
+  utr: z.string().max(20).optional(),
+  nino: z.string().max(20).optional(),
+  companyNumber: z.string().max(20).default(''),
+  vatNumber: z.string().max(20).default(''),
+  email: z.string().max(200).default(''),
+  phone: z.string().max(30).default(''),
+  mobile: z.string().max(30).default(''),
+  registeredAddress: address.default(emptyAddress),
+  tradingAddress: address.default(emptyAddress),
+  tradingAddressSameAsRegistered: z.boolean().default(true),
+  gdprConsent: z.boolean().default(false),
+  marketingConsent: z.boolean().default(false),
+  portalAccess: z.boolean().default(false),
+  active: z.boolean().default(true),
+  verification: verificationInput.optional(),
+});
+
+export const subcontractorListQuery = z.object({
+  search: z.string().max(100).optional(),
+  status: z.enum(['all', 'active', 'archived']).default('all'),
+  type: z.enum(['all', 'individual', 'company', 'partnership']).default('all'),
+});
+
+export const unmaskQuery = z.object({ unmask: z.enum(['true', 'false']).default('false') });
+
+export const inviteInput = z.union([
+  z.object({ subcontractorId: z.uuid() }),
+  z.object({
+    name: z.string().max(200).default(''),
+    email: z.string().max(200).default(''),
+    type: z.enum(['individual', 'company', 'partnership']).default('individual'),
+    utr: z.string().max(10).default(''),
+    nino: z.string().max(20).default(''),
+    companyNumber: z.string().max(20).default(''),
+  }),
+]);
+
+export const subcontractorSchema = looseObject;
+
+export const subcontractorResponse = z.object({ subcontractor: subcontractorSchema });
+
+export const subcontractorListResponse = z.object({
+  items: z.array(subcontractorSchema),
+  stats: z.object({
+    total: z.number(),
+    active: z.number(),
+    gross: z.number(),
+    standard: z.number(),
+  }),
+});
+
+export const inviteResponse = z.object({
+  success: z.boolean(),
+  subcontractorId: z.string(),
+  magicLink: z.string(),
+  expiresIn: z.string(),
+  tenantName: z.string(),
+  emailSent: z.boolean(),
+  warning: z.string().optional(),
+});

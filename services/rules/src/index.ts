@@ -1,0 +1,11 @@
+// Rules the services and the browser share: pure, no I/O and no Node built-ins (`@workspace/rules`).
+
+export * from './masking.js';
+export * from './money.js';
+export * from './scopes.js';
+export * from './modules/schedule.js';
+export * from './modules/notes.js';
+export * from './modules/chat.js';
+export * from './modules/calls.js';
+export * from './modules/docs.js';
+export * from './modules/drive.js';
