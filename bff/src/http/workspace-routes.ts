@@ -17,6 +17,11 @@ const metadataView = z.object({
 
 const tenantIdParameter = z.string().max(63).optional();
 
+/**
+ * The bff's own routes over identity: each adds something to identity's answer (the metadata fallback, a check that
+ * a tenant the browser names is the session's, the effective scopes' second list, the logo's bytes). identity's
+ * calls the browser makes as they are go through the service proxy (identity-forwards.ts).
+ */
 export function workspaceRoutes(context: BffContext): ApiRouter {
   const { config, identity } = context;
   return new ApiRouter()
