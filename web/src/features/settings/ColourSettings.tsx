@@ -146,7 +146,7 @@ function withColours(branding: Branding, success: ColourDraft, danger: ColourDra
  */
 export function ColourSettings({ session }: { session: Session }) {
   const allowed = session.scopes.includes(EDIT_SETTINGS) || session.scopes.includes('*');
-  const current = session.tenant.branding as Branding;
+  const current = session.tenant.branding;
   const [success, setSuccess] = useState(() => draftOf(current, 'success'));
   const [danger, setDanger] = useState(() => draftOf(current, 'danger'));
   const [save, { isLoading }] = useSaveBrandingMutation();
