@@ -25,7 +25,7 @@ test-unit: install
 	@NODE_OPTIONS="--experimental-vm-modules --no-warnings=ExperimentalWarning" node node_modules/jest/bin/jest.js --selectProjects unit
 
 lint: install
-	@npx eslint . && npx prettier --check . && (cd proto && ../node_modules/.bin/buf lint)
+	@npx eslint . && npx prettier --check . && node deploy/local/check-spec-coverage.mjs && (cd proto && ../node_modules/.bin/buf lint)
 
 typecheck: install
 	@npx tsc -p tsconfig.json --noEmit && npx tsc -p web/tsconfig.json
