@@ -4,6 +4,7 @@ import {
   createMetricsRegistry,
   createServiceApp,
   runService,
+  ServiceClient,
   type LifecycleState,
   type Logger,
   type RunningService,
@@ -12,6 +13,7 @@ import type { Express } from 'express';
 import { isSecureOrigin, type BffConfig } from './config.js';
 import { SignInSealer } from './cookies.js';
 import { authRoutes } from './http/auth-routes.js';
+import { identityForwards } from './http/identity-forwards.js';
 import { csrfGuard, loadBrowserState, noStore, type BffContext } from './http/context.js';
 import { portalInviteRoute } from './http/portal-invite-route.js';
 import { portalRoutes } from './http/portal-routes.js';
@@ -121,6 +123,17 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
     logger,
   };
 
+  // The domain services the bff forwards to, each under its API version path (undefined: not deployed here).
+  const cis = (path: string) =>
+    config.CIS_URL
+      ? new ServiceClient({
+          service: 'cis',
+          baseUrl: `${config.CIS_URL}${path}`,
+          timeoutMs: config.SERVICE_TIMEOUT_MS,
+          logger,
+        })
+      : undefined;
+
   // Mounted first at '/': middleware only (no operations), so /api gets sessions and CSRF.
   const browser = new ApiRouter();
   browser.router.use('/api', noStore, loadBrowserState(context), csrfGuard);
@@ -148,34 +161,42 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
       { basePath: '/api', api: portalRoutes(context) },
       {
         basePath: '/api',
-        api: portalInviteRoute(context, { cisUrl: config.CIS_URL, timeoutMs: config.SERVICE_TIMEOUT_MS }),
-      },
-      {
-        basePath: '/api',
         api: serviceProxy(context, {
-          prefix: 'cis',
-          target: config.CIS_URL ? `${config.CIS_URL}/v1` : undefined,
-          timeoutMs: config.SERVICE_TIMEOUT_MS,
+          service: 'identity',
+          client: identity.http,
+          forward: { operations: identityForwards, at: '/v1' },
         }),
       },
+      { basePath: '/api', api: portalInviteRoute(context, cis('/v1')) },
+      {
+        basePath: '/api',
+        api: serviceProxy(context, { service: 'cis', client: cis('/v1'), forward: { prefix: 'cis' } }),
+      },
       {
         basePath: '/api',
         api: serviceProxy(context, {
-          prefix: 'portal/cis',
-          target: config.CIS_URL ? `${config.CIS_URL}/v1/portal` : undefined,
-          timeoutMs: config.SERVICE_TIMEOUT_MS,
+          service: 'cis',
+          client: cis('/v1/portal'),
           session: 'portal',
+          forward: { prefix: 'portal/cis' },
         }),
       },
       {
         basePath: '/api',
         api: serviceProxy(context, {
-          prefix: 'live',
-          target: `${config.IDENTITY_URL}/v1/live`,
-          timeoutMs: config.SERVICE_TIMEOUT_MS,
-          single: {
-            summary:
-              "Live updates of the signed-in user's tenant (Server-Sent Events from identity's /v1/live: tenant, user, whitelist, roles)",
+          service: 'live',
+          client: new ServiceClient({
+            service: 'live',
+            baseUrl: `${config.IDENTITY_URL}/v1/live`,
+            timeoutMs: config.SERVICE_TIMEOUT_MS,
+            logger,
+          }),
+          forward: {
+            prefix: 'live',
+            single: {
+              summary:
+                "Live updates of the signed-in user's tenant (Server-Sent Events from identity's /v1/live: tenant, user, whitelist, roles)",
+            },
           },
         }),
       },

@@ -1,4 +1,4 @@
-import { ApiRouter, HttpProblem } from '@workspace/kit';
+import { ApiRouter, HttpProblem, UpstreamProblem, type ServiceClient } from '@workspace/kit';
 import { z } from 'zod';
 import { requireSameTenant, requireStaff, type BffContext } from './context.js';
 
@@ -19,10 +19,7 @@ const inviteAnswer = z.object({
  * The answer is the spec's {success, magicLink, tenantName} plus what cis adds; a refusal is problem+json with the
  * spec's `success: false` and `error` (the detail) beside the problem members.
  */
-export function portalInviteRoute(
-  context: BffContext,
-  options: { cisUrl: string | undefined; timeoutMs: number },
-): ApiRouter {
+export function portalInviteRoute(context: BffContext, cis: ServiceClient | undefined): ApiRouter {
   return new ApiRouter().route({
     method: 'post',
     path: '/portal/invite',
@@ -44,31 +41,29 @@ export function portalInviteRoute(
     handler: async ({ body, req, res }) => {
       const session = await requireStaff(context, req, res);
       requireSameTenant(session, body.tenantId);
-      if (!options.cisUrl) throw new HttpProblem(503, 'unavailable', 'The cis service is not available.');
-      let upstream: Response;
+      if (!cis) throw new HttpProblem(503, 'unavailable', 'The cis service is not available.');
       try {
-        upstream = await fetch(`${options.cisUrl}/v1/subcontractors/invite`, {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${session.accessToken}`,
-            'content-type': 'application/json',
-            accept: 'application/json',
-          },
-          body: JSON.stringify({ subcontractorId: body.subcontractorId }),
-          signal: AbortSignal.timeout(options.timeoutMs),
+        return await cis.post({
+          path: '/subcontractors/invite',
+          caller: { accessToken: session.accessToken },
+          body: { subcontractorId: body.subcontractorId },
+          schema: inviteAnswer,
         });
       } catch (error) {
-        context.logger.warn({ err: error }, 'cis unreachable for a portal invitation');
-        throw new HttpProblem(503, 'unavailable', 'The cis service is temporarily unavailable.');
+        // cis's refusal reaches the browser with its status and members, plus the spec's success and error.
+        const refusal = error instanceof UpstreamProblem ? error.upstream : undefined;
+        if (!refusal?.status || refusal.status < 400) throw error;
+        const answer = isRecord(refusal.body) ? refusal.body : {};
+        res
+          .status(refusal.status)
+          .type('application/problem+json')
+          .json({ ...answer, success: false, error: refusal.detail ?? 'Failed to send invitation' });
       }
-      const answer = (await upstream.json().catch(() => ({}))) as Record<string, unknown>;
-      if (upstream.ok) return inviteAnswer.parse(answer);
-      const detail = typeof answer.detail === 'string' ? answer.detail : 'Failed to send invitation';
-      res
-        .status(upstream.status)
-        .type('application/problem+json')
-        .json({ ...answer, success: false, error: detail });
       return undefined;
     },
   });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

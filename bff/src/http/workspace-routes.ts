@@ -1,6 +1,5 @@
-import { ApiRouter, HttpProblem, problems } from '@workspace/kit';
+import { ApiRouter, HttpProblem, problems, UpstreamProblem } from '@workspace/kit';
 import { z } from 'zod';
-import { footerView, IdentityProblem, logoView, tenantView, userView } from '../identity-client.js';
 import { browserState, requireSameTenant, requireStaff, type BffContext } from './context.js';
 
 /** The spec's fallbacks when tenant metadata cannot be fetched. */
@@ -18,6 +17,11 @@ const metadataView = z.object({
 
 const tenantIdParameter = z.string().max(63).optional();
 
+/**
+ * The bff's own routes over identity: each adds something to identity's answer (the metadata fallback, a check that
+ * a tenant the browser names is the session's, the effective scopes' second list, the logo's bytes). identity's
+ * calls the browser makes as they are go through the service proxy (identity-forwards.ts).
+ */
 export function workspaceRoutes(context: BffContext): ApiRouter {
   const { config, identity } = context;
   return new ApiRouter()
@@ -48,9 +52,7 @@ export function workspaceRoutes(context: BffContext): ApiRouter {
             branding: {},
             // identity's message when its answer carried one (the spec's "response's error message"), else the
             // spec's 'Fetch error'; the bff's own message when identity did not answer.
-            error:
-              (error instanceof IdentityProblem ? error.identityDetail : error.detail) ??
-              METADATA_FETCH_ERROR,
+            error: (refusedByIdentity(error) ? error.upstream.detail : error.detail) ?? METADATA_FETCH_ERROR,
           };
         }
       },
@@ -103,102 +105,6 @@ export function workspaceRoutes(context: BffContext): ApiRouter {
     })
     .route({
       method: 'get',
-      path: '/me',
-      summary: 'The signed-in user and their tenant',
-      responses: {
-        200: { description: 'Profile', schema: z.object({ user: userView, tenant: tenantView }) },
-      },
-      handler: async ({ req, res }) => identity.me((await requireStaff(context, req, res)).accessToken),
-    })
-    .route({
-      method: 'patch',
-      path: '/me',
-      summary: 'Change the signed-in user’s status or appearance settings (CSRF header)',
-      request: {
-        body: z.object({
-          status: z.enum(['active', 'busy', 'unavailable']).optional(),
-          themePreference: z.record(z.string(), z.unknown()).optional(),
-        }),
-      },
-      responses: { 200: { description: 'Updated', schema: userView } },
-      handler: async ({ body, req, res }) =>
-        identity.updateMe((await requireStaff(context, req, res)).accessToken, body),
-    })
-    .route({
-      method: 'post',
-      path: '/portal/sessions/revoke',
-      summary:
-        'End a subcontractor’s portal sessions at once (every bff replica refuses them) and expire their unused magic links (cis.portal.invite; CSRF header)',
-      scopes: ['cis.portal.invite'],
-      request: { body: z.object({ subcontractorId: z.string().min(1).max(64) }) },
-      responses: {
-        200: {
-          description: 'How many sessions ended and links expired',
-          schema: z.object({ revoked: z.number(), linksExpired: z.number() }),
-        },
-      },
-      handler: async ({ body, req, res }) =>
-        identity.revokePortalSessions(
-          (await requireStaff(context, req, res)).accessToken,
-          body.subcontractorId,
-        ),
-    })
-    .route({
-      method: 'get',
-      path: '/tenant',
-      summary: 'The signed-in user’s tenant',
-      responses: { 200: { description: 'Tenant', schema: tenantView } },
-      handler: async ({ req, res }) => identity.tenant((await requireStaff(context, req, res)).accessToken),
-    })
-    .route({
-      method: 'patch',
-      path: '/tenant',
-      summary: 'Change the tenant’s name, branding or modules (tenant.edit_settings; CSRF header)',
-      request: {
-        body: z.object({
-          name: z.string().max(120).optional(),
-          branding: z.record(z.string(), z.unknown()).optional(),
-          modules: z
-            .array(z.looseObject({ id: z.string(), enabled: z.boolean() }))
-            .max(50)
-            .optional(),
-        }),
-      },
-      responses: { 200: { description: 'Updated', schema: tenantView } },
-      handler: async ({ body, req, res }) =>
-        identity.updateTenant((await requireStaff(context, req, res)).accessToken, body),
-    })
-    .route({
-      method: 'get',
-      path: '/tenant/footer',
-      summary:
-        'The tenant’s footer settings, defaults filled in (the rendered footer and its settings panel)',
-      responses: { 200: { description: 'Footer settings', schema: footerView } },
-      handler: async ({ req, res }) => identity.footer((await requireStaff(context, req, res)).accessToken),
-    })
-    .route({
-      method: 'put',
-      path: '/tenant/footer',
-      summary: 'Save the footer settings (tenant.edit_settings; CSRF header); identity validates every field',
-      request: { body: z.record(z.string(), z.unknown()) },
-      responses: { 200: { description: 'Saved', schema: footerView } },
-      handler: async ({ body, req, res }) =>
-        identity.saveFooter((await requireStaff(context, req, res)).accessToken, body),
-    })
-    .route({
-      method: 'get',
-      path: '/tenant/logo/settings',
-      summary:
-        'What the tenant’s logo is: none, a text logo, or an image (type, size and version for the URL)',
-      responses: { 200: { description: 'Logo', schema: logoView } },
-      handler: async ({ req, res }) => {
-        const logo = await identity.logo((await requireStaff(context, req, res)).accessToken);
-        res.setHeader('Cache-Control', 'no-store');
-        return logo;
-      },
-    })
-    .route({
-      method: 'get',
       path: '/tenant/logo',
       summary:
         'The tenant’s image logo as bytes (PNG, JPEG or GIF as identity read it from the content); ?v=<etag> may be cached',
@@ -229,25 +135,10 @@ export function workspaceRoutes(context: BffContext): ApiRouter {
         res.end(bytes);
         return null;
       },
-    })
-    .route({
-      method: 'put',
-      path: '/tenant/logo',
-      summary:
-        'Set the logo: {kind: "text", text} (at most 30 characters) or {kind: "image", data: base64, fileName} (PNG, JPG or GIF by content, at most 2 MB); tenant.edit_settings; CSRF header',
-      request: { body: z.record(z.string(), z.unknown()) },
-      responses: { 200: { description: 'Saved', schema: logoView } },
-      handler: async ({ body, req, res }) =>
-        identity.saveLogo((await requireStaff(context, req, res)).accessToken, body),
-    })
-    .route({
-      method: 'delete',
-      path: '/tenant/logo',
-      summary: 'Remove the logo (tenant.edit_settings; CSRF header)',
-      responses: { 204: { description: 'Removed' } },
-      handler: async ({ req, res }) => {
-        await identity.deleteLogo((await requireStaff(context, req, res)).accessToken);
-        return undefined;
-      },
     });
+}
+
+/** Identity answered with a refusal (its body's message, if any, is the one to show). */
+function refusedByIdentity(error: HttpProblem): error is UpstreamProblem {
+  return error instanceof UpstreamProblem && (error.upstream.status ?? 0) >= 400;
 }

@@ -6,6 +6,7 @@ import {
   createMetricsRegistry,
   createServiceApp,
   HttpProblem,
+  ResponseSchemaError,
 } from '../src/index.js';
 import { createTestIssuer, type TestIssuer } from '../src/testing/index.js';
 
@@ -235,5 +236,85 @@ describe('service endpoints', () => {
       expect.objectContaining({ name: 'dryRun', in: 'query', required: false }),
     ]);
     expect(res.body.paths['/api/conflict'].get.security).toEqual([]);
+  });
+});
+
+describe('response schemas', () => {
+  const answer = z.object({ id: z.string(), totalP: z.number().int() });
+
+  function answering(value: unknown, validateResponses: boolean) {
+    const api = new ApiRouter()
+      .route({
+        method: 'get',
+        path: '/thing',
+        summary: 'A thing',
+        public: true,
+        responses: { 200: { description: 'The thing', schema: answer } },
+        handler: () => Promise.resolve(value as z.input<typeof answer>),
+      })
+      .route({
+        method: 'get',
+        path: '/free',
+        summary: 'Anything',
+        public: true,
+        responses: { 200: { description: 'No schema' } },
+        handler: () => Promise.resolve(value),
+      });
+    return createServiceApp({
+      name: 'test',
+      logger: createLogger({ name: 'test', level: 'silent' }),
+      metrics: createMetricsRegistry('test'),
+      readiness: {},
+      apis: [{ basePath: '/api', api }],
+      validateResponses,
+    });
+  }
+
+  it('answers a value that matches its schema as it is', async () => {
+    const res = await request(answering({ id: 'a', totalP: 5, extra: true }, true)).get('/api/thing');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ id: 'a', totalP: 5, extra: true });
+  });
+
+  it('fails loudly (a 500) when checking and the answer does not match its schema', async () => {
+    const res = await request(answering({ id: 'a', totalP: 'five' }, true)).get('/api/thing');
+    expect(res.status).toBe(500);
+    expect(res.body).toMatchObject({ code: 'internal_error' });
+  });
+
+  it('sends the answer unchecked when not checking, and never checks a route without a schema', async () => {
+    expect((await request(answering({ id: 'a', totalP: 'five' }, false)).get('/api/thing')).status).toBe(200);
+    expect((await request(answering({ id: 'a', totalP: 'five' }, true)).get('/api/free')).status).toBe(200);
+  });
+
+  it('names the route and the field when the answer does not match', () => {
+    const error = new ResponseSchemaError(
+      'GET /thing',
+      answer.safeParse({ id: 1, totalP: 1 }).error?.issues ?? [],
+    );
+    expect(error.message).toMatch(/^The answer of GET \/thing does not match its response schema: id: /);
+  });
+
+  it("types a handler's return by its success schema (make typecheck proves it)", () => {
+    const api = new ApiRouter()
+      .route({
+        method: 'post',
+        path: '/things',
+        summary: 'Create',
+        public: true,
+        status: 201,
+        responses: { 201: { description: 'Created', schema: answer } },
+        // @ts-expect-error totalP must be a number
+        handler: () => Promise.resolve({ id: 'a', totalP: 'five' }),
+      })
+      .route({
+        method: 'get',
+        path: '/loose',
+        summary: 'Any object',
+        public: true,
+        responses: { 200: { description: 'Any object', schema: z.record(z.string(), z.unknown()) } },
+        handler: () => Promise.resolve(new Map<string, number>()),
+      });
+    expect(api.operations).toHaveLength(2);
   });
 });

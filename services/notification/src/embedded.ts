@@ -3,7 +3,7 @@
 import type { EmbeddedService } from '@workspace/kit/embedding';
 import { notificationConfigSchema } from './config.js';
 import { startNotificationService } from './service.js';
-import { startSmtpSink } from './sink.js';
+import { startSmtpSink } from './dev-sink/sink.js';
 
 const SMTP_PORT = 1025;
 const MAIL_PORT = 8025;

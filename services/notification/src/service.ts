@@ -7,15 +7,15 @@ import {
 import { notificationEvents } from '@workspace/proto';
 import { notificationMigrations } from '../migrations/index.js';
 import type { NotificationConfig } from './config.js';
-import { Delivery } from './delivery.js';
-import { notificationRoutes } from './http/routes.js';
-import { smtpMailer, type Mailer } from './mailer.js';
+import { smtpMailer, type Mailer } from './clients/smtp-mailer.js';
+import { notificationRoutes } from './http/emails.routes.js';
+import { DeliveryWorker } from './workers/delivery.worker.js';
 
 export const NOTIFICATION_SCHEMA = 'notification';
 
 export interface NotificationService extends ServiceDefinition<NotificationConfig> {
   /** The running service's delivery (after start): attempts and the retry worker. */
-  delivery(): Delivery;
+  delivery(): DeliveryWorker;
   /**
    * Largest JSON body (express syntax): 10 MB of attachments are 13.4 MB in base64, plus the bodies. Honoured once
    * the kit passes `ServiceDefinition.bodyLimit` to its app; until then the kit's 1 MB applies.
@@ -32,7 +32,7 @@ export function notificationService(
   config: NotificationConfig,
   options: NotificationServiceOptions = {},
 ): NotificationService {
-  let delivery: Delivery | undefined;
+  let delivery: DeliveryWorker | undefined;
   const current = () => {
     if (!delivery) throw new Error('notification has not started');
     return delivery;
@@ -45,7 +45,7 @@ export function notificationService(
     delivery: current,
     bodyLimit: '17mb',
     setup(deps) {
-      delivery = new Delivery({
+      delivery = new DeliveryWorker({
         db: deps.db,
         mailer: options.mailer ?? smtpMailer(config),
         logger: deps.logger.child({ component: 'delivery' }),

@@ -7,7 +7,7 @@ import {
   isPermanentFailure,
   retryDelayMs,
 } from '../src/domain/delivery.js';
-import { sendEmailBody } from '../src/http/schemas.js';
+import { sendEmailBody } from '../src/http/emails.schemas.js';
 
 const policy = { backoffMs: [30_000, 120_000, 600_000], maxAttempts: 5 };
 const noJitter = () => 0.5;

@@ -8,9 +8,9 @@ import {
 } from '@workspace/kit';
 import { eventually } from '@workspace/kit/testing';
 import { notificationEvents } from '@workspace/proto';
-import { NotificationClient, NotificationRequestError } from '../src/client.js';
-import { Delivery } from '../src/delivery.js';
-import { smtpMailer } from '../src/mailer.js';
+import { NotificationClient, NotificationRequestError } from '../src/client/notification-client.js';
+import { DeliveryWorker } from '../src/workers/delivery.worker.js';
+import { smtpMailer } from '../src/clients/smtp-mailer.js';
 import { call, INTERNAL_TOKEN, startNotificationHarness, type NotificationHarness } from './support.js';
 
 let harness: NotificationHarness;
@@ -215,7 +215,7 @@ describe('several replicas', () => {
   it('sends each queued e-mail once when two workers share the queue', async () => {
     const { config } = harness;
     const db = createDatabase({ url: config.DATABASE_URL, schema: 'notification', poolMax: 4 });
-    const second = new Delivery({
+    const second = new DeliveryWorker({
       db,
       mailer: smtpMailer(config),
       logger: createLogger({ name: 'second-replica', level: 'silent' }),

@@ -1,7 +1,7 @@
 import { createTransport } from 'nodemailer';
-import { NotificationClient, NotificationUnavailableError } from '../src/client.js';
-import { SmtpSinkClient } from '../src/sink-client.js';
-import { startSmtpSink, type RunningSmtpSink } from '../src/sink.js';
+import { NotificationClient, NotificationUnavailableError } from '../src/client/notification-client.js';
+import { SmtpSinkClient } from '../src/dev-sink/sink-client.js';
+import { startSmtpSink, type RunningSmtpSink } from '../src/dev-sink/sink.js';
 
 let sink: RunningSmtpSink;
 let client: SmtpSinkClient;

@@ -3,8 +3,8 @@ import { provisionServiceSchema, startService, type StartedService } from '@work
 import { createTestDatabase, testInfra, type TestDatabase } from '@workspace/kit/testing';
 import { notificationConfigSchema, type NotificationConfig } from '../src/config.js';
 import { notificationService, type NotificationService } from '../src/service.js';
-import { SmtpSinkClient } from '../src/sink-client.js';
-import { startSmtpSink, type RunningSmtpSink } from '../src/sink.js';
+import { SmtpSinkClient } from '../src/dev-sink/sink-client.js';
+import { startSmtpSink, type RunningSmtpSink } from '../src/dev-sink/sink.js';
 
 export const INTERNAL_TOKEN = randomBytes(24).toString('hex');
 

@@ -10,6 +10,6 @@ export function jwksRoutes(context: IdentityContext): ApiRouter {
     summary: 'Public keys of identity’s access tokens (JWKS)',
     public: true,
     responses: { 200: { description: 'JWKS', schema: jwksView } },
-    handler: () => Promise.resolve(context.signer.jwks()),
+    handler: () => Promise.resolve(jwksView.parse(context.signer.jwks())),
   });
 }

@@ -20,7 +20,39 @@ export interface RouteInput<S extends RequestSchemas> {
   body: Parsed<S, 'body'>;
 }
 
-export interface RouteDefinition<S extends RequestSchemas> {
+export type ResponseSchemas = Record<number, { description: string; schema?: z.ZodType }>;
+
+/** The schema a route declared for its success status (undefined when it declared none). */
+type SuccessSchema<R, St extends number> = St extends keyof R
+  ? R[St] extends { schema: infer T extends z.ZodType }
+    ? T
+    : undefined
+  : undefined;
+
+/**
+ * A schema's input as a handler's return is checked against it. An "any object" (a `Record<string, unknown>`, or the
+ * extra keys of a loose object) accepts any object, interfaces included, which TypeScript's index signatures refuse.
+ */
+type Relaxed<T> = T extends readonly (infer U)[]
+  ? readonly Relaxed<U>[]
+  : T extends Date
+    ? T
+    : T extends object
+      ? { [K in keyof T as string extends K ? (unknown extends T[K] ? never : K) : K]: Relaxed<T[K]> }
+      : T;
+
+/**
+ * What a handler may return: the input of its success schema (what `res.json` sends), or nothing when it answered
+ * itself or has nothing to say (204). Without a success schema, anything.
+ */
+export type HandlerResult<R, St extends number> =
+  SuccessSchema<R, St> extends z.ZodType ? Relaxed<z.input<SuccessSchema<R, St>>> | undefined : unknown;
+
+export interface RouteDefinition<
+  S extends RequestSchemas,
+  R extends ResponseSchemas = ResponseSchemas,
+  St extends number = 200,
+> {
   method: Method;
   path: string;
   summary: string;
@@ -33,9 +65,12 @@ export interface RouteDefinition<S extends RequestSchemas> {
   guard?: (req: Request) => void;
   request?: S;
   /** Success status; default 200. A handler that returns nothing answers 204. */
-  status?: number;
-  responses: Record<number, { description: string; schema?: z.ZodType }>;
-  handler: (input: RouteInput<S> & { ctx: RequestContext; req: Request; res: Response }) => Promise<unknown>;
+  status?: St;
+  /** Documented in the OpenAPI document; the success status's schema also types (and in tests checks) the answer. */
+  responses: R;
+  handler: (
+    input: RouteInput<S> & { ctx: RequestContext; req: Request; res: Response },
+  ) => Promise<HandlerResult<R, St>>;
 }
 
 interface RegisteredOperation {
@@ -55,6 +90,38 @@ function fieldErrors(location: string, error: z.ZodError): FieldError[] {
   }));
 }
 
+/** Thrown (a 500, and the test fails) when a handler's answer does not match its declared response schema. */
+export class ResponseSchemaError extends Error {
+  constructor(
+    readonly route: string,
+    readonly issues: z.core.$ZodIssue[],
+  ) {
+    super(
+      `The answer of ${route} does not match its response schema: ${issues
+        .slice(0, 5)
+        .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+        .join('; ')}`,
+    );
+    this.name = 'ResponseSchemaError';
+  }
+}
+
+function checkResponse(
+  definition: { method: Method; path: string; responses: ResponseSchemas },
+  status: number,
+  result: unknown,
+): void {
+  const schema = definition.responses[status]?.schema;
+  if (!schema) return;
+  const parsed = schema.safeParse(result);
+  if (!parsed.success) {
+    throw new ResponseSchemaError(
+      `${definition.method.toUpperCase()} ${definition.path}`,
+      parsed.error.issues,
+    );
+  }
+}
+
 /**
  * An express router whose routes are declared with zod schemas. The same schemas validate each request (every
  * field error is reported) and produce the service's OpenAPI document.
@@ -63,7 +130,12 @@ export class ApiRouter {
   readonly router = Router();
   readonly operations: RegisteredOperation[] = [];
 
-  route<S extends RequestSchemas>(definition: RouteDefinition<S>): this {
+  /** Checks each JSON answer against the route's success schema (tests: VALIDATE_RESPONSES=1); a mismatch is a 500. */
+  validateResponses = false;
+
+  route<S extends RequestSchemas, R extends ResponseSchemas, St extends number = 200>(
+    definition: RouteDefinition<S, R, St>,
+  ): this {
     const request = definition.request ?? ({} as S);
     const scopes = definition.scopes ?? [];
     this.operations.push({
@@ -98,8 +170,13 @@ export class ApiRouter {
       const ctx = definition.public ? (req.ctx as RequestContext) : requireContext(req.ctx);
       const result = await definition.handler({ ...input, ctx, req, res });
       if (!res.headersSent) {
-        if (result === undefined) res.status(204).end();
-        else res.status(definition.status ?? 200).json(result);
+        if (result === undefined) {
+          res.status(204).end();
+          return;
+        }
+        const status = definition.status ?? 200;
+        if (this.validateResponses) checkResponse(definition, status, result);
+        res.status(status).json(result);
       }
     });
     return this;

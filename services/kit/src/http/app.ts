@@ -31,6 +31,11 @@ export interface ServiceAppOptions {
   bodyLimit?: string;
   /** helmet's options for every answer (default: helmet's defaults); the bff sets the SPAs' CSP here. */
   helmet?: HelmetOptions;
+  /**
+   * Checks every JSON answer against its route's success schema; a mismatch is a 500 naming the route and the
+   * fields. Default: on when VALIDATE_RESPONSES=1 (the kit's testing helpers set it, so every test harness checks).
+   */
+  validateResponses?: boolean;
 }
 
 /**
@@ -75,7 +80,11 @@ export function createServiceApp(options: ServiceAppOptions): Express {
 
   app.use(express.json({ limit: options.bodyLimit ?? '1mb' }));
   if (options.auth) app.use(authenticate(options.auth));
-  for (const { basePath, api } of options.apis) app.use(basePath, api.router);
+  const validateResponses = options.validateResponses ?? process.env.VALIDATE_RESPONSES === '1';
+  for (const { basePath, api } of options.apis) {
+    api.validateResponses ||= validateResponses;
+    app.use(basePath, api.router);
+  }
 
   app.use(notFoundHandler);
   app.use(problemHandler);

@@ -6,6 +6,9 @@ import pg from 'pg';
 
 const run = promisify(execFile);
 
+// Every service and bff a test starts checks its answers against the routes' response schemas (createServiceApp).
+process.env.VALIDATE_RESPONSES ??= '1';
+
 /**
  * Where the real infrastructure that `make test` started is. Tests run against real PostgreSQL, Kafka and MinIO;
  * without them they fail with this message instead of silently skipping.

@@ -1,4 +1,5 @@
-import type { EmailStatus } from './domain/delivery.js';
+import { ServiceClient, UpstreamProblem, type HttpMethod, type ServiceRequest } from '@workspace/kit';
+import type { EmailStatus } from '../domain/delivery.js';
 
 export interface SendEmailInput {
   tenantId: string;
@@ -74,58 +75,53 @@ export interface NotificationClientOptions {
 /**
  * For other services. `send` resolves whether or not the SMTP server took the e-mail (see `delivered` and
  * `status`: the service retries on its own); it rejects only when the notification service is unreachable or
- * failing (`NotificationUnavailableError`) or refuses the request (`NotificationRequestError`).
+ * failing (`NotificationUnavailableError`) or refuses the request (`NotificationRequestError`). A send with an
+ * idempotency key is safe to repeat, so the kit's client retries it like a read.
  */
 export class NotificationClient {
-  private readonly baseUrl: string;
+  private readonly http: ServiceClient;
 
-  constructor(private readonly options: NotificationClientOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+  constructor(options: NotificationClientOptions) {
+    this.http = new ServiceClient({
+      service: 'notification',
+      baseUrl: options.baseUrl,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      internalToken: options.internalToken,
+      failure: { serverErrors: 'pass' },
+    });
   }
 
   send(input: SendEmailInput): Promise<SendEmailResult> {
-    return this.call<SendEmailResult>('POST', '/v1/emails', input);
+    return this.call<SendEmailResult>('POST', {
+      path: '/v1/emails',
+      body: input,
+      idempotent: input.idempotencyKey !== undefined,
+    });
   }
 
   status(tenantId: string, id: string): Promise<EmailStatusView> {
-    return this.call<EmailStatusView>(
-      'GET',
-      `/v1/emails/${encodeURIComponent(id)}?tenantId=${encodeURIComponent(tenantId)}`,
-    );
+    return this.call<EmailStatusView>('GET', {
+      path: `/v1/emails/${encodeURIComponent(id)}`,
+      query: { tenantId },
+    });
   }
 
-  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    let response: Response;
+  private async call<T>(method: HttpMethod, request: ServiceRequest): Promise<T> {
     try {
-      response = await fetch(`${this.baseUrl}${path}`, {
-        method,
-        headers: {
-          'x-internal-token': this.options.internalToken,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
-      });
+      return (await this.http.request(method, { ...request, caller: 'internal' })) as T;
     } catch (error) {
-      throw new NotificationUnavailableError(
-        `The notification service at ${this.baseUrl} is not reachable: ${error instanceof Error ? error.message : String(error)}`,
-        { cause: error },
-      );
+      if (!(error instanceof UpstreamProblem)) throw error;
+      const { status, code, detail, errors } = error.upstream;
+      const where = `The notification service at ${this.http.baseUrl}`;
+      if (status === undefined) {
+        const { message } = (error.cause ?? {}) as { message?: unknown };
+        const cause = typeof message === 'string' ? message : String(error.cause);
+        throw new NotificationUnavailableError(`${where} is not reachable: ${cause}`, { cause: error.cause });
+      }
+      if (status >= 500) {
+        throw new NotificationUnavailableError(`${where} failed (${status}) on ${method} ${request.path}`);
+      }
+      throw new NotificationRequestError(status, { code, detail, errors });
     }
-    const text = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = text ? JSON.parse(text) : {};
-    } catch {
-      parsed = {};
-    }
-    if (response.status >= 500) {
-      throw new NotificationUnavailableError(
-        `The notification service at ${this.baseUrl} failed (${response.status}) on ${method} ${path.split('?')[0] ?? ''}`,
-      );
-    }
-    if (!response.ok)
-      throw new NotificationRequestError(response.status, parsed as NotificationRequestError['problem']);
-    return parsed as T;
   }
 }

@@ -1,6 +1,6 @@
 import type { Knex } from '@workspace/kit';
 import type { EmailStatus } from '../domain/delivery.js';
-import type { OutgoingAttachment, OutgoingEmail } from '../mailer.js';
+import type { OutgoingAttachment, OutgoingEmail } from '../clients/smtp-mailer.js';
 
 interface EmailRow {
   email_id: string;

@@ -1,5 +1,5 @@
 import { createTransport } from 'nodemailer';
-import type { NotificationConfig } from './config.js';
+import type { NotificationConfig } from '../config.js';
 
 export interface OutgoingAttachment {
   filename: string;
