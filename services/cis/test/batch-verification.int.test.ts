@@ -88,31 +88,22 @@ describe('batch verification update', () => {
         { id: deleted, error: DELETED_ERROR },
       ],
     });
-    // Stored: the status set the rate; the reference without spaces in capitals; who verified it.
+    // Stored and read back: the status set the rate; the reference without spaces in capitals; who verified it.
+    const verified = {
+      status: 'higher',
+      rate: 30,
+      method: 'phone',
+      reference: 'V1234567890AB',
+      notes: 'Unmatched at HMRC',
+      verifiedDate: '2026-11-12',
+      verifiedBy: ADMIN,
+    };
     for (const id of [first, second]) {
-      expect(await verificationOf(id)).toEqual({
-        status: 'higher',
-        rate: 30,
-        method: 'phone',
-        reference: 'V1234567890AB',
-        notes: 'Unmatched at HMRC',
-        verifiedDate: '2026-11-12',
-        verifiedBy: ADMIN,
-      });
+      expect(await verificationOf(id)).toEqual(verified);
       expect(await storedRow(h, 'subcontractors', { id })).toMatchObject({ updated_by: ADMIN });
     }
     const read = await h.call(admin, 'GET', `/subcontractors/${first}`);
-    expect(read.body.subcontractor).toMatchObject({
-      verification: {
-        status: 'higher',
-        rate: 30,
-        method: 'phone',
-        reference: 'V1234567890AB',
-        notes: 'Unmatched at HMRC',
-        verifiedDate: '2026-11-12',
-        verifiedBy: ADMIN,
-      },
-    });
+    expect(read.body.subcontractor).toMatchObject({ verification: verified });
     // The refused ones did not change.
     expect(await verificationOf(archived)).toEqual(untouched);
     expect(await verificationOf(deleted)).toMatchObject({ status: 'standard', rate: 20, verifiedBy: null });

@@ -5,6 +5,7 @@ import { eventually } from '@workspace/kit/testing';
 import { currentTaxMonth, londonDate, previousTaxMonth } from '../src/domain/index.js';
 import {
   adminQuery,
+  createSubcontractor,
   invoiceBody as standardInvoice,
   startCisHarnessWithAdmin,
   subcontractorBody,
@@ -153,13 +154,7 @@ describe('subcontractor record', () => {
   it('archives (single and bulk, one bulk audit entry); an archived subcontractor cannot take a new invoice; bulk delete is soft with the time and user', async () => {
     const ids: string[] = [];
     for (const name of ['Arch One', 'Arch Two', 'Arch Three', 'Del One', 'Del Two']) {
-      const created = await h.call(
-        admin,
-        'POST',
-        '/subcontractors',
-        subcontractorBody({ name, utr: '1234567890' }),
-      );
-      ids.push((created.body.subcontractor as { id: string }).id);
+      ids.push(await createSubcontractor(h, admin, { name, utr: '1234567890' }));
     }
     const [one, two, three, delOne, delTwo] = ids as [string, string, string, string, string];
     const single = await h.call(admin, 'POST', '/subcontractors/archive', { ids: [one] });
@@ -207,13 +202,11 @@ describe('invoice record', () => {
   let subcontractorId: string;
 
   beforeAll(async () => {
-    const created = await h.call(
-      admin,
-      'POST',
-      '/subcontractors',
-      subcontractorBody({ name: 'Ivy Invoice', utr: '9999999999', nino: 'AB123456C' }),
-    );
-    subcontractorId = (created.body.subcontractor as { id: string }).id;
+    subcontractorId = await createSubcontractor(h, admin, {
+      name: 'Ivy Invoice',
+      utr: '9999999999',
+      nino: 'AB123456C',
+    });
   });
 
   it('keeps description, justification, the verification snapshot, masked identifiers and the stamps', async () => {
@@ -295,13 +288,10 @@ describe('invoice record', () => {
 
 describe('statements and jobs', () => {
   it('a Generate All job starts pending at 0 %, completes with its counts, and the statement keeps its invoices and totals', async () => {
-    const created = await h.call(
-      admin,
-      'POST',
-      '/subcontractors',
-      subcontractorBody({ name: 'Stan Statement', utr: '8888888888' }),
-    );
-    const subcontractorId = (created.body.subcontractor as { id: string }).id;
+    const subcontractorId = await createSubcontractor(h, admin, {
+      name: 'Stan Statement',
+      utr: '8888888888',
+    });
     const today = londonDate(new Date());
     const ids: string[] = [];
     for (const [number, gross] of [
@@ -387,13 +377,7 @@ describe('returns history', () => {
 
 describe('sealed fields', () => {
   it('answers "Failed to decrypt sensitive data" when a sealed UTR cannot be opened, and never the value', async () => {
-    const created = await h.call(
-      admin,
-      'POST',
-      '/subcontractors',
-      subcontractorBody({ name: 'Sid Sealed', utr: '7777777777' }),
-    );
-    const id = (created.body.subcontractor as { id: string }).id;
+    const id = await createSubcontractor(h, admin, { name: 'Sid Sealed', utr: '7777777777' });
     await adminQuery(h, `UPDATE cis.subcontractors SET utr_enc = 'v1.c1.AAAA.BBBB.CCCC' WHERE id = $1`, [id]);
     const response = await h.call(admin, 'GET', `/subcontractors/${id}?unmask=true`);
     expect(response.status).toBe(500);

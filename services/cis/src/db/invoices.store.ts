@@ -1,5 +1,5 @@
 import type { Knex } from '@workspace/kit';
-import { currentTaxMonth, previousTaxMonth, taxMonthPeriod } from '../domain/index.js';
+import { currentTaxMonth, previousTaxMonth, taxMonthPeriod, type InvoiceAmounts } from '../domain/index.js';
 import { camelise, containing, snakeise, type Camelised } from './records.js';
 
 interface InvoiceRow {
@@ -52,7 +52,7 @@ interface InvoiceRow {
 export type InvoiceRecord = Camelised<InvoiceRow>;
 
 /** The columns an invoice's own fields and amounts write (a new invoice, an edit, an import row). */
-export interface InvoiceFields {
+export interface InvoiceFields extends StoredAmounts {
   invoiceNumber: string;
   subcontractorId: string;
   subcontractorName: string;
@@ -65,17 +65,11 @@ export interface InvoiceFields {
   verificationReference: string;
   utrMasked: string;
   ninoMasked: string;
-  grossP: number;
-  materialsP: number;
-  materialsPercentage: number;
-  labourP: number;
-  cisDeductionP: number;
-  vatBaseP: number;
-  vatAmountP: number;
-  grossTotalP: number;
-  netPaymentP: number;
   cisRate: number;
 }
+
+/** The calculated amounts an invoice stores: all but the reverse-charge VAT and the messages. */
+type StoredAmounts = Omit<InvoiceAmounts, 'reverseChargeVatP' | 'errors' | 'warnings'>;
 
 export interface NewInvoice extends InvoiceFields {
   id: string;

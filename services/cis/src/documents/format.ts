@@ -1,3 +1,5 @@
+import { formatLongDate, isIsoDate } from '../domain/index.js';
+
 // Date formatting shared by the document builders (statement PDF, CSV exports). The spec shows dates in UK
 // format (locale en-GB, timezone Europe/London). A date-only value ('2026-06-19') is a calendar date and is
 // never shifted through a timezone; a timestamp is shown as the London wall-clock date.
@@ -51,27 +53,9 @@ export function formatDateGb(value: DateLike): string | null {
   return date ? londonDate.format(date) : null;
 }
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
 /** '2026-06-19' → '19 June 2026' (a calendar date, no timezone); null when invalid. */
 export function formatLongDateGb(value: string): string | null {
-  const short = formatDateGb(value);
-  if (!short || !DATE_ONLY.test(value)) return null;
-  const [day = '', month = '', year = ''] = short.split('/');
-  return `${Number(day)} ${MONTHS[Number(month) - 1] ?? ''} ${year}`;
+  return isIsoDate(value) ? formatLongDate(value) : null;
 }
 
 /** A timestamp → '19/06/2026 14:03' (Europe/London); null for a missing or invalid value. */

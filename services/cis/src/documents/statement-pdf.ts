@@ -14,7 +14,7 @@
 
 import PDFDocument from 'pdfkit';
 
-import { formatPounds, taxMonthPeriod } from '../domain/index.js';
+import { formatPounds, taxMonthPeriod, type AddressInput } from '../domain/index.js';
 import { formatDateGb, formatDateTimeGb, formatLongDateGb, type DateLike } from './format.js';
 
 export type StatementCisRate = 0 | 20 | 30;
@@ -28,14 +28,8 @@ export interface StatementPdfInvoice {
   cisDeductionP: number;
 }
 
-export interface StatementAddress {
-  line1?: string | null;
-  line2?: string | null;
-  city?: string | null;
-  county?: string | null;
-  postcode?: string | null;
-  country?: string | null;
-}
+/** A structured address: the same fields as a subcontractor's address. */
+export type StatementAddress = AddressInput;
 
 export interface StatementPdfInput {
   contractor: {
