@@ -13,13 +13,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_DIR"
 
 # Stop afterwards only what this run started (KEEP_INFRA=1 keeps everything running).
-note_missing_components
-cleanup() { stop_components_started_here; }
-trap cleanup EXIT
+stop_on_exit_what_this_run_starts
 
 bash "$LOCAL_DIR/install.sh"
-bash "$LOCAL_DIR/infra.sh" up
-eval "$(bash "$LOCAL_DIR/infra.sh" env)"
+infra_up_with_env
 
 status=0
 run_bench() {
@@ -36,5 +33,5 @@ run_bench "HTTP: kit request overhead vs bare express" services/kit/bench/http.b
 run_bench "bff: authenticated call vs a bare proxy hop; scope lookup" bff/bench/bff.bench.ts
 run_bench "cis: list, compile, approve, import and statement PDFs on 100,000 invoices" services/cis/bench/cis.bench.ts
 
-cleanup
+stop_components_started_here
 exit $status

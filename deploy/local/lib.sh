@@ -75,3 +75,28 @@ stop_components_started_here() {
   fi
   STARTED_HERE=()
 }
+
+# The start of such a run: it notes what is missing and stops on exit only what it started.
+stop_on_exit_what_this_run_starts() {
+  note_missing_components
+  trap stop_components_started_here EXIT
+}
+
+# Brings the infrastructure up (or uses the one running) and exports its addresses into the calling shell.
+infra_up_with_env() {
+  bash "$LOCAL_DIR/infra.sh" up
+  eval "$(bash "$LOCAL_DIR/infra.sh" env)"
+}
+
+# apt_install <what> <package> <who needs it>: installs a Debian package, through sudo when not root.
+apt_install() {
+  local what=$1 package=$2 needed_by=$3 sudo_cmd=()
+  need apt-get "Install $what (Debian package '$package') and run this again."
+  if [ "$(id -u)" -ne 0 ]; then
+    need sudo "Install $what as root: apt-get install -y $package"
+    sudo_cmd=(sudo)
+  fi
+  "${sudo_cmd[@]}" apt-get update -qq >/dev/null || die "apt-get update failed; $needed_by need '$package'."
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "$package" >/dev/null \
+    || die "apt-get install $package failed; $needed_by need it."
+}

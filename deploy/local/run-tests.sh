@@ -5,17 +5,14 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_DIR"
 
 # Stop afterwards only what this run started (KEEP_INFRA=1 keeps everything running).
-note_missing_components
-cleanup() { stop_components_started_here; }
-trap cleanup EXIT
+stop_on_exit_what_this_run_starts
 
 bash "$LOCAL_DIR/install.sh"
 bash "$LOCAL_DIR/chromium.sh"
 bash "$LOCAL_DIR/system-packages.sh"
 log "building the web bundles (the browser tests serve them)"
 npm run build --silent -w @workspace/web >/dev/null || die "the web build failed (npm run build -w @workspace/web)"
-bash "$LOCAL_DIR/infra.sh" up
-eval "$(bash "$LOCAL_DIR/infra.sh" env)"
+infra_up_with_env
 
 reports="$REPO_DIR/test-results"
 rm -rf "$reports" && mkdir -p "$reports"
@@ -27,6 +24,6 @@ status=0
 "${jest[@]}" --selectProjects integration --runInBand --testTimeout=120000 --json --outputFile="$reports/integration.json" || status=1
 
 # Stop what this run started before the totals, so they stay the last line.
-cleanup
+stop_components_started_here
 node "$LOCAL_DIR/test-totals.mjs" "$reports/unit.json" "$reports/integration.json" || status=1
 exit $status

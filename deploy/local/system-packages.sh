@@ -5,15 +5,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 if command -v xmllint >/dev/null 2>&1; then exit 0; fi
-need apt-get "Install xmllint (Debian package 'libxml2-utils') and run this again."
-sudo_cmd=()
-if [ "$(id -u)" -ne 0 ]; then
-  need sudo "Install xmllint as root: apt-get install -y libxml2-utils"
-  sudo_cmd=(sudo)
-fi
 log "installing Debian's libxml2-utils (xmllint) for the CIS300 schema tests"
-"${sudo_cmd[@]}" apt-get update -qq >/dev/null || die "apt-get update failed; the CIS tests need 'libxml2-utils'."
-DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq libxml2-utils >/dev/null \
-  || die "apt-get install libxml2-utils failed; the CIS tests need xmllint."
+apt_install xmllint libxml2-utils "the CIS tests"
 command -v xmllint >/dev/null 2>&1 || die "libxml2-utils installed but xmllint is not on the PATH."
 log "xmllint ready"
