@@ -1,5 +1,5 @@
-import { recordEvent, withTenant, type Knex, type Logger } from '@workspace/kit';
-import { notificationEvents } from '@workspace/proto';
+import { recordEvent, withTenant, type Knex, type Logger, type NewEvent } from '@workspace/kit';
+import { notificationEvents, type EventDefinition } from '@workspace/proto';
 import type { Mailer } from '../clients/smtp-mailer.js';
 import { deliveryQueue, EmailStore, type EmailRecord } from '../db/emails.store.js';
 import { recipientDomains } from '../domain/addresses.js';
@@ -50,22 +50,30 @@ export async function attemptDelivery(
       recipientDomains: recipientDomains(record.recipients),
       attempts: record.attempts,
     };
-    if (failure === undefined) {
-      const sent = await store.finish(emailId, { status: 'sent' });
+    /** Ends the e-mail's delivery for good and records its event. */
+    const settle = async <Event extends EventDefinition>(
+      finish: { status: 'sent' } | { status: 'failed'; error: string },
+      definition: Event,
+      data: NewEvent<Event['schema']>['data'],
+    ) => {
+      const settled = await store.finish(emailId, finish);
       await deliveryQueue.remove(trx, emailId);
+      // The message id, the idempotency key and the SMTP server's error text come from outside (the SMTP server,
+      // the caller): masked, never refused, so the outcome is always recorded (docs/privacy.md).
       await recordEvent(
         trx,
         deps.source,
-        notificationEvents.emailSent,
-        {
-          tenantId,
-          aggregateId: emailId,
-          data: { ...event, messageId: record.messageId },
-        },
-        // The message id and the idempotency key come from outside (the SMTP server, the caller): masked, never
-        // refused, so a delivered e-mail is always recorded (docs/privacy.md).
+        definition,
+        { tenantId, aggregateId: emailId, data },
         { sensitiveText: 'mask' },
       );
+      return settled;
+    };
+    if (failure === undefined) {
+      const sent = await settle({ status: 'sent' }, notificationEvents.emailSent, {
+        ...event,
+        messageId: record.messageId,
+      });
       logger.info({ tenantId, emailId, attempts: record.attempts, category: record.category }, 'email sent');
       return sent;
     }
@@ -84,20 +92,10 @@ export async function attemptDelivery(
       );
       return retrying;
     }
-    const failed = await store.finish(emailId, { status: 'failed', error });
-    await deliveryQueue.remove(trx, emailId);
-    await recordEvent(
-      trx,
-      deps.source,
-      notificationEvents.emailFailed,
-      {
-        tenantId,
-        aggregateId: emailId,
-        data: { ...event, reason: error },
-      },
-      // The SMTP server's error text: masked, never refused, so the failure is always recorded.
-      { sensitiveText: 'mask' },
-    );
+    const failed = await settle({ status: 'failed', error }, notificationEvents.emailFailed, {
+      ...event,
+      reason: error,
+    });
     logger.error({ tenantId, emailId, attempts: record.attempts, error }, 'email failed');
     return failed;
   });
