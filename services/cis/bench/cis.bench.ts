@@ -41,6 +41,7 @@ import pg from 'pg';
 import { startBffProcess } from '../../../bff/bench/bff-process.js';
 import { bffSession } from '../../../bff/bench/session.js';
 import { envInt } from '../../kit/bench/env.js';
+import { fmt, printTable } from '../../kit/bench/report.js';
 import { freePort, INTERNAL_TOKEN } from '@workspace/identity/testing';
 import { parseInvoiceCsv } from '../src/documents/csv-import.js';
 import { renderStatementPdf, type StatementPdfInput } from '../src/documents/statement-pdf.js';
@@ -83,11 +84,6 @@ const median = (values: number[]): number =>
     [...values].sort((a, b) => a - b),
     50,
   );
-
-const fmt = (value: number, digits = 1): string =>
-  Number.isFinite(value)
-    ? value.toLocaleString('en-GB', { minimumFractionDigits: digits, maximumFractionDigits: digits })
-    : '-';
 
 async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const started = performance.now();
@@ -433,18 +429,6 @@ interface Figure {
   ratio: number;
   target: string;
   met: boolean | null;
-}
-
-function printTable(header: string[], rows: string[][]): void {
-  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]?.length ?? 0)));
-  const line = (values: string[]) =>
-    values
-      .map((value, i) => (i === 0 ? value.padEnd(widths[i] ?? 0) : value.padStart(widths[i] ?? 0)))
-      .join('  ')
-      .trimEnd();
-  console.log(line(header));
-  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
-  for (const row of rows) console.log(line(row));
 }
 
 const loadRow = (load: Load) => [

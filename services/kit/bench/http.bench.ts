@@ -21,6 +21,7 @@ import { z } from 'zod';
 import { ApiRouter, createLogger, createMetricsRegistry, createServiceApp } from '../src/index.js';
 import { createTestIssuer } from '../src/testing/index.js';
 import { envInt } from './env.js';
+import { fmt, printTable } from './report.js';
 
 const CONNECTIONS = envInt('BENCH_HTTP_CONNECTIONS', 10, 1);
 const DURATION_S = envInt('BENCH_HTTP_DURATION_S', 10, 1);
@@ -129,11 +130,6 @@ const percentile = (sorted: number[], p: number): number =>
   sorted.length === 0
     ? NaN
     : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN);
-
-const fmt = (value: number, digits = 1): string =>
-  Number.isFinite(value)
-    ? value.toLocaleString('en-GB', { minimumFractionDigits: digits, maximumFractionDigits: digits })
-    : '-';
 
 function nextMessage<T>(child: ChildProcess, pick: (message: ToParent) => T | undefined) {
   return new Promise<T>((resolve, reject) => {
@@ -264,7 +260,7 @@ async function measure(variant: Variant): Promise<Measured> {
   }
 }
 
-function printTable(results: Measured[], bare: Measured): void {
+function printResults(results: Measured[], bare: Measured): void {
   const header = [
     'server',
     'requests',
@@ -287,16 +283,7 @@ function printTable(results: Measured[], bare: Measured): void {
     `${fmt(r.serverCpu * 100, 0)}%`,
     fmt(r.cpuPerRequest, 3),
   ]);
-  const widths = header.map((title, i) =>
-    Math.max(title.length, ...cells.map((cell) => cell[i]?.length ?? 0)),
-  );
-  const line = (values: string[]) =>
-    values
-      .map((value, i) => (i === 0 ? value.padEnd(widths[i] ?? 0) : value.padStart(widths[i] ?? 0)))
-      .join('  ');
-  console.log(line(header));
-  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
-  for (const cell of cells) console.log(line(cell));
+  printTable(header, cells);
 }
 
 async function main(): Promise<void> {
@@ -313,7 +300,7 @@ async function main(): Promise<void> {
   if (!kit || !bare) throw new Error('missing results');
 
   console.log('');
-  printTable(results, bare);
+  printResults(results, bare);
   console.log('');
   const ratio = kit.requestsPerSecond / bare.requestsPerSecond;
   console.log('target (kit with info logs against bare express):');

@@ -29,6 +29,7 @@ import {
 import { createTestDatabase, testInfra } from '../src/testing/index.js';
 import { ledgerService, startLedgerService } from '../test/fixtures/ledger-service.js';
 import { envInt } from './env.js';
+import { fmt, printTable } from './report.js';
 
 const EVENTS = envInt('BENCH_EVENTS', 5_000, 1);
 const WRITERS = envInt('BENCH_WRITERS', 10, 1);
@@ -208,12 +209,7 @@ function summarise(path: string, run: Run): Row {
   };
 }
 
-const fmt = (value: number, digits = 1): string =>
-  Number.isFinite(value)
-    ? value.toLocaleString('en-GB', { minimumFractionDigits: digits, maximumFractionDigits: digits })
-    : '-';
-
-function printTable(rows: Row[]): void {
+function printResults(rows: Row[]): void {
   const header = ['path', 'events', 'events/s', 'p50 ms', 'p95 ms', 'p99 ms'];
   const cells = rows.map((row) => [
     row.path,
@@ -223,16 +219,7 @@ function printTable(rows: Row[]): void {
     fmt(row.p95),
     fmt(row.p99),
   ]);
-  const widths = header.map((title, i) =>
-    Math.max(title.length, ...cells.map((cell) => cell[i]?.length ?? 0)),
-  );
-  const line = (values: string[]) =>
-    values
-      .map((value, i) => (i === 0 ? value.padEnd(widths[i] ?? 0) : value.padStart(widths[i] ?? 0)))
-      .join('  ');
-  console.log(line(header));
-  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
-  for (const cell of cells) console.log(line(cell));
+  printTable(header, cells);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -626,7 +613,7 @@ async function main(): Promise<void> {
   }
 
   console.log('');
-  printTable(rows);
+  printResults(rows);
   console.log('');
   const ratio = outboxRow.perSecond / bareRow.perSecond;
   const verdict = (met: boolean) => (met ? 'met' : 'not met');
