@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { provisionServiceSchema, remoteJwks, startService, type StartedService } from '@workspace/kit';
-import { createTestIssuer, eventually, testInfra, type TestIssuer } from '@workspace/kit/testing';
+import { createTestIssuer, eventually, serviceTestEnv, type TestIssuer } from '@workspace/kit/testing';
 import {
   notificationConfigSchema,
   NotificationClient,
@@ -8,6 +8,7 @@ import {
   startSmtpSink,
   type RunningSmtpSink,
 } from '@workspace/notification';
+import { provisionNotificationSchema } from '@workspace/notification/testing';
 import type { JWTVerifyGetKey } from 'jose';
 import pg from 'pg';
 import { demoSeed, signIn, startIdentityHarness, type IdentityHarness } from '@workspace/identity/testing';
@@ -46,18 +47,9 @@ export async function startCisHarness(options: { publicUrl?: string } = {}): Pro
   const identity = await startIdentityHarness(options);
   const sink = await startSmtpSink();
   const adminUrl = identity.database.adminUrl;
-  const notificationRoles = await provisionServiceSchema(adminUrl, {
-    schema: 'notification',
-    role: 'svc_notification',
-    password: 'notification-test',
-    ownerPassword: 'notification-owner-test',
-  });
+  const notificationRoles = await provisionNotificationSchema(adminUrl);
   const notificationConfig = notificationConfigSchema.parse({
-    PORT: '0',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    DATABASE_URL: notificationRoles.databaseUrl,
-    DATABASE_MIGRATION_URL: notificationRoles.migrationUrl,
-    KAFKA_BROKERS: testInfra().kafkaBrokers,
+    ...serviceTestEnv(notificationRoles),
     INTERNAL_API_TOKEN: NOTIFICATION_TOKEN,
     SMTP_HOST: sink.host,
     SMTP_PORT: String(sink.smtpPort),
@@ -73,11 +65,7 @@ export async function startCisHarness(options: { publicUrl?: string } = {}): Pro
     ownerPassword: 'cis-owner-test',
   });
   const config = cisConfigSchema.parse({
-    PORT: '0',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    DATABASE_URL: cisRoles.databaseUrl,
-    DATABASE_MIGRATION_URL: cisRoles.migrationUrl,
-    KAFKA_BROKERS: testInfra().kafkaBrokers,
+    ...serviceTestEnv(cisRoles),
     CIS_ENCRYPTION_KEYS: `c1:${randomBytes(32).toString('base64')}`,
     IDENTITY_URL: identity.baseUrl,
     NOTIFICATION_URL: `http://127.0.0.1:${notification.port}`,

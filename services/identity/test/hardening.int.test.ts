@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { baseConfigSchema, recordEvent, sha256Hex, startService, type StartedService } from '@workspace/kit';
-import { eventually, testInfra } from '@workspace/kit/testing';
+import { recordEvent, sha256Hex, startService } from '@workspace/kit';
+import { eventually } from '@workspace/kit/testing';
 import { cisEvents } from '@workspace/proto';
 import { decodeProtectedHeader } from 'jose';
 import { startDevIdp } from '../../../deploy/local/dev-idp.js';
-import { ledgerService, provisionLedgerSchema } from '@workspace/kit/testing/ledger-service';
 import { OidcClients } from '../src/clients/oidc.js';
 import { identityService } from '../src/service.js';
 import {
@@ -17,6 +16,7 @@ import {
   internalPost,
   signIn,
   startIdentityHarness,
+  startLedgerTrustingIdentity,
   type IdentityHarness,
 } from './support.js';
 
@@ -96,7 +96,7 @@ async function keys(): Promise<KeyInfo[]> {
 }
 
 describe('signing-key rotation', () => {
-  let ledger: StartedService<ReturnType<typeof baseConfigSchema.parse>>;
+  let ledger: Awaited<ReturnType<typeof startLedgerTrustingIdentity>>;
   const ledgerAccepts = async (token: string) =>
     (
       await fetch(`http://127.0.0.1:${ledger.port}/api/slow?ms=1`, {
@@ -105,18 +105,7 @@ describe('signing-key rotation', () => {
     ).status;
 
   beforeAll(async () => {
-    const roles = await provisionLedgerSchema(harness.database.adminUrl);
-    ledger = await startService(
-      ledgerService(`ledger-rotation-${Date.now()}`),
-      baseConfigSchema.parse({
-        PORT: '0',
-        LOG_LEVEL: 'silent',
-        DATABASE_URL: roles.databaseUrl,
-        DATABASE_MIGRATION_URL: roles.migrationUrl,
-        KAFKA_BROKERS: testInfra().kafkaBrokers,
-        JWKS_URL: `${harness.baseUrl}/.well-known/jwks.json`,
-      }),
-    );
+    ledger = await startLedgerTrustingIdentity(harness, 'ledger-rotation');
   });
 
   afterAll(async () => {

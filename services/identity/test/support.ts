@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { startService, type StartedService } from '@workspace/kit';
-import { createTestDatabase, testInfra, type TestDatabase } from '@workspace/kit/testing';
+import { baseConfigSchema, startService, type StartedService } from '@workspace/kit';
+import { createTestDatabase, serviceTestEnv, type TestDatabase } from '@workspace/kit/testing';
+import { ledgerService, provisionLedgerSchema } from '@workspace/kit/testing/ledger-service';
 import { provisionServiceSchema } from '@workspace/kit';
 import { startDevIdp, type RunningDevIdp } from '../../../deploy/local/dev-idp.js';
 import { identityConfigSchema, type IdentityConfig } from '../src/config.js';
@@ -98,11 +99,7 @@ export async function startIdentityHarness(
     accounts,
   });
   const config = identityConfigSchema.parse({
-    PORT: '0',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    DATABASE_URL: roles.databaseUrl,
-    DATABASE_MIGRATION_URL: roles.migrationUrl,
-    KAFKA_BROKERS: testInfra().kafkaBrokers,
+    ...serviceTestEnv(roles),
     IDENTITY_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
     INTERNAL_API_TOKEN: INTERNAL_TOKEN,
     OIDC_ISSUER_URL: idp.issuer,
@@ -320,4 +317,14 @@ export async function routeStatus(
   });
   await res.body?.cancel();
   return res.status;
+}
+
+/** The kit's ledger fixture service, in a schema of the harness's database, verifying tokens by identity's JWKS. */
+export async function startLedgerTrustingIdentity(harness: IdentityHarness, name: string) {
+  const roles = await provisionLedgerSchema(harness.database.adminUrl);
+  const config = baseConfigSchema.parse({
+    ...serviceTestEnv(roles),
+    JWKS_URL: `${harness.baseUrl}/.well-known/jwks.json`,
+  });
+  return startService(ledgerService(`${name}-${Date.now()}`), config);
 }

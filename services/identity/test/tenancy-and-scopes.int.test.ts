@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { eventually, testInfra } from '@workspace/kit/testing';
-import { baseConfigSchema, startService } from '@workspace/kit';
-import { provisionLedgerSchema, ledgerService } from '@workspace/kit/testing/ledger-service';
+import { eventually } from '@workspace/kit/testing';
 import { roleTemplates } from '../src/domain/index.js';
 import {
   cachedAccessTokens,
@@ -12,6 +10,7 @@ import {
   internalPost,
   signIn,
   startIdentityHarness,
+  startLedgerTrustingIdentity,
   type IdentityHarness,
 } from './support.js';
 
@@ -315,16 +314,7 @@ describe('portal magic links', () => {
 
 describe('token verification in a service', () => {
   it("lets a kit service verify identity's tokens through the JWKS and take the tenant from them", async () => {
-    const roles = await provisionLedgerSchema(harness.database.adminUrl);
-    const config = baseConfigSchema.parse({
-      PORT: '0',
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: roles.databaseUrl,
-      DATABASE_MIGRATION_URL: roles.migrationUrl,
-      KAFKA_BROKERS: testInfra().kafkaBrokers,
-      JWKS_URL: `${harness.baseUrl}/.well-known/jwks.json`,
-    });
-    const ledger = await startService(ledgerService(`ledger-jwks-${Date.now()}`), config);
+    const ledger = await startLedgerTrustingIdentity(harness, 'ledger-jwks');
     try {
       // The ledger's scopes are not in the vocabulary, so identity's admin token is verified but lacks them (403),
       // while a route every signed-in caller may use answers 200; a tampered signature is refused (401).

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { provisionServiceSchema, startService, type StartedService } from '@workspace/kit';
-import { createTestDatabase, testInfra, type TestDatabase } from '@workspace/kit/testing';
+import { createTestDatabase, serviceTestEnv, type TestDatabase } from '@workspace/kit/testing';
 import { notificationConfigSchema, type NotificationConfig } from '../src/config.js';
 import { notificationService, type NotificationService } from '../src/service.js';
 import { SmtpSinkClient } from '../src/dev-sink/sink-client.js';
@@ -19,24 +19,25 @@ export interface NotificationHarness {
   stop(): Promise<void>;
 }
 
-/** Real PostgreSQL and Kafka, the real SMTP sink in-process, notification with a short retry schedule. */
-export async function startNotificationHarness(
-  env: Record<string, string> = {},
-): Promise<NotificationHarness> {
-  const database = await createTestDatabase('notification');
-  const roles = await provisionServiceSchema(database.adminUrl, {
+/** notification's schema and roles in a test database (the names its migrations and deployments use). */
+export function provisionNotificationSchema(adminUrl: string) {
+  return provisionServiceSchema(adminUrl, {
     schema: 'notification',
     role: 'svc_notification',
     password: 'notification-test',
     ownerPassword: 'notification-owner-test',
   });
+}
+
+/** Real PostgreSQL and Kafka, the real SMTP sink in-process, notification with a short retry schedule. */
+export async function startNotificationHarness(
+  env: Record<string, string> = {},
+): Promise<NotificationHarness> {
+  const database = await createTestDatabase('notification');
+  const roles = await provisionNotificationSchema(database.adminUrl);
   const sink = await startSmtpSink();
   const config = notificationConfigSchema.parse({
-    PORT: '0',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    DATABASE_URL: roles.databaseUrl,
-    DATABASE_MIGRATION_URL: roles.migrationUrl,
-    KAFKA_BROKERS: testInfra().kafkaBrokers,
+    ...serviceTestEnv(roles),
     INTERNAL_API_TOKEN: INTERNAL_TOKEN,
     SMTP_HOST: sink.host,
     SMTP_PORT: String(sink.smtpPort),

@@ -31,6 +31,20 @@ export function testInfra() {
   };
 }
 
+/**
+ * The settings every service a test starts shares: any free port, the tests' log level, the two connections of
+ * its schema (what provisionServiceSchema answers) and the test Kafka.
+ */
+export function serviceTestEnv(roles: { databaseUrl: string; migrationUrl: string }) {
+  return {
+    PORT: '0',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATABASE_URL: roles.databaseUrl,
+    DATABASE_MIGRATION_URL: roles.migrationUrl,
+    KAFKA_BROKERS: testInfra().kafkaBrokers,
+  };
+}
+
 /** Stops or starts one local infrastructure process (the tests that prove recovery use it). */
 export async function infraCommand(
   component: 'postgres' | 'kafka' | 'minio',
