@@ -33,32 +33,28 @@ const invoiceBody = (subcontractorId: string, overrides: Record<string, unknown>
 
 describe('settings record', () => {
   it('keeps the processing fields and stamps (emailFrom, emailReplyTo, statementFooter, createdAt, updatedAt)', async () => {
+    // The processing fields as written, and as they must read back.
+    const written = {
+      vatScheme: 'flat',
+      emailStatements: false,
+      warningDays: 0,
+      statementDeadlineDays: 30,
+      emailFrom: 'cis@demo.test',
+      emailReplyTo: 'accounts@demo.test',
+      statementFooter: 'Registered in England 01234567',
+    };
     const saved = await h.call(admin, 'PUT', '/settings', {
       active: true,
       companyName: 'Demo Construction Ltd',
       employerRef: '123/AB12345',
       accountsOfficeRef: '123PA00012345',
       utr: '2325648152',
-      vatScheme: 'flat',
-      emailStatements: false,
-      warningDays: 0,
-      statementDeadlineDays: 30,
-      emailFrom: 'cis@demo.test',
-      emailReplyTo: 'accounts@demo.test',
-      statementFooter: 'Registered in England 01234567',
+      ...written,
     });
     expect(saved.status).toBe(200);
     const read = await h.call(admin, 'GET', '/settings');
     const settings = read.body.settings as Record<string, unknown>;
-    expect(settings).toMatchObject({
-      vatScheme: 'flat',
-      emailStatements: false,
-      warningDays: 0,
-      statementDeadlineDays: 30,
-      emailFrom: 'cis@demo.test',
-      emailReplyTo: 'accounts@demo.test',
-      statementFooter: 'Registered in England 01234567',
-    });
+    expect(settings).toMatchObject(written);
     expect(Date.parse(String(settings.createdAt))).not.toBeNaN();
     expect(Date.parse(String(settings.updatedAt))).toBeGreaterThanOrEqual(
       Date.parse(String(settings.createdAt)),
