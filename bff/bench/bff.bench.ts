@@ -20,7 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import express from 'express';
-import { nextMessage, serverExecArgv, startBffProcess, stopServer } from './bff-process.js';
+import { nextMessage } from '../../services/kit/bench/server-process.js';
+import { serverExecArgv, startBffProcess, stopServer } from './bff-process.js';
 import { bffSession } from './session.js';
 import { ScopeCache } from '../../services/identity/src/scope-cache.js';
 import {

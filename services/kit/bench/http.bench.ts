@@ -22,6 +22,7 @@ import { ApiRouter, createLogger, createMetricsRegistry, createServiceApp } from
 import { createTestIssuer } from '../src/testing/index.js';
 import { envInt } from './env.js';
 import { fmt, printTable } from './report.js';
+import { nextMessage } from './server-process.js';
 
 const CONNECTIONS = envInt('BENCH_HTTP_CONNECTIONS', 10, 1);
 const DURATION_S = envInt('BENCH_HTTP_DURATION_S', 10, 1);
@@ -131,35 +132,14 @@ const percentile = (sorted: number[], p: number): number =>
     ? NaN
     : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN);
 
-function nextMessage<T>(child: ChildProcess, pick: (message: ToParent) => T | undefined) {
-  return new Promise<T>((resolve, reject) => {
-    const onMessage = (message: ToParent) => {
-      const picked = pick(message);
-      if (picked === undefined) return;
-      done();
-      resolve(picked);
-    };
-    const onExit = (code: number | null) => {
-      done();
-      reject(new Error(`server process exited (code ${code ?? 'none'}) before answering`));
-    };
-    const timer = setTimeout(() => {
-      done();
-      reject(new Error('server process did not answer within 30 s'));
-    }, 30_000);
-    const done = () => {
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-    };
-    child.on('message', onMessage);
-    child.on('exit', onExit);
-  });
-}
-
 /** The server process's CPU time so far. */
 function cpuOf(child: ChildProcess): Promise<NodeJS.CpuUsage> {
-  const answer = nextMessage(child, (message) => ('cpu' in message ? message.cpu : undefined));
+  const answer = nextMessage(
+    child,
+    (message: ToParent) => ('cpu' in message ? message.cpu : undefined),
+    'server process',
+    30_000,
+  );
   child.send('cpu' satisfies ToChild);
   return answer;
 }
@@ -221,8 +201,11 @@ async function measure(variant: Variant): Promise<Measured> {
   });
   children.add(child);
   try {
-    const { port, token } = await nextMessage(child, (message) =>
-      'ready' in message ? message.ready : undefined,
+    const { port, token } = await nextMessage(
+      child,
+      (message: ToParent) => ('ready' in message ? message.ready : undefined),
+      'server process',
+      30_000,
     );
     const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
     await checkResponse(port, headers);
