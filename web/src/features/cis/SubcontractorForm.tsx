@@ -1,6 +1,6 @@
-import { Alert, Button, Card, Col, Form, Input, Row, Select, Skeleton, Space, Switch } from 'antd';
+import { Alert, Card, Col, Form, Input, Row, Select, Skeleton, Space, Switch } from 'antd';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { useToast } from '../../ui/feedback';
 import {
   useCreateSubcontractorMutation,
@@ -13,8 +13,10 @@ import {
   type VerificationStatus,
 } from './api';
 import { DateField } from '../../ui/DateField';
-import { clearEditedErrors, showFieldErrors } from './components/formErrors';
-import { QueryError } from '../../ui/QueryError';
+import { CisQueryError } from './components/CisQueryError';
+import { EditForm } from './components/EditForm';
+import { showFieldErrors } from './components/formErrors';
+import { FormActions } from '../../ui/FormActions';
 import { useCis } from './context';
 import { verificationRate } from './domain';
 import { errorMessage, fieldErrors } from '../../ui/problem';
@@ -184,7 +186,7 @@ export function SubcontractorForm() {
   const editing = Boolean(id);
   const navigate = useNavigate();
   const toast = useToast();
-  const { abilities, session } = useCis();
+  const { abilities } = useCis();
   const [form] = Form.useForm<FormValues>();
   const [banner, setBanner] = useState<string | null>(null);
   const existing = useSubcontractorQuery({ id: id ?? '' }, { skip: !editing });
@@ -208,9 +210,7 @@ export function SubcontractorForm() {
   if (editing && existing.isLoading) return <Skeleton active paragraph={{ rows: 10 }} />;
   if (editing && existing.error)
     return (
-      <QueryError
-        session={session}
-        module="cis"
+      <CisQueryError
         error={existing.error}
         prefix="Error loading subcontractor: "
         action="edit subcontractors"
@@ -240,16 +240,14 @@ export function SubcontractorForm() {
   };
 
   return (
-    <Form<FormValues>
+    <EditForm<FormValues>
       form={form}
-      layout="vertical"
       initialValues={defaults}
-      onFinish={(values) => void save(values)}
-      onValuesChange={(changed) => {
-        clearEditedErrors(form, changed);
+      onSave={save}
+      onEdit={() => {
         setBanner(null);
       }}
-      data-testid="subcontractor-form"
+      testId="subcontractor-form"
       // The domain's messages, not the browser's own bubbles (type="email" would block the submit unseen).
       noValidate
     >
@@ -429,15 +427,12 @@ export function SubcontractorForm() {
             </Col>
           </Row>
         </Card>
-        <Space>
-          <Button type="primary" htmlType="submit" loading={createState.isLoading || updateState.isLoading}>
-            {editing ? 'Save Changes' : 'Create Subcontractor'}
-          </Button>
-          <Link to="/cis/subcontractors">
-            <Button>Cancel</Button>
-          </Link>
-        </Space>
+        <FormActions
+          saving={createState.isLoading || updateState.isLoading}
+          submitLabel={editing ? 'Save Changes' : 'Create Subcontractor'}
+          cancelTo="/cis/subcontractors"
+        />
       </Space>
-    </Form>
+    </EditForm>
   );
 }
