@@ -29,7 +29,7 @@ import {
   type SettingsResponse,
 } from './api';
 import { clearEditedErrors, showFieldErrors } from './components/formErrors';
-import { QueryError } from '../../ui/QueryError';
+import { CisQueryError } from './components/CisQueryError';
 import { useCis } from './context';
 import { DEFAULT_CIS_SETTINGS } from './domain';
 import { errorMessage, errorStatus, fieldErrors } from '../../ui/problem';
@@ -63,7 +63,6 @@ function valuesOf(settings: Settings): FormValues {
 /** The role-bundle checklist: each bundle's CIS scopes, with the checker's errors and warnings. */
 function RolePermissions() {
   const { notification } = App.useApp();
-  const { session } = useCis();
   const { data, error, isLoading } = useCisRolePermissionsQuery(undefined);
   const [save, saveState] = useSaveCisRolePermissionsMutation();
   const [drafts, setDrafts] = useState<Record<string, string[]>>({});
@@ -76,9 +75,7 @@ function RolePermissions() {
   if (isLoading) return <Skeleton active />;
   if (error || !data)
     return (
-      <QueryError
-        session={session}
-        module="cis"
+      <CisQueryError
         error={error}
         prefix="Error loading role permissions: "
         action="manage CIS role permissions"
@@ -173,7 +170,7 @@ function RolePermissions() {
 
 /** /cis/settings: tax-authority details, processing settings and role permissions (managers only). */
 export function CisSettings() {
-  const { abilities, session } = useCis();
+  const { abilities } = useCis();
   const { notification } = App.useApp();
   const [form] = Form.useForm<FormValues>();
   const loaded = useCisSettingsQuery(undefined, { skip: !abilities.canManage });
@@ -199,15 +196,7 @@ export function CisSettings() {
     );
   if (isLoading) return <Skeleton active paragraph={{ rows: 10 }} />;
   if (!data)
-    return (
-      <QueryError
-        session={session}
-        module="cis"
-        error={error}
-        prefix="Error loading settings: "
-        action="manage CIS settings"
-      />
-    );
+    return <CisQueryError error={error} prefix="Error loading settings: " action="manage CIS settings" />;
 
   const submit = async (values: FormValues) => {
     const body: SettingsInput = { ...values, utr: values.utr.trim() || undefined };
