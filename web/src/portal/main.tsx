@@ -2,7 +2,6 @@ import {
   Alert,
   Button,
   Card,
-  Col,
   ConfigProvider,
   DatePicker,
   Form,
@@ -32,6 +31,7 @@ import { InvoiceAmountFields } from '../features/cis/components/InvoiceAmountFie
 import { UK_DATE_FORMAT } from '../ui/DateField';
 import { pounds, ukDate } from '../ui/format';
 import { problemDetail, readProblem } from '../ui/problem';
+import { FieldCol } from '../ui/FieldCol';
 
 interface PortalSession {
   subcontractorId: string;
@@ -369,16 +369,12 @@ function SubmitInvoice({
         ) : null}
         {failure ? <Alert type="error" showIcon style={{ marginBottom: 16 }} title={failure} /> : null}
         <Row gutter={16}>
-          <Col xs={24} md={8}>
-            <Form.Item label="Invoice number" name="invoiceNumber" required>
-              <Input maxLength={50} />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={8}>
-            <Form.Item label="Invoice date" name="invoiceDate" required>
-              <DatePicker format={UK_DATE_FORMAT} placeholder={UK_DATE_FORMAT} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
+          <FieldCol cols={{ xs: 24, md: 8 }} label="Invoice number" name="invoiceNumber" required>
+            <Input maxLength={50} />
+          </FieldCol>
+          <FieldCol cols={{ xs: 24, md: 8 }} label="Invoice date" name="invoiceDate" required>
+            <DatePicker format={UK_DATE_FORMAT} placeholder={UK_DATE_FORMAT} style={{ width: '100%' }} />
+          </FieldCol>
           <InvoiceAmountFields highMaterials={highMaterials} textMaxLength={2000} />
         </Row>
         <Button type="primary" htmlType="submit" loading={busy}>

@@ -34,6 +34,7 @@ import { useCis } from './context';
 import { DEFAULT_CIS_SETTINGS } from './domain';
 import { errorMessage, errorStatus, fieldErrors } from '../../ui/problem';
 import { validateSettingsInput } from './validation';
+import { FieldCol } from '../../ui/FieldCol';
 
 /** What the form shows when the settings cannot be loaded: the same defaults, in memory (cis.md §4 'Settings'). */
 const fallbackSettings: SettingsResponse = {
@@ -258,90 +259,80 @@ export function CisSettings() {
         <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
           <Card title="Tax Authority Details" size="small">
             <Row gutter={16}>
-              <Col xs={24} md={12}>
-                <Form.Item label="Company name" name="companyName" required>
-                  <Input maxLength={100} />
-                </Form.Item>
-              </Col>
-              <Col xs={24} md={12}>
-                <Form.Item label="Employer reference" name="employerRef" extra="e.g., 123/AB12345">
-                  <Input />
-                </Form.Item>
-              </Col>
-              <Col xs={24} md={12}>
-                <Form.Item
-                  label="Accounts office reference"
-                  name="accountsOfficeRef"
-                  extra="e.g., 123PA00012345"
-                >
-                  <Input />
-                </Form.Item>
-              </Col>
-              <Col xs={24} md={12}>
-                <Form.Item
-                  label="Contractor UTR"
-                  name="utr"
-                  extra={
-                    settings?.hasUtr
-                      ? `Stored: ${settings.utrMasked ?? '••••••'}. Leave blank to keep it.`
-                      : '10 digits'
-                  }
-                >
-                  <Input maxLength={13} autoComplete="off" />
-                </Form.Item>
-              </Col>
+              <FieldCol cols={{ xs: 24, md: 12 }} label="Company name" name="companyName" required>
+                <Input maxLength={100} />
+              </FieldCol>
+              <FieldCol
+                cols={{ xs: 24, md: 12 }}
+                label="Employer reference"
+                name="employerRef"
+                extra="e.g., 123/AB12345"
+              >
+                <Input />
+              </FieldCol>
+              <FieldCol
+                cols={{ xs: 24, md: 12 }}
+                label="Accounts office reference"
+                name="accountsOfficeRef"
+                extra="e.g., 123PA00012345"
+              >
+                <Input />
+              </FieldCol>
+              <FieldCol
+                cols={{ xs: 24, md: 12 }}
+                label="Contractor UTR"
+                name="utr"
+                extra={
+                  settings?.hasUtr
+                    ? `Stored: ${settings.utrMasked ?? '••••••'}. Leave blank to keep it.`
+                    : '10 digits'
+                }
+              >
+                <Input maxLength={13} autoComplete="off" />
+              </FieldCol>
             </Row>
           </Card>
           <Card title="Processing Settings" size="small">
             <Row gutter={16}>
-              <Col xs={24} md={8}>
-                <Form.Item label="VAT scheme" name="vatScheme">
-                  <Select
-                    options={[
-                      { value: 'standard', label: 'Standard' },
-                      { value: 'reduced', label: 'Reduced' },
-                      { value: 'zero', label: 'Zero' },
-                      { value: 'flat', label: 'Flat rate' },
-                    ]}
-                  />
-                </Form.Item>
-              </Col>
+              <FieldCol cols={{ xs: 24, md: 8 }} label="VAT scheme" name="vatScheme">
+                <Select
+                  options={[
+                    { value: 'standard', label: 'Standard' },
+                    { value: 'reduced', label: 'Reduced' },
+                    { value: 'zero', label: 'Zero' },
+                    { value: 'flat', label: 'Flat rate' },
+                  ]}
+                />
+              </FieldCol>
               <Col xs={12} md={8}>
                 {/* No min and max: the input would clamp 31 to 30 unseen; the form's check says why instead. */}
                 <Form.Item label="Warning days" name="warningDays">
                   <InputNumber precision={0} style={{ width: '100%' }} />
                 </Form.Item>
               </Col>
-              <Col xs={12} md={8}>
-                <Form.Item label="Statement deadline days" name="statementDeadlineDays">
-                  <InputNumber precision={0} style={{ width: '100%' }} />
-                </Form.Item>
-              </Col>
-              <Col xs={12} md={8}>
-                <Form.Item label="Email statements" name="emailStatements" valuePropName="checked">
-                  <Switch />
-                </Form.Item>
-              </Col>
-              <Col xs={12} md={8}>
-                <Form.Item label="Module active" name="active" valuePropName="checked">
-                  <Switch />
-                </Form.Item>
-              </Col>
-              <Col xs={24} md={12}>
-                <Form.Item label="Statement email from" name="emailFrom">
-                  <Input type="email" />
-                </Form.Item>
-              </Col>
-              <Col xs={24} md={12}>
-                <Form.Item label="Statement email reply-to" name="emailReplyTo">
-                  <Input type="email" />
-                </Form.Item>
-              </Col>
-              <Col span={24}>
-                <Form.Item label="Statement footer" name="statementFooter">
-                  <Input.TextArea autoSize={{ minRows: 2, maxRows: 4 }} />
-                </Form.Item>
-              </Col>
+              <FieldCol cols={{ xs: 12, md: 8 }} label="Statement deadline days" name="statementDeadlineDays">
+                <InputNumber precision={0} style={{ width: '100%' }} />
+              </FieldCol>
+              <FieldCol
+                cols={{ xs: 12, md: 8 }}
+                label="Email statements"
+                name="emailStatements"
+                valuePropName="checked"
+              >
+                <Switch />
+              </FieldCol>
+              <FieldCol cols={{ xs: 12, md: 8 }} label="Module active" name="active" valuePropName="checked">
+                <Switch />
+              </FieldCol>
+              <FieldCol cols={{ xs: 24, md: 12 }} label="Statement email from" name="emailFrom">
+                <Input type="email" />
+              </FieldCol>
+              <FieldCol cols={{ xs: 24, md: 12 }} label="Statement email reply-to" name="emailReplyTo">
+                <Input type="email" />
+              </FieldCol>
+              <FieldCol cols={{ span: 24 }} label="Statement footer" name="statementFooter">
+                <Input.TextArea autoSize={{ minRows: 2, maxRows: 4 }} />
+              </FieldCol>
             </Row>
           </Card>
           <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={saveState.isLoading}>

@@ -22,6 +22,7 @@ import { calculateInvoice, normaliseInvoiceStatus, penceToPounds } from './domai
 import { pounds } from '../../ui/format';
 import { errorMessage, fieldErrors } from '../../ui/problem';
 import { validateInvoiceForm } from './validation';
+import { FieldCol } from '../../ui/FieldCol';
 
 interface FormValues {
   invoiceNumber: string;
@@ -205,31 +206,23 @@ export function InvoiceForm() {
               />
             )}
             <Row gutter={16}>
-              <Col xs={24} md={10}>
-                <Form.Item label="Invoice number" name="invoiceNumber" required>
-                  <Input maxLength={50} />
-                </Form.Item>
-              </Col>
-              <Col xs={24} md={14}>
-                <Form.Item label="Subcontractor" name="subcontractorId" required>
-                  <Select
-                    showSearch={{ optionFilterProp: 'label' }}
-                    loading={subs.isLoading}
-                    placeholder="Select a subcontractor"
-                    options={subcontractorOptions}
-                  />
-                </Form.Item>
-              </Col>
-              <Col xs={24} md={8}>
-                <Form.Item label="Invoice date" name="invoiceDate" required>
-                  <DateField />
-                </Form.Item>
-              </Col>
-              <Col xs={24} md={8}>
-                <Form.Item label="Received date" name="receivedDate">
-                  <DateField />
-                </Form.Item>
-              </Col>
+              <FieldCol cols={{ xs: 24, md: 10 }} label="Invoice number" name="invoiceNumber" required>
+                <Input maxLength={50} />
+              </FieldCol>
+              <FieldCol cols={{ xs: 24, md: 14 }} label="Subcontractor" name="subcontractorId" required>
+                <Select
+                  showSearch={{ optionFilterProp: 'label' }}
+                  loading={subs.isLoading}
+                  placeholder="Select a subcontractor"
+                  options={subcontractorOptions}
+                />
+              </FieldCol>
+              <FieldCol cols={{ xs: 24, md: 8 }} label="Invoice date" name="invoiceDate" required>
+                <DateField />
+              </FieldCol>
+              <FieldCol cols={{ xs: 24, md: 8 }} label="Received date" name="receivedDate">
+                <DateField />
+              </FieldCol>
               <InvoiceAmountFields highMaterials={highMaterials} />
             </Row>
             <FormActions

@@ -1,4 +1,5 @@
-import { Col, Form, Input, Select, Switch } from 'antd';
+import { Input, Select, Switch } from 'antd';
+import { FieldCol } from '../../../ui/FieldCol';
 
 /**
  * An invoice's VAT rate, amounts, reverse charge, description and (when materials are high) the justification: the
@@ -14,48 +15,37 @@ export function InvoiceAmountFields({
 }) {
   return (
     <>
-      <Col xs={24} md={8}>
-        <Form.Item label="VAT rate" name="vatRate">
-          <Select
-            options={[
-              { value: 0, label: '0%' },
-              { value: 5, label: '5%' },
-              { value: 20, label: '20%' },
-            ]}
-          />
-        </Form.Item>
-      </Col>
-      <Col xs={24} md={8}>
-        <Form.Item label="Gross amount (£)" name="gross" required extra="Excluding VAT">
-          <Input inputMode="decimal" prefix="£" />
-        </Form.Item>
-      </Col>
-      <Col xs={24} md={8}>
-        <Form.Item label="Materials (£)" name="materials">
-          <Input inputMode="decimal" prefix="£" />
-        </Form.Item>
-      </Col>
-      <Col xs={24} md={8}>
-        <Form.Item label="Reverse charge" name="reverseCharge" valuePropName="checked">
-          <Switch />
-        </Form.Item>
-      </Col>
-      <Col span={24}>
-        <Form.Item label="Description" name="description">
-          <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} maxLength={textMaxLength} />
-        </Form.Item>
-      </Col>
+      <FieldCol cols={{ xs: 24, md: 8 }} label="VAT rate" name="vatRate">
+        <Select
+          options={[
+            { value: 0, label: '0%' },
+            { value: 5, label: '5%' },
+            { value: 20, label: '20%' },
+          ]}
+        />
+      </FieldCol>
+      <FieldCol cols={{ xs: 24, md: 8 }} label="Gross amount (£)" name="gross" required extra="Excluding VAT">
+        <Input inputMode="decimal" prefix="£" />
+      </FieldCol>
+      <FieldCol cols={{ xs: 24, md: 8 }} label="Materials (£)" name="materials">
+        <Input inputMode="decimal" prefix="£" />
+      </FieldCol>
+      <FieldCol cols={{ xs: 24, md: 8 }} label="Reverse charge" name="reverseCharge" valuePropName="checked">
+        <Switch />
+      </FieldCol>
+      <FieldCol cols={{ span: 24 }} label="Description" name="description">
+        <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} maxLength={textMaxLength} />
+      </FieldCol>
       {highMaterials && (
-        <Col span={24}>
-          <Form.Item
-            label="Materials justification"
-            name="materialsJustification"
-            required
-            extra="Materials justification required when materials exceed 60%"
-          >
-            <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} maxLength={textMaxLength} />
-          </Form.Item>
-        </Col>
+        <FieldCol
+          cols={{ span: 24 }}
+          label="Materials justification"
+          name="materialsJustification"
+          required
+          extra="Materials justification required when materials exceed 60%"
+        >
+          <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} maxLength={textMaxLength} />
+        </FieldCol>
       )}
     </>
   );
