@@ -16,7 +16,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useConfirm, useToast } from '../../ui/feedback';
 import { useInvoiceActionMutation, useInvoiceQuery } from './api';
-import { invoiceAllows, statementPending } from './components/invoiceActions';
+import { REJECT_INVOICE_CONFIRM, invoiceAllows, statementPending } from './components/invoiceActions';
 import { PayModal } from './components/PayModal';
 import { CisQueryError } from './components/CisQueryError';
 import { InvoiceStatusBadge } from './components/StatusBadge';
@@ -44,12 +44,7 @@ export function InvoiceDetail() {
 
   const run = async (action: 'approve' | 'reject' | 'cancel', paymentDate?: string) => {
     if (action === 'reject') {
-      const ok = await confirm({
-        title: 'Reject Invoice',
-        message: 'Reject this portal-submitted invoice?',
-        confirmText: 'Reject',
-        style: 'danger',
-      });
+      const ok = await confirm(REJECT_INVOICE_CONFIRM);
       if (!ok) return;
     }
     if (action === 'cancel') {

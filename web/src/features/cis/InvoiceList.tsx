@@ -21,7 +21,7 @@ import {
   type InvoicePeriod,
 } from './api';
 import { invoicePeriods, listPeriodOptions, useUrlFilter, useUrlSearch } from './components/filters';
-import { invoiceAllows, statementPending } from './components/invoiceActions';
+import { REJECT_INVOICE_CONFIRM, invoiceAllows, statementPending } from './components/invoiceActions';
 import { PayModal } from './components/PayModal';
 import { ListTable, RowAction, SelectionBar, StatCardRow } from '../../ui/ListPage';
 import { CisQueryError } from './components/CisQueryError';
@@ -74,12 +74,7 @@ export function InvoiceList() {
 
   const runAction = async (invoice: Invoice, action: 'approve' | 'reject') => {
     if (action === 'reject') {
-      const ok = await confirm({
-        title: 'Reject Invoice',
-        message: 'Reject this portal-submitted invoice?',
-        confirmText: 'Reject',
-        style: 'danger',
-      });
+      const ok = await confirm(REJECT_INVOICE_CONFIRM);
       if (!ok) return;
     }
     try {

@@ -3,6 +3,7 @@ import { Button, Card, Empty, Form, Input, Space, Switch, Typography } from 'ant
 import { useEffect, useState } from 'react';
 import { useFooterQuery, useSaveFooterMutation, type FooterSettings } from '../../app/api';
 import { useToast } from '../../ui/feedback';
+import { LabelledInput } from '../../ui/LabelledInput';
 
 type Named = 'About' | 'Privacy' | 'Terms';
 const named: {
@@ -56,16 +57,14 @@ export function FooterSettingsPanel() {
         </Form.Item>
         {draft.showFooter && (
           <>
-            <Form.Item label="Display name">
-              <Input
-                aria-label="Display name"
-                value={draft.displayName}
-                maxLength={120}
-                onChange={(event) => {
-                  set('displayName', event.target.value);
-                }}
-              />
-            </Form.Item>
+            <LabelledInput
+              label="Display name"
+              value={draft.displayName}
+              maxLength={120}
+              onChange={(value) => {
+                set('displayName', value);
+              }}
+            />
             <Form.Item label="Powered by">
               <Space>
                 <Switch
