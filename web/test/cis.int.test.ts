@@ -6,19 +6,17 @@ import type { Browser, Download, Locator, Page, Route } from 'playwright-core';
 import { londonDate, taxMonthOf } from '../../services/cis/src/domain/index.js';
 import type { CisHarness } from '../../services/cis/test/support.js';
 import { shots } from './browser.js';
-import { choose, dialog, optionsOf, startCisBrowserStack, type CisBrowserStack } from './cis-stack.js';
+import { choose, dialog, optionsOf, cisStackPerFile, type CisBrowserStack } from './cis-stack.js';
 
 let stack: CisBrowserStack;
 let harness: CisHarness;
 let browser: Browser;
 let baseUrl: string;
 
-beforeAll(async () => {
-  stack = await startCisBrowserStack();
+cisStackPerFile((started) => {
+  stack = started;
   ({ harness, browser, baseUrl } = stack);
 });
-
-afterAll(() => stack.stop());
 
 async function expectVisible(_page: Page, locator: ReturnType<Page['locator']>) {
   await locator.waitFor({ state: 'visible', timeout: 15_000 });
