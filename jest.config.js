@@ -1,6 +1,8 @@
 // One jest run, two projects: fast unit suites, and integration suites against the real PostgreSQL, Kafka and
 // MinIO that `make test` starts (they share one set of infrastructure processes and run in band, with
 // --testTimeout=120000: they stop and restart brokers).
+import { sourceEntries } from './deploy/local/workspaces.mjs';
+
 const swc = (tsx) => [
   '@swc/jest',
   {
@@ -15,16 +17,18 @@ const swc = (tsx) => [
   },
 ];
 
+// `@workspace/<package>[/<entry>]` resolves to the TypeScript source its package's `exports` name for the
+// `development` condition, for every workspace package and entry: a new package or entry needs no edit here.
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const workspaceEntries = Object.fromEntries(
+  sourceEntries().map(({ specifier, source }) => [`^${escape(specifier)}$`, `<rootDir>/${source}`]),
+);
+
 const shared = {
   extensionsToTreatAsEsm: ['.ts', '.tsx'],
   transform: { '^.+\\.ts$': swc(false), '^.+\\.tsx$': swc(true) },
   moduleNameMapper: {
-    '^@workspace/kit$': '<rootDir>/services/kit/src/index.ts',
-    '^@workspace/kit/testing$': '<rootDir>/services/kit/src/testing/index.ts',
-    '^@workspace/proto$': '<rootDir>/proto/src/index.ts',
-    '^@workspace/(identity|notification|cis)$': '<rootDir>/services/$1/src/index.ts',
-    '^@workspace/cis/domain$': '<rootDir>/services/cis/src/domain/index.ts',
-    '^@workspace/rules$': '<rootDir>/services/rules/src/index.ts',
+    ...workspaceEntries,
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testEnvironment: 'node',

@@ -1,11 +1,21 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { repoRoot, sourceEntries } from '../deploy/local/workspaces.mjs';
 
 // Three entries, one build: the staff app (index.html), the subcontractor portal (portal.html) and the public
 // site (site.html). The bff serves dist/ on one origin and picks the entry by path.
 export default defineConfig({
   plugins: [react()],
+  // `@workspace/cis/domain` and any other workspace entry the browser code imports compile from their TypeScript
+  // source (their package.json `development` condition). An alias per entry rather than the `development` condition
+  // for every package: that condition would also pick react-router's development build for the production bundle.
+  resolve: {
+    alias: sourceEntries().map(({ specifier, source }) => ({
+      find: new RegExp(`^${specifier}$`),
+      replacement: resolve(repoRoot, source),
+    })),
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -29,7 +29,7 @@ import {
   INTERNAL_TOKEN,
   signIn,
   startIdentityHarness,
-} from '../../services/identity/test/support.js';
+} from '@workspace/identity/testing';
 
 const DURATION_S = Number(process.env.BENCH_HTTP_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 10);

@@ -1,5 +1,5 @@
 // Sign-in through the bff for benchmarks: the real OIDC flow at the dev IdP, with a cookie jar.
-import { demoSeed } from '../../services/identity/test/support.js';
+import { demoSeed } from '@workspace/identity/testing';
 
 /** Follows the sign-in redirects through the bff and the dev IdP; returns the session cookie (`ws_session=…`). */
 export async function bffSession(

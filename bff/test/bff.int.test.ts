@@ -6,7 +6,7 @@ import {
   signIn as signInAtIdentity,
   startIdentityHarness,
   type IdentityHarness,
-} from '../../services/identity/test/support.js';
+} from '@workspace/identity/testing';
 import { startBff, type RunningBff } from '../src/app.js';
 import {
   PUBLIC_URL,

@@ -1,5 +1,5 @@
-import { freePort } from '../../services/identity/test/support.js';
-import { createSubcontractor, startCisHarness, type CisHarness } from '../../services/cis/test/support.js';
+import { freePort } from '@workspace/identity/testing';
+import { createSubcontractor, startCisHarness, type CisHarness } from '@workspace/cis/testing';
 import { bffSession } from '../bench/session.js';
 import type { RunningBff } from '../src/app.js';
 import { startTestBff } from './support.js';

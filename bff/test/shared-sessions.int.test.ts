@@ -4,7 +4,7 @@ import {
   signIn as signInAtIdentity,
   startIdentityHarness,
   type IdentityHarness,
-} from '../../services/identity/test/support.js';
+} from '@workspace/identity/testing';
 import type { RunningBff } from '../src/app.js';
 import { TestBrowser, read, signedInBrowser, startTestBff, urlOf } from './support.js';
 

@@ -2,7 +2,7 @@
 // and a browser reduced to what the bff's routes need (cookie jars, manual redirects, the CSRF header) with the
 // sign-in through the bff and the dev IdP's own pages.
 import { randomBytes } from 'node:crypto';
-import { INTERNAL_TOKEN, REDIRECT_URI, seedPassword } from '../../services/identity/test/support.js';
+import { INTERNAL_TOKEN, REDIRECT_URI, seedPassword } from '@workspace/identity/testing';
 import { startBff, type BffDeps, type RunningBff } from '../src/app.js';
 import { bffConfigSchema, type BffConfig } from '../src/config.js';
 

@@ -1,6 +1,6 @@
 // The bff's tenant logo routes against the real identity service (PostgreSQL, Kafka) and the dev OIDC provider:
 // set through PUT /api/tenant/logo, served as bytes by GET /api/tenant/logo with its type, cache headers and nosniff.
-import { startIdentityHarness, type IdentityHarness } from '../../services/identity/test/support.js';
+import { startIdentityHarness, type IdentityHarness } from '@workspace/identity/testing';
 import type { RunningBff } from '../src/app.js';
 import { signedInBrowser, startTestBff } from './support.js';
 

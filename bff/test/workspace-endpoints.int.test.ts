@@ -3,8 +3,8 @@ import {
   signIn as signInAtIdentity,
   startIdentityHarness,
   type IdentityHarness,
-} from '../../services/identity/test/support.js';
-import { enabledModules, moduleCatalogue, moduleConfig } from '../../web/src/app/modules.js';
+} from '@workspace/identity/testing';
+import { enabledModules, moduleCatalogue, moduleConfig } from '@workspace/web/modules';
 import type { RunningBff } from '../src/app.js';
 import { TestBrowser, read, signedInBrowser, startTestBff, urlOf } from './support.js';
 

@@ -23,9 +23,10 @@ SKIP_KINDS="ServiceMonitor"
 HELM="$CACHE/helm/$HELM_VERSION/helm"
 VENV="$CACHE/kubernetes-validate"
 CHARTS="$REPO_DIR/charts"
-# The service charts (each depends on workspace-lib; the umbrella depends on all of them). A new service chart is
-# added here and as a dependency of charts/workspace.
-SERVICE_CHARTS=(identity bff cis notification)
+# The service charts: every application chart folder under charts/ but the umbrella (each depends on workspace-lib;
+# the umbrella depends on all of them). deploy/k8s/components.mjs lists them and, as the first check, fails when
+# charts/workspace/Chart.yaml or skaffold.yaml misses one.
+mapfile -t SERVICE_CHARTS < <(node "$REPO_DIR/deploy/k8s/components.mjs" --list)
 OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
 
@@ -88,6 +89,9 @@ validate_schema() {
 install_helm
 "$HELM" version --short >/dev/null
 if [ "${SKIP_SCHEMA_VALIDATION:-}" != 1 ]; then install_kubernetes_validate; fi
+
+check "every chart folder is a dependency of charts/workspace and an image of skaffold.yaml" \
+  node "$REPO_DIR/deploy/k8s/components.mjs"
 
 # Dependencies first (file:// only: the library, then the service charts, then the umbrella). The vendored
 # archives (charts/*/charts/*.tgz) are ignored by charts/.gitignore.

@@ -1,27 +1,28 @@
-// `make build`: compiles every workspace package with esbuild (types are checked by `make typecheck`). Each
-// entry (src/index.ts for libraries, src/main.ts for runnable services, src/domain/index.ts for a package's
-// browser-safe `./domain` export) becomes dist/<name>.js; dependencies stay external and resolve from node_modules
-// at run time.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+// `make build`: compiles every workspace package with esbuild (types are checked by `make typecheck`). Each entry
+// its package.json exports for run time (`default`: ./dist/<name>.js from src/<name>.ts) and src/main.ts for
+// runnable services becomes dist/<name>.js; dependencies stay external and resolve from node_modules at run time.
+// Packages whose folder is absent (an image's build stage copies only the ones it needs) are skipped.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { repoRoot, workspacePackages } from './workspaces.mjs';
 
-const root = new URL('../..', import.meta.url).pathname;
-const { workspaces } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const expand = (pattern) =>
-  pattern.endsWith('/*')
-    ? readdirSync(join(root, pattern.slice(0, -2))).map((name) => join(pattern.slice(0, -2), name))
-    : [pattern];
-const packages = workspaces.flatMap(expand).filter((dir) => existsSync(join(root, dir, 'package.json')));
-for (const dir of packages) {
-  const entries = ['src/index.ts', 'src/main.ts', 'src/testing/index.ts', 'src/domain/index.ts']
-    .map((entry) => join(root, dir, entry))
+const sourceOf = (target) =>
+  typeof target === 'string' ? target : typeof target?.default === 'string' ? target.default : undefined;
+
+for (const { dir, manifest } of workspacePackages(repoRoot)) {
+  const exported = Object.values(manifest.exports ?? {})
+    .map(sourceOf)
+    .filter((target) => target?.startsWith('./dist/') && target.endsWith('.js'))
+    .map((target) => `src/${target.slice('./dist/'.length, -'.js'.length)}.ts`);
+  const entries = [...new Set([...exported, 'src/main.ts'])]
+    .map((entry) => join(repoRoot, dir, entry))
     .filter((entry) => existsSync(entry));
   if (entries.length === 0) continue;
   await build({
     entryPoints: entries,
-    outbase: join(root, dir, 'src'),
-    outdir: join(root, dir, 'dist'),
+    outbase: join(repoRoot, dir, 'src'),
+    outdir: join(repoRoot, dir, 'dist'),
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -1,75 +1,97 @@
 // The embedded default (`make up`): the dev OIDC provider and every service that exists, in this one process, on one
 // in-process event bus, against the PostgreSQL and MinIO that up.sh started. Each service gets its own schema and
 // roles, as in full mode. The demo tenant is seeded on first start; data lives under .data/ and survives restarts.
+// The services are the workspace packages exporting an `./embedded` entry (its `embedded` descriptor says how the
+// service starts here; @workspace/kit/embedding): a new service joins by existing; none is started by name here (the
+// dev OIDC provider's accounts take identity's subject rule).
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  identityConfigSchema,
-  identityService,
-  seededSubject,
-  seedTenant,
-  type TenantSeed,
-} from '@workspace/identity';
-import { bffConfigSchema, startBff } from '@workspace/bff';
-import { cisConfigSchema, cisService } from '@workspace/cis';
-import {
-  NotificationClient,
-  notificationConfigSchema,
-  startNotificationService,
-  startSmtpSink,
-} from '@workspace/notification';
-import { createLogger, MemoryBus, provisionServiceSchema, startService } from '@workspace/kit';
 import { fileURLToPath } from 'node:url';
+import { seededSubject } from '@workspace/identity';
+import { createLogger, MemoryBus, provisionServiceSchema } from '@workspace/kit';
+import type { EmbeddedContext, EmbeddedRunning, EmbeddedService } from '@workspace/kit/embedding';
 import { startDevIdp } from './dev-idp.js';
+import { workspacePackages } from './workspaces.mjs';
 
-const PORTS = { bff: 8080, identity: 8081, cis: 8082, notification: 8083, idp: 8090, smtp: 1025, mail: 8025 };
-const PUBLIC_URL = `http://localhost:${PORTS.bff}`;
+const IDP_PORT = 8090;
 const stateDir = process.env.WORKSPACE_STATE ?? '.data';
 
 const logger = createLogger({ name: 'embedded', level: process.env.LOG_LEVEL ?? 'info' });
 const adminUrl = process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:15432/postgres';
 
-/** Secrets of this local installation: made once, kept under .data/ (never in the repo), reused on restart. */
-interface LocalSecrets {
-  encryptionKeys: string;
-  internalToken: string;
-  oidcClientSecret: string;
-  sessionSecret: string;
-  dbPassword: string;
-  cisEncryptionKeys: string;
-  notificationToken: string;
-}
-
-function localSecrets(): LocalSecrets {
-  const file = join(stateDir, 'local-secrets.json');
-  const kept = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalSecrets>) : {};
-  // Secrets added by a later version are made once and written back; existing ones never change.
-  const secrets: LocalSecrets = {
-    encryptionKeys: kept.encryptionKeys ?? `local1:${randomBytes(32).toString('base64')}`,
-    internalToken: kept.internalToken ?? randomBytes(32).toString('hex'),
-    oidcClientSecret: kept.oidcClientSecret ?? randomBytes(24).toString('hex'),
-    sessionSecret: kept.sessionSecret ?? randomBytes(32).toString('hex'),
-    dbPassword: kept.dbPassword ?? randomBytes(16).toString('hex'),
-    cisEncryptionKeys: kept.cisEncryptionKeys ?? `local1:${randomBytes(32).toString('base64')}`,
-    notificationToken: kept.notificationToken ?? randomBytes(32).toString('hex'),
+/** Every embedded descriptor, in an order where each comes after the services it names in `after`. */
+async function embeddedServices(): Promise<EmbeddedService[]> {
+  const found: EmbeddedService[] = [];
+  for (const { manifest } of workspacePackages()) {
+    if (!manifest.exports?.['./embedded']) continue;
+    const entry = (await import(`${manifest.name}/embedded`)) as { embedded?: EmbeddedService };
+    if (!entry.embedded) throw new Error(`${manifest.name}/embedded exports no \`embedded\` descriptor`);
+    found.push(entry.embedded);
+  }
+  const ports = new Map<number, string>();
+  for (const service of found) {
+    const taken = ports.get(service.port);
+    if (taken) throw new Error(`${service.name} and ${taken} both want port ${String(service.port)}`);
+    ports.set(service.port, service.name);
+  }
+  const ordered: EmbeddedService[] = [];
+  const visit = (service: EmbeddedService, path: string[]) => {
+    if (ordered.includes(service)) return;
+    if (path.includes(service.name))
+      throw new Error(`embedded services wait for each other: ${path.join(' -> ')}`);
+    for (const name of service.after ?? []) {
+      const before = found.find((candidate) => candidate.name === name);
+      if (!before) throw new Error(`${service.name} starts after ${name}, which is not an embedded service`);
+      visit(before, [...path, service.name]);
+    }
+    ordered.push(service);
   };
-  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
-  return secrets;
+  for (const service of found) visit(service, []);
+  return ordered;
 }
 
-const secrets = localSecrets();
-const seed = JSON.parse(readFileSync(new URL('./seed/demo.json', import.meta.url), 'utf8')) as TenantSeed & {
+/** Secrets of this local installation: made once, kept under .data/ (never in the repo), reused on restart. */
+function localSecrets() {
+  const file = join(stateDir, 'local-secrets.json');
+  const kept = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>) : {};
+  const make = {
+    token: () => randomBytes(32).toString('hex'),
+    key: () => `local1:${randomBytes(32).toString('base64')}`,
+  };
+  // Secrets added by a later version are made once and written back; existing ones never change.
+  return (name: string, kind: 'token' | 'key' = 'token', made: () => string = make[kind]): string => {
+    kept[name] ??= made();
+    writeFileSync(file, JSON.stringify(kept, null, 2), { mode: 0o600 });
+    return kept[name];
+  };
+}
+
+const secret = localSecrets();
+const services = await embeddedServices();
+const publicService = services.find((service) => service.public);
+if (!publicService) throw new Error('no embedded service is public (the bff says `public: true`)');
+const urlOf = (name: string) => {
+  const service = services.find((candidate) => candidate.name === name);
+  if (!service) throw new Error(`no embedded service is called ${name}`);
+  return `http://localhost:${String(service.port)}`;
+};
+const publicUrl = urlOf(publicService.name);
+const seed = JSON.parse(readFileSync(new URL('./seed/demo.json', import.meta.url), 'utf8')) as {
+  tenant: { id: string };
+  users: { email: string; firstName: string; lastName: string }[];
   password: string;
 };
 
+const oidcClientSecret = secret('oidcClientSecret', 'token', () => randomBytes(24).toString('hex'));
+const dbPassword = secret('dbPassword', 'token', () => randomBytes(16).toString('hex'));
 const idp = await startDevIdp({
-  port: PORTS.idp,
+  port: IDP_PORT,
   clients: [
     {
       clientId: 'workspace',
-      clientSecret: secrets.oidcClientSecret,
-      redirectUris: [`${PUBLIC_URL}/api/auth/callback`],
+      clientSecret: oidcClientSecret,
+      redirectUris: [`${publicUrl}/api/auth/callback`],
     },
   ],
   accounts: seed.users.map((user) => ({
@@ -81,119 +103,38 @@ const idp = await startDevIdp({
 });
 
 const bus = new MemoryBus(logger.child({ component: 'bus' }));
-const started: { name: string; shutdown: (reason: string) => Promise<void> }[] = [];
-
-const identityRoles = await provisionServiceSchema(adminUrl, {
-  schema: 'identity',
-  role: 'svc_identity',
-  password: secrets.dbPassword,
-  ownerPassword: secrets.dbPassword,
-});
-const identityConfig = identityConfigSchema.parse({
-  ...process.env,
-  PORT: String(PORTS.identity),
-  BUS: 'memory',
-  DATABASE_URL: identityRoles.databaseUrl,
-  DATABASE_MIGRATION_URL: identityRoles.migrationUrl,
-  IDENTITY_ENCRYPTION_KEYS: secrets.encryptionKeys,
-  INTERNAL_API_TOKEN: secrets.internalToken,
-  OIDC_ISSUER_URL: idp.issuer,
-  OIDC_CLIENT_ID: 'workspace',
-  OIDC_CLIENT_SECRET: secrets.oidcClientSecret,
-  OIDC_ALLOW_HTTP: 'true',
-  PORTAL_LOGIN_URL: `${PUBLIC_URL}/portal-login`,
-});
-const identity = identityService(identityConfig);
-started.push({
-  name: 'identity',
-  ...(await startService(identity, identityConfig, { bus, logger: logger.child({ service: 'identity' }) })),
-});
-const seeded = await seedTenant(identity.context(), seed);
-if (seeded.created) logger.info({ tenant: seed.tenant.id }, 'seeded the demo tenant');
-
-// Email: a real local SMTP server that keeps what it receives (read it at http://localhost:8025/messages).
-const sink = await startSmtpSink({ smtpPort: PORTS.smtp, httpPort: PORTS.mail });
-started.push({ name: 'smtp-sink', shutdown: () => sink.close() });
-const notificationRoles = await provisionServiceSchema(adminUrl, {
-  schema: 'notification',
-  role: 'svc_notification',
-  password: secrets.dbPassword,
-  ownerPassword: secrets.dbPassword,
-});
-const notificationConfig = notificationConfigSchema.parse({
-  ...process.env,
-  PORT: String(PORTS.notification),
-  BUS: 'memory',
-  DATABASE_URL: notificationRoles.databaseUrl,
-  DATABASE_MIGRATION_URL: notificationRoles.migrationUrl,
-  INTERNAL_API_TOKEN: secrets.notificationToken,
-  SMTP_HOST: '127.0.0.1',
-  SMTP_PORT: String(PORTS.smtp),
-  MAIL_FROM: 'Workspace <no-reply@workspace.local>',
-});
-started.push({
-  name: 'notification',
-  ...(await startNotificationService(notificationConfig, {
-    bus,
-    logger: logger.child({ service: 'notification' }),
-  })),
+const context = (service: EmbeddedService): EmbeddedContext => ({
+  env: process.env,
+  bus,
+  logger: logger.child({ service: service.name }),
+  publicUrl,
+  urlOf,
+  secret: (name, kind) => secret(name, kind),
+  provision: (options) =>
+    provisionServiceSchema(adminUrl, { ...options, password: dbPassword, ownerPassword: dbPassword }),
+  oidc: { issuer: idp.issuer, clientId: 'workspace', clientSecret: oidcClientSecret },
+  demoTenant: seed,
+  demoTenantId: seed.tenant.id,
+  webDist: fileURLToPath(new URL('../../web/dist', import.meta.url)),
 });
 
-const cisRoles = await provisionServiceSchema(adminUrl, {
-  schema: 'cis',
-  extensions: ['pg_trgm'],
-  role: 'svc_cis',
-  password: secrets.dbPassword,
-  ownerPassword: secrets.dbPassword,
-});
-const cisConfig = cisConfigSchema.parse({
-  ...process.env,
-  PORT: String(PORTS.cis),
-  BUS: 'memory',
-  DATABASE_URL: cisRoles.databaseUrl,
-  DATABASE_MIGRATION_URL: cisRoles.migrationUrl,
-  JWKS_URL: `http://localhost:${PORTS.identity}/.well-known/jwks.json`,
-  CIS_ENCRYPTION_KEYS: secrets.cisEncryptionKeys,
-  IDENTITY_URL: `http://localhost:${PORTS.identity}`,
-  NOTIFICATION_URL: `http://localhost:${PORTS.notification}`,
-  NOTIFICATION_TOKEN: secrets.notificationToken,
-  // A local installation: 'Unlock (Testing)' on submitted returns is available.
-  CIS_TESTING_TOOLS: process.env.CIS_TESTING_TOOLS ?? 'true',
-});
-const cisMailer = new NotificationClient({
-  baseUrl: cisConfig.NOTIFICATION_URL,
-  internalToken: secrets.notificationToken,
-});
-started.push({
-  name: 'cis',
-  ...(await startService(cisService(cisConfig, cisMailer), cisConfig, {
-    bus,
-    logger: logger.child({ service: 'cis' }),
-  })),
-});
+const started: { name: string; running: EmbeddedRunning }[] = [];
+for (const service of services)
+  started.push({ name: service.name, running: await service.start(context(service)) });
 
-const bffConfig = bffConfigSchema.parse({
-  ...process.env,
-  PORT: String(PORTS.bff),
-  IDENTITY_URL: `http://localhost:${PORTS.identity}`,
-  INTERNAL_API_TOKEN: secrets.internalToken,
-  PUBLIC_URL,
-  SESSION_SECRET: secrets.sessionSecret,
-  STATIC_DIR: fileURLToPath(new URL('../../web/dist', import.meta.url)),
-  DEFAULT_TENANT: seed.tenant.id,
-  CIS_URL: `http://localhost:${PORTS.cis}`,
-});
-started.push({ name: 'bff', ...(await startBff(bffConfig, { logger: logger.child({ service: 'bff' }) })) });
-
+const column = (text: string) => text.padEnd(17);
 const lines = [
-  `Workspace is running on its embedded default: open ${PUBLIC_URL}`,
-  `  identity          http://localhost:${PORTS.identity}   (internal; OpenAPI at /openapi.json)`,
-  `  cis               http://localhost:${PORTS.cis}   (internal; OpenAPI at /openapi.json)`,
-  `  notification      http://localhost:${PORTS.notification}   (internal)`,
-  `  email (SMTP sink) smtp://localhost:${PORTS.smtp}, messages at ${sink.httpUrl}/messages`,
-  `  dev OIDC provider ${idp.issuer}`,
-  `  PostgreSQL        ${adminUrl}`,
-  `  MinIO             ${process.env.MINIO_ENDPOINT ?? ''}`,
+  `Workspace is running on its embedded default: open ${publicUrl}`,
+  ...services
+    .filter((service) => !service.public)
+    .map(
+      (service) =>
+        `  ${column(service.name)} ${urlOf(service.name)}${service.note ? `   (${service.note})` : ''}`,
+    ),
+  ...started.flatMap(({ running }) => (running.banner ?? []).map((line) => `  ${line}`)),
+  `  ${column('dev OIDC provider')} ${idp.issuer}`,
+  `  ${column('PostgreSQL')} ${adminUrl}`,
+  `  ${column('MinIO')} ${process.env.MINIO_ENDPOINT ?? ''}`,
   `  Demo tenant '${seed.tenant.id}': sign in as ${seed.users.map((user) => user.email).join(', ')}`,
   `  with the password '${seed.password}'.`,
   'Data is kept under .data/. Press Ctrl-C to stop.',
@@ -205,7 +146,7 @@ async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'stopping');
-  for (const service of started.reverse()) await service.shutdown(signal);
+  for (const { running } of started.reverse()) await running.shutdown(signal);
   await bus.close();
   await idp.close();
   process.exit(0);

@@ -4,14 +4,14 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { bffConfigSchema, startBff, type RunningBff } from '../../bff/src/index.js';
+import { bffConfigSchema, startBff, type RunningBff } from '@workspace/bff';
 import {
   freePort,
   INTERNAL_TOKEN,
   seedPassword,
   startIdentityHarness,
   type IdentityHarness,
-} from '../../services/identity/test/support.js';
+} from '@workspace/identity/testing';
 
 /** The built bundles; WEB_DIST points elsewhere when several builds must not share web/dist. */
 export const distDir = process.env.WEB_DIST ?? fileURLToPath(new URL('../dist', import.meta.url));

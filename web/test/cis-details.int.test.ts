@@ -16,8 +16,8 @@ import {
   londonDate,
   previousTaxMonth,
   taxMonthPeriod,
-} from '../../services/cis/src/domain/index.js';
-import { ALL_CIS_SCOPES, CIS_ADMIN_ID, invoiceBody, settingsBody } from '../../services/cis/test/support.js';
+} from '@workspace/cis/domain';
+import { ALL_CIS_SCOPES, CIS_ADMIN_ID, invoiceBody, settingsBody } from '@workspace/cis/testing';
 import { shots, visible } from './browser.js';
 import { choose, dialog, optionsOf, startCisBrowserStack, until, type CisBrowserStack } from './cis-stack.js';
 

@@ -12,14 +12,14 @@ import {
   previousTaxMonth,
   taxMonthOf,
   taxMonthPeriod,
-} from '../../services/cis/src/domain/index.js';
+} from '@workspace/cis/domain';
 import {
   ALL_CIS_SCOPES,
   CIS_ADMIN_ID,
   invoiceBody,
   settingsBody,
   type CisHarness,
-} from '../../services/cis/test/support.js';
+} from '@workspace/cis/testing';
 import { shots, visible } from './browser.js';
 import { choose, dialog, optionsOf, cisStackPerFile, until, type CisBrowserStack } from './cis-stack.js';
 

@@ -2,8 +2,8 @@
 // SMTP sink, the cis service, the bff serving the built web bundles, Debian's Chromium) and the small waits and
 // antd helpers the journeys use on its screens.
 import type { Browser, Locator, Page } from 'playwright-core';
-import type { RunningBff } from '../../bff/src/index.js';
-import { startCisHarness, type CisHarness } from '../../services/cis/test/support.js';
+import type { RunningBff } from '@workspace/bff';
+import { startCisHarness, type CisHarness } from '@workspace/cis/testing';
 import {
   freeOrigin,
   launchChromium,

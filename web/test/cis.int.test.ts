@@ -3,8 +3,8 @@
 // the bff forwarding /api/cis and serving the built web bundles).
 import { readFileSync } from 'node:fs';
 import type { Browser, Download, Locator, Page, Route } from 'playwright-core';
-import { londonDate, taxMonthOf } from '../../services/cis/src/domain/index.js';
-import type { CisHarness } from '../../services/cis/test/support.js';
+import { londonDate, taxMonthOf } from '@workspace/cis/domain';
+import type { CisHarness } from '@workspace/cis/testing';
 import { shots } from './browser.js';
 import { choose, dialog, optionsOf, cisStackPerFile, type CisBrowserStack } from './cis-stack.js';
 

@@ -3,7 +3,7 @@
 // changes the text logo, the user's status, the Success colour and the modules; tab B shows each without a reload (identity's
 // /v1/live through the bff's /api/live and the shell's EventSource).
 import type { Browser, Page } from 'playwright-core';
-import { demoSeed, signIn as signInAtIdentity } from '../../services/identity/test/support.js';
+import { demoSeed, signIn as signInAtIdentity } from '@workspace/identity/testing';
 import { shots, shellStackPerFile, signInThroughPages, type ShellStack } from './browser.js';
 
 let stack: ShellStack;

@@ -5,15 +5,15 @@
 // provider, notification, the cis service for the screens that raise info and warning toasts, and the bff serving
 // the built web bundles); one stack for the file.
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { londonDate } from '../../services/cis/src/domain/index.js';
+import { londonDate } from '@workspace/cis/domain';
 import {
   ALL_CIS_SCOPES,
   CIS_ADMIN_ID,
   invoiceBody,
   settingsBody,
   type CisHarness,
-} from '../../services/cis/test/support.js';
-import { demoSeed } from '../../services/identity/test/support.js';
+} from '@workspace/cis/testing';
+import { demoSeed } from '@workspace/identity/testing';
 import { statusColours, statusStorageKey } from '../src/ui/avatar.js';
 import { hueOf, rgb, shots, signInThroughPages, styleOf, visible } from './browser.js';
 import { cisStackPerFile } from './cis-stack.js';

@@ -4,7 +4,7 @@
 // real stack (PostgreSQL, Kafka, identity with the dev OIDC provider, the bff serving the built web bundles); route
 // interception forces the failures and holds the requests the rows are about.
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
-import { acmeSeed, type IdentityHarness } from '../../services/identity/test/support.js';
+import { acmeSeed, type IdentityHarness } from '@workspace/identity/testing';
 import { darkSurfaces, fonts, lightSurfaces, PLATFORM_THEME } from '../src/ui/appearance.js';
 import { avatarPixels, statusColours } from '../src/ui/avatar.js';
 import { hueOf, rgb, shots, signInThroughPages, shellStackPerFile, styleOf, visible } from './browser.js';

@@ -41,7 +41,7 @@ import pg from 'pg';
 import { startBffProcess } from '../../../bff/bench/bff-process.js';
 import { bffSession } from '../../../bff/bench/session.js';
 import { envInt } from '../../kit/bench/env.js';
-import { freePort, INTERNAL_TOKEN } from '../../identity/test/support.js';
+import { freePort, INTERNAL_TOKEN } from '@workspace/identity/testing';
 import { parseInvoiceCsv } from '../src/documents/csv-import.js';
 import { renderStatementPdf, type StatementPdfInput } from '../src/documents/statement-pdf.js';
 import {

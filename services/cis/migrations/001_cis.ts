@@ -1,5 +1,4 @@
 import { enableTenantIsolation, type Migration } from '@workspace/kit';
-import { invoiceSearch } from './002_invoice_search.js';
 
 /**
  * The CIS schema (cis.md section 3). Every table is tenant-scoped under row-level security; amounts are integer
@@ -280,5 +279,3 @@ export const cisSchema: Migration = {
       await knex.schema.dropTableIfExists(table);
   },
 };
-
-export const cisMigrations: Migration[] = [cisSchema, invoiceSearch];

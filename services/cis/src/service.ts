@@ -1,7 +1,7 @@
 import { FieldCipher, type ServiceDefinition } from '@workspace/kit';
 import { Gauge } from 'prom-client';
 import { cisEvents } from '@workspace/proto';
-import { cisMigrations } from '../migrations/001_cis.js';
+import { cisMigrations } from '../migrations/index.js';
 import { createCisDeps, type CisDeps } from './cis-deps.js';
 import type { Mailer } from './clients/mailer.js';
 import type { CisConfig } from './config.js';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { eventually } from '@workspace/kit/testing';
 import { PDFParse } from 'pdf-parse';
 import { currentTaxMonth, londonDate, taxMonthOf } from '../src/domain/index.js';
-import { internalPost } from '../../identity/test/support.js';
+import { internalPost } from '@workspace/identity/testing';
 import {
   ALL_CIS_SCOPES,
   adminQuery,

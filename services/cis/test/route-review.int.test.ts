@@ -1,4 +1,4 @@
-import { internalPost, routesOf, routeStatus } from '../../identity/test/support.js';
+import { internalPost, routesOf, routeStatus } from '@workspace/identity/testing';
 import { createSubcontractor, startCisHarness, type CisHarness } from './support.js';
 
 /*

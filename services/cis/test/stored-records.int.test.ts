@@ -3,7 +3,7 @@
 // outcomes; the audit actions and their events; sealing failures; and tenant isolation under row-level security.
 // Real PostgreSQL and Kafka, identity and notification, one service for the file.
 import { eventually } from '@workspace/kit/testing';
-import { demoSeed } from '../../identity/test/support.js';
+import { demoSeed } from '@workspace/identity/testing';
 import {
   ALL_CIS_SCOPES,
   adminQuery,

@@ -10,7 +10,7 @@ import {
 } from '@workspace/notification';
 import type { JWTVerifyGetKey } from 'jose';
 import pg from 'pg';
-import { demoSeed, signIn, startIdentityHarness, type IdentityHarness } from '../../identity/test/support.js';
+import { demoSeed, signIn, startIdentityHarness, type IdentityHarness } from '@workspace/identity/testing';
 import { cisConfigSchema, type CisConfig } from '../src/config.js';
 import { CIS_FINE_SCOPES, CIS_MANAGE_SCOPE } from '../src/domain/index.js';
 import { cisService, type CisService } from '../src/service.js';

@@ -1,9 +1,4 @@
 import { enableTenantIsolation, type Migration } from '@workspace/kit';
-import { tenantFooter } from './002_tenant_footer.js';
-import { tenantLogo } from './003_tenant_logo.js';
-import { sessionHardening } from './004_session_hardening.js';
-import { userKeys } from './005_user_keys.js';
-import { rateLimits } from './006_rate_limits.js';
 
 export const identitySchema: Migration = {
   name: '001_identity',
@@ -112,12 +107,3 @@ export const identitySchema: Migration = {
     }
   },
 };
-
-export const identityMigrations: Migration[] = [
-  identitySchema,
-  tenantFooter,
-  tenantLogo,
-  sessionHardening,
-  userKeys,
-  rateLimits,
-];

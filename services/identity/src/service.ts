@@ -1,6 +1,6 @@
 import { FieldCipher, type ApiRouter, type ServiceDefinition } from '@workspace/kit';
 import { identityEvents } from '@workspace/proto';
-import { identityMigrations } from '../migrations/001_identity.js';
+import { identityMigrations } from '../migrations/index.js';
 import { httpPhotoFetcher, AvatarCache } from './commands/avatars.js';
 import { TokenSigner } from './commands/token-signer.js';
 import { backfillUserKeys } from './commands/user-keys.js';

@@ -4,7 +4,7 @@ import { eventually, testInfra } from '@workspace/kit/testing';
 import { cisEvents } from '@workspace/proto';
 import { decodeProtectedHeader } from 'jose';
 import { startDevIdp } from '../../../deploy/local/dev-idp.js';
-import { ledgerService, provisionLedgerSchema } from '../../kit/test/fixtures/ledger-service.js';
+import { ledgerService, provisionLedgerSchema } from '@workspace/kit/testing/ledger-service';
 import { OidcClients } from '../src/clients/oidc.js';
 import { identityService } from '../src/service.js';
 import {

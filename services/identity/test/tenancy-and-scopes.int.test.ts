@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { eventually, testInfra } from '@workspace/kit/testing';
 import { baseConfigSchema, startService } from '@workspace/kit';
-import { provisionLedgerSchema, ledgerService } from '../../kit/test/fixtures/ledger-service.js';
+import { provisionLedgerSchema, ledgerService } from '@workspace/kit/testing/ledger-service';
 import { roleTemplates } from '../src/domain/index.js';
 import {
   cachedAccessTokens,

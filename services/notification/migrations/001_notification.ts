@@ -63,5 +63,3 @@ export const notificationSchema: Migration = {
     await knex.schema.dropTable('emails');
   },
 };
-
-export const notificationMigrations: Migration[] = [notificationSchema];

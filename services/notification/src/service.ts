@@ -5,7 +5,7 @@ import {
   type StartOverrides,
 } from '@workspace/kit';
 import { notificationEvents } from '@workspace/proto';
-import { notificationMigrations } from '../migrations/001_notification.js';
+import { notificationMigrations } from '../migrations/index.js';
 import type { NotificationConfig } from './config.js';
 import { Delivery } from './delivery.js';
 import { notificationRoutes } from './http/routes.js';

@@ -1,60 +1,10 @@
 import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
 import { createApi, fetchBaseQuery } from '@reduxjs/toolkit/query/react';
+import type { FooterSettings, Tenant, User } from '@workspace/identity/contract';
 import type { Appearance } from '../ui/appearance';
 import type { UserStatus } from '../ui/UserAvatar';
 
-export interface TenantModule {
-  id: string;
-  enabled: boolean;
-  config: Record<string, unknown>;
-}
-
-export interface Tenant {
-  id: string;
-  name: string;
-  region: 'uk' | 'eu' | 'us';
-  branding: { accentColor?: string; accentHsl?: string };
-  modules: TenantModule[];
-  storageTier: string;
-  entitlements: string[];
-}
-
-export interface User {
-  uid: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  displayName: string;
-  role: 'admin' | 'standard';
-  status: UserStatus;
-  themePreference: Partial<Appearance>;
-  profilePhotoUrl: string | null;
-}
-
-export interface FooterLink {
-  id: string;
-  label: string;
-  url: string;
-  enabled: boolean;
-}
-
-export interface FooterSettings {
-  showFooter: boolean;
-  displayName: string;
-  showPoweredBy: boolean;
-  poweredByText: string;
-  showAbout: boolean;
-  aboutLabel: string;
-  aboutUrl: string;
-  showPrivacy: boolean;
-  privacyLabel: string;
-  privacyUrl: string;
-  showTerms: boolean;
-  termsLabel: string;
-  termsUrl: string;
-  links: FooterLink[];
-}
-
+/** GET /api/auth/session: the bff's own view (its schema is in bff/src/http/auth-routes.ts), holding identity's. */
 export interface Session {
   authenticated: true;
   user: User;

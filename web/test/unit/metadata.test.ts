@@ -1,8 +1,8 @@
 // The tenant data the staff shell reads from the session (GET /api/auth/session → tenant): which modules its
 // navigation lists and each module's settings. The web has no reader of GET /api/metadata (the sign-in page is the
 // IdP's); its fallbacks (WS-426) are the bff's and are tested in bff/test/workspace-endpoints.int.test.ts.
+import type { TenantModule } from '@workspace/identity/contract';
 import { enabledModules, moduleCatalogue, moduleConfig } from '../../src/app/modules';
-import type { TenantModule } from '../../src/app/api';
 
 const demoModules: TenantModule[] = [
   { id: 'cis', enabled: true, config: {} },

@@ -19,8 +19,6 @@ import type { UserKeys } from '../db/users.store.js';
 
 export type { UserKeys } from '../db/users.store.js';
 
-export const USER_KEY_ALGORITHM = 'X25519';
-
 export function generateUserKeys(cipher: FieldCipher): UserKeys {
   const { publicKey, privateKey } = generateKeyPairSync('x25519');
   return {

@@ -2,11 +2,11 @@ import { ApiRouter } from '@workspace/kit';
 import { logout, refreshSession } from '../commands/sessions.js';
 import { completeSignIn, startSignIn } from '../commands/sign-in.js';
 import type { IdentityContext } from '../context.js';
+import { presentSignedIn } from './auth.present.js';
 import {
   authorizationView,
   authorizeBody,
   callbackBody,
-  presentSignedIn,
   refreshedView,
   refreshTokenBody,
   signedInView,

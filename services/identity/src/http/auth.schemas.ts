@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import type { Tenant } from '../db/tenants.store.js';
-import type { User } from '../db/users.store.js';
 import { tenantId } from '../domain/tenant.js';
-import { presentTenant, tenantView } from './tenant.schemas.js';
-import { presentUser, userView } from './users.schemas.js';
+import { tenantView } from './tenant.schemas.js';
+import { userView } from './users.schemas.js';
 
 export const tokenResponse = z.object({
   accessToken: z.string(),
@@ -42,15 +40,3 @@ export const signedInView = tokenResponse.extend({
 export const refreshTokenBody = z.object({ refreshToken: z.string().min(20).max(200) });
 
 export const refreshedView = tokenResponse.extend({ scopes: z.array(z.string()) });
-
-type Tokens = Omit<z.output<typeof signedInView>, 'user' | 'tenant'>;
-
-export const presentSignedIn = ({
-  user,
-  tenant,
-  ...tokens
-}: Tokens & { user: User; tenant: Tenant }): z.output<typeof signedInView> => ({
-  ...tokens,
-  user: presentUser(user),
-  tenant: presentTenant(tenant),
-});

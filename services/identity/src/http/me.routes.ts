@@ -4,8 +4,9 @@ import { requireTenant, requireUser } from '../commands/records.js';
 import { updateOwnProfile } from '../commands/user-updates.js';
 import type { IdentityContext } from '../context.js';
 import { effectiveScopesView, profileView, updateMeBody } from './me.schemas.js';
-import { presentTenant } from './tenant.schemas.js';
-import { presentUser, userView } from './users.schemas.js';
+import { presentTenant } from './tenant.present.js';
+import { presentUser } from './users.present.js';
+import { userView } from './users.schemas.js';
 
 /** The signed-in user's own profile, tenant and effective scopes. */
 export function meRoutes(context: IdentityContext): ApiRouter {

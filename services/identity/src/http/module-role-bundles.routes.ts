@@ -1,12 +1,8 @@
 import { ApiRouter } from '@workspace/kit';
 import { cisRoleBundles, saveCisRoleBundle } from '../commands/role-bundles.js';
 import type { IdentityContext } from '../context.js';
-import {
-  cisScopesBody,
-  moduleBundleParams,
-  moduleBundlesView,
-  presentModuleBundle,
-} from './module-role-bundles.schemas.js';
+import { presentModuleBundle } from './module-role-bundles.present.js';
+import { cisScopesBody, moduleBundleParams, moduleBundlesView } from './module-role-bundles.schemas.js';
 
 /** A module's view of the role bundles (CIS: its settings' Role Permissions checklist). */
 export function moduleRoleBundlesRoutes(context: IdentityContext): ApiRouter {

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { RoleBundle } from '../db/role-bundles.store.js';
 import { scopeList } from './role-bundles.schemas.js';
 
 export const moduleBundleParams = z.object({ bundleId: z.string().max(41) });
@@ -14,9 +13,3 @@ export const cisScopesBody = z.object({
 export const moduleBundleView = z.object({ id: z.string(), name: z.string(), scopes: z.array(z.string()) });
 
 export const moduleBundlesView = z.object({ items: z.array(moduleBundleView) });
-
-export const presentModuleBundle = (bundle: RoleBundle): z.output<typeof moduleBundleView> => ({
-  id: bundle.id,
-  name: bundle.name,
-  scopes: bundle.scopes,
-});

@@ -6,10 +6,10 @@ import {
 } from '../commands/portal-links.js';
 import type { IdentityContext } from '../context.js';
 import { internalOnly } from './internal.js';
+import { presentPortalLink } from './portal-links.present.js';
 import {
   portalLinkView,
   portalSessionView,
-  presentPortalLink,
   redeemBody,
   revokedView,
   subcontractorBody,

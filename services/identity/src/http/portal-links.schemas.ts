@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { CreatedPortalLink } from '../commands/portal-links.js';
 import { tenantId } from '../domain/tenant.js';
 
 export const subcontractorBody = z.object({ subcontractorId: z.string().min(1).max(64) });
@@ -21,10 +20,3 @@ export const portalSessionView = z.object({
 });
 
 export const revokedView = z.object({ revoked: z.number().int(), linksExpired: z.number().int() });
-
-export const presentPortalLink = (link: CreatedPortalLink): z.output<typeof portalLinkView> => ({
-  magicLink: link.magicLink,
-  expiresAt: link.expiresAt.toISOString(),
-  expiresIn: '15 minutes',
-  tenantName: link.tenantName,
-});

@@ -1,12 +1,8 @@
 import { ApiRouter } from '@workspace/kit';
 import { saveRoleBundle } from '../commands/role-bundles.js';
 import type { IdentityContext } from '../context.js';
-import {
-  presentRoleBundle,
-  roleBundleBody,
-  roleBundleParams,
-  roleBundlesView,
-} from './role-bundles.schemas.js';
+import { presentRoleBundle } from './role-bundles.present.js';
+import { roleBundleBody, roleBundleParams, roleBundlesView } from './role-bundles.schemas.js';
 
 /** The tenant's role bundles. */
 export function roleBundlesRoutes(context: IdentityContext): ApiRouter {

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { RoleBundle } from '../db/role-bundles.store.js';
 import { isKnownScope, isSystemScope } from '../domain/index.js';
 
 /** Scopes a tenant may give: known, and not system scopes. */
@@ -29,10 +28,3 @@ export const roleBundleView = z.object({
 });
 
 export const roleBundlesView = z.object({ items: z.array(roleBundleView) });
-
-export const presentRoleBundle = (bundle: RoleBundle): z.output<typeof roleBundleView> => ({
-  id: bundle.id,
-  name: bundle.name,
-  scopes: bundle.scopes,
-  template: bundle.template,
-});

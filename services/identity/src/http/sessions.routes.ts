@@ -2,14 +2,8 @@ import { ApiRouter, problems } from '@workspace/kit';
 import type { IdentityContext } from '../context.js';
 import { BffSessionStore } from '../db/bff-sessions.store.js';
 import { internalOnly } from './internal.js';
-import {
-  leaseBody,
-  leaseView,
-  presentSession,
-  putSessionBody,
-  sessionParams,
-  sessionView,
-} from './sessions.schemas.js';
+import { presentSession } from './sessions.present.js';
+import { leaseBody, leaseView, putSessionBody, sessionParams, sessionView } from './sessions.schemas.js';
 
 /** The bff's session store (ADR 0025): internal routes, called with the shared internal token only. */
 export function sessionsRoutes(context: IdentityContext): ApiRouter {

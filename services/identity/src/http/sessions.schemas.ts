@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { BffSession } from '../db/bff-sessions.store.js';
 import { tenantId } from '../domain/tenant.js';
 
 /** The bff's store key: base64url of an HMAC-SHA256 of the cookie's session id (never a usable cookie value). */
@@ -23,9 +22,3 @@ export const leaseBody = z.object({ ms: z.number().int().min(0).max(MAX_LEASE_MS
 export const sessionView = z.object({ kind, value: z.string(), expiresAt: z.number() });
 
 export const leaseView = z.object({ acquired: z.boolean() });
-
-export const presentSession = (session: BffSession): z.output<typeof sessionView> => ({
-  kind: session.kind,
-  value: session.valueSealed,
-  expiresAt: session.expiresAt.getTime(),
-});

@@ -1,7 +1,8 @@
 import { ApiRouter, problems } from '@workspace/kit';
 import { deleteTenantLogo, setTenantLogo } from '../commands/tenant-logo.js';
 import type { IdentityContext } from '../context.js';
-import { logoImageView, logoInput, logoView, presentLogo, presentLogoImage } from './tenant-logo.schemas.js';
+import { presentLogo, presentLogoImage } from './tenant-logo.present.js';
+import { logoImageView, logoInput, logoView } from './tenant-logo.schemas.js';
 
 /** The tenant's logo: what it is, its image, and setting or removing it. */
 export function tenantLogoRoutes(context: IdentityContext): ApiRouter {

@@ -2,14 +2,8 @@ import { ApiRouter } from '@workspace/kit';
 import { requireTenant } from '../commands/records.js';
 import { saveFooter, tenantFooter, updateTenant } from '../commands/tenant-settings.js';
 import type { IdentityContext } from '../context.js';
-import {
-  entitlementsView,
-  footerSettings,
-  presentFooter,
-  presentTenant,
-  tenantView,
-  updateTenantBody,
-} from './tenant.schemas.js';
+import { presentFooter, presentTenant } from './tenant.present.js';
+import { entitlementsView, footerSettings, tenantView, updateTenantBody } from './tenant.schemas.js';
 
 /** The caller's tenant: its settings, footer and entitlements. */
 export function tenantRoutes(context: IdentityContext): ApiRouter {

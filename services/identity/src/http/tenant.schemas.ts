@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import type { Tenant } from '../db/tenants.store.js';
-import type { FooterSettings } from '../domain/footer.js';
 import { REGIONS, STORAGE_TIERS, tenantModule } from '../domain/tenant.js';
 
 const hexColour = (label: string, example: string) =>
@@ -84,16 +82,3 @@ export const updateTenantBody = z.object({
 });
 
 export const entitlementsView = z.object({ enabled: z.array(z.string()) });
-
-export const presentTenant = (tenant: Tenant): z.output<typeof tenantView> => ({
-  id: tenant.id,
-  name: tenant.name,
-  region: tenant.region,
-  branding: tenant.branding,
-  modules: tenant.modules,
-  storageTier: tenant.storageTier,
-  entitlements: tenant.entitlements,
-});
-
-/** The footer settings as answered (the domain's type and the schema's agree field for field). */
-export const presentFooter = (footer: FooterSettings): z.output<typeof footerSettings> => footer;

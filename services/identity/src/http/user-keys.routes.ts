@@ -1,6 +1,7 @@
 import { ApiRouter, problems } from '@workspace/kit';
 import type { IdentityContext } from '../context.js';
-import { presentPublicKey, publicKeyParams, publicKeyView } from './user-keys.schemas.js';
+import { presentPublicKey } from './user-keys.present.js';
+import { publicKeyParams, publicKeyView } from './user-keys.schemas.js';
 
 /** GET /v1/users/:uid/public-key: any signed-in member of the tenant may read a colleague's public key. */
 export function userKeysRoutes(context: IdentityContext): ApiRouter {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { USER_KEY_ALGORITHM } from '../commands/user-keys.js';
-import type { UserPublicKey } from '../db/users.store.js';
+import { USER_KEY_ALGORITHM } from '../domain/user-keys.js';
 
 export const publicKeyParams = z.object({ uid: z.uuid() });
 
@@ -10,12 +9,4 @@ export const publicKeyView = z.object({
   publicKey: z.string(),
   jwk: z.object({ kty: z.literal('OKP'), crv: z.literal('X25519'), x: z.string() }),
   createdAt: z.string(),
-});
-
-export const presentPublicKey = (key: UserPublicKey): z.output<typeof publicKeyView> => ({
-  uid: key.uid,
-  algorithm: USER_KEY_ALGORITHM,
-  publicKey: key.publicKey,
-  jwk: { kty: 'OKP', crv: 'X25519', x: key.publicKey },
-  createdAt: key.createdAt.toISOString(),
 });

@@ -1,7 +1,8 @@
 import { ApiRouter } from '@workspace/kit';
 import { updateUserAccess } from '../commands/user-updates.js';
 import type { IdentityContext } from '../context.js';
-import { presentUser, updateUserBody, userParams, usersView, userView } from './users.schemas.js';
+import { presentUser } from './users.present.js';
+import { updateUserBody, userParams, usersView, userView } from './users.schemas.js';
 
 /** The tenant's users: the list, and an administrator's changes to a user's role or role bundles. */
 export function usersRoutes(context: IdentityContext): ApiRouter {

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { User } from '../db/users.store.js';
 import { ROLES, USER_STATUSES } from '../domain/tenant.js';
 import { lightnessShift, saturationShift } from './tenant.schemas.js';
 
@@ -54,19 +53,3 @@ export const updateUserBody = z.object({
 });
 
 export const usersView = z.object({ items: z.array(userView) });
-
-export const presentUser = (user: User): z.output<typeof userView> => ({
-  uid: user.uid,
-  email: user.email,
-  firstName: user.firstName,
-  lastName: user.lastName,
-  displayName: user.displayName,
-  username: user.username,
-  role: user.role,
-  status: user.status,
-  themePreference: user.themePreference,
-  profilePhotoUrl: user.profilePhotoUrl,
-  teamIds: user.teamIds,
-  siteIds: user.siteIds,
-  bundleIds: user.bundleIds,
-});

@@ -142,7 +142,7 @@ function withColours(branding: Branding, success: ColourDraft, danger: ColourDra
  * branding and applied to everyone's theme (antd colorSuccess and colorError: toasts, alerts, danger buttons).
  */
 export function ColourSettings({ session }: { session: Session }) {
-  const current = session.tenant.branding as Branding;
+  const current = session.tenant.branding;
   const [success, setSuccess] = useState(() => draftOf(current, 'success'));
   const [danger, setDanger] = useState(() => draftOf(current, 'danger'));
   const [save, { isLoading }] = useSaveBrandingMutation();

@@ -1,7 +1,8 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Card, Empty, Form, Input, Space, Switch, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { useFooterQuery, useSaveFooterMutation, type FooterSettings } from '../../app/api';
+import type { FooterSettings } from '@workspace/identity/contract';
+import { useFooterQuery, useSaveFooterMutation } from '../../app/api';
 import { useToast } from '../../ui/feedback';
 import { LabelledInput } from '../../ui/LabelledInput';
 

@@ -1,20 +1,11 @@
+import type { LogoInput, LogoView } from '@workspace/identity/contract';
 import { api } from '../../app/api';
 import type { Branding } from '../../ui/appearance';
-
-/** What the tenant's logo is (GET /api/tenant/logo/settings); the image itself is at /api/tenant/logo?v=<etag>. */
-export interface LogoView {
-  kind: 'none' | 'text' | 'image';
-  text: string | null;
-  contentType: string | null;
-  size: number | null;
-  etag: string | null;
-}
-
-export type LogoInput = { kind: 'text'; text: string } | { kind: 'image'; data: string; fileName: string };
 
 /** The tenant branding calls of the bff: colours (PATCH /api/tenant) and the logo. tenant.edit_settings to change. */
 export const brandingApi = api.enhanceEndpoints({ addTagTypes: ['Logo'] }).injectEndpoints({
   endpoints: (build) => ({
+    /** What the tenant's logo is; the image itself is at /api/tenant/logo?v=<etag>. */
     logoSettings: build.query<LogoView, undefined>({
       query: () => '/tenant/logo/settings',
       providesTags: ['Logo'],

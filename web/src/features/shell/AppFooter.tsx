@@ -1,5 +1,6 @@
 import { Layout, Space, Typography } from 'antd';
-import { useFooterQuery, type FooterSettings } from '../../app/api';
+import type { FooterSettings } from '@workspace/identity/contract';
+import { useFooterQuery } from '../../app/api';
 
 /** The links the footer shows, in order: About, Privacy, Terms, then the enabled custom links. */
 export function footerLinks(footer: FooterSettings): { key: string; label: string; url: string }[] {

@@ -18,6 +18,7 @@ import { useDispatch } from 'react-redux';
 import { Link, Navigate, Route, Routes, useLocation } from 'react-router';
 import { forgetModuleData, inFlight, useLogoutMutation, useSessionQuery, type Session } from '../../app/api';
 import { enabledModules } from '../../app/modules';
+import { moduleViews } from '../../app/moduleViews';
 import type { AppDispatch } from '../../app/store';
 import {
   buildTheme,
@@ -31,7 +32,6 @@ import {
 import { photoOf } from '../../ui/photo';
 import { LoadingBar } from '../../ui/LoadingBar';
 import { ModuleErrorBoundary } from '../../ui/ModuleErrorBoundary';
-import { CisModule } from '../cis/CisModule';
 import { AppearanceSettings } from '../settings/AppearanceSettings';
 import { ColourSettings } from '../settings/ColourSettings';
 import { LogoSettings } from '../settings/LogoSettings';
@@ -201,17 +201,20 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
       <Routes>
         <Route path="/" element={<Navigate to={home} replace />} />
         <Route path="/welcome" element={<Welcome session={session} />} />
-        {modules.map((module) => (
-          <Route
-            key={module.id}
-            path={`${module.route.split('/').slice(0, 2).join('/')}/*`}
-            element={
-              <ModuleErrorBoundary key={module.id} onRetry={retry} module={module.label}>
-                {module.id === 'cis' ? <CisModule session={session} /> : <ModuleHome module={module} />}
-              </ModuleErrorBoundary>
-            }
-          />
-        ))}
+        {modules.map((module) => {
+          const View = moduleViews.get(module.id);
+          return (
+            <Route
+              key={module.id}
+              path={`${module.route.split('/').slice(0, 2).join('/')}/*`}
+              element={
+                <ModuleErrorBoundary key={module.id} onRetry={retry} module={module.label}>
+                  {View ? <View session={session} /> : <ModuleHome module={module} />}
+                </ModuleErrorBoundary>
+              }
+            />
+          );
+        })}
         <Route
           path="/settings/appearance"
           element={

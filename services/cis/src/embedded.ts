@@ -1,0 +1,35 @@
+// cis in `make up` (deploy/local/embedded.ts), with 'Unlock (Testing)' on submitted returns available.
+import { startService } from '@workspace/kit';
+import type { EmbeddedService } from '@workspace/kit/embedding';
+import { NotificationClient } from '@workspace/notification';
+import { cisConfigSchema } from './config.js';
+import { cisService } from './service.js';
+
+export const embedded: EmbeddedService = {
+  name: 'cis',
+  port: 8082,
+  after: ['identity', 'notification'],
+  note: 'internal; OpenAPI at /openapi.json',
+  async start(context) {
+    const roles = await context.provision({ schema: 'cis', role: 'svc_cis', extensions: ['pg_trgm'] });
+    const identityUrl = context.urlOf('identity');
+    const config = cisConfigSchema.parse({
+      ...context.env,
+      PORT: String(embedded.port),
+      BUS: 'memory',
+      DATABASE_URL: roles.databaseUrl,
+      DATABASE_MIGRATION_URL: roles.migrationUrl,
+      JWKS_URL: `${identityUrl}/.well-known/jwks.json`,
+      CIS_ENCRYPTION_KEYS: context.secret('cisEncryptionKeys', 'key'),
+      IDENTITY_URL: identityUrl,
+      NOTIFICATION_URL: context.urlOf('notification'),
+      NOTIFICATION_TOKEN: context.secret('notificationToken'),
+      CIS_TESTING_TOOLS: context.env.CIS_TESTING_TOOLS ?? 'true',
+    });
+    const mailer = new NotificationClient({
+      baseUrl: config.NOTIFICATION_URL,
+      internalToken: context.secret('notificationToken'),
+    });
+    return startService(cisService(config, mailer), config, { bus: context.bus, logger: context.logger });
+  },
+};
