@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 LOCAL := deploy/local
 
-.PHONY: up install infra infra-down test test-unit lint typecheck build bench generate clean
+.PHONY: up install infra infra-down test test-unit lint cycles typecheck build bench generate clean
 
 up: install
 	@bash $(LOCAL)/up.sh
@@ -25,7 +25,11 @@ test-unit: install
 	@NODE_OPTIONS="--experimental-vm-modules --no-warnings=ExperimentalWarning" node node_modules/jest/bin/jest.js --selectProjects unit
 
 lint: install
-	@npx eslint . && npx prettier --check . && (cd proto && ../node_modules/.bin/buf lint)
+	@npx eslint . && npx prettier --check . && node deploy/local/check-spec-coverage.mjs && $(MAKE) --no-print-directory cycles && (cd proto && ../node_modules/.bin/buf lint)
+
+# No import cycles inside any package (type-only imports count: a cycle closed by a type is still a tangle).
+cycles: install
+	@npx madge --circular --no-spinner --extensions ts,tsx services/*/src bff/src web/src
 
 typecheck: install
 	@npx tsc -p tsconfig.json --noEmit && npx tsc -p web/tsconfig.json

@@ -1,6 +1,6 @@
 // The CIS screens' pure rules: display formats, the top bar's section and mode, problem+json mapping, which
 // invoice actions a caller is offered, and the invoice form's client-side checks.
-import type { Abilities, Invoice } from '../../src/features/cis/api';
+import type { Abilities, Invoice } from '@workspace/cis/contract';
 import { changedPaths } from '../../src/features/cis/components/formErrors';
 import { invoiceAllows, statementPending } from '../../src/features/cis/components/invoiceActions';
 import { cisMode, cisSection } from '../../src/features/cis/components/sections';
@@ -140,6 +140,7 @@ describe('invoice actions offered', () => {
       requestedBy: null,
       issuedAt: null,
       issuedMethod: null,
+      statementId: null,
     };
     expect(statementPending({ statement: required })).toBe(true);
     expect(statementPending({ statement: { ...required, issuedAt: '2026-01-10T10:00:00Z' } })).toBe(false);

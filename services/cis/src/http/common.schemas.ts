@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TAX_MONTH_LABEL_PATTERN } from '../domain/index.js';
+import { CIS_RATES, TAX_MONTH_LABEL_PATTERN } from '../domain/index.js';
 
 export const idParam = z.object({ id: z.uuid() });
 export const idsBody = z.object({ ids: z.array(z.uuid()).min(1).max(5_000) });
@@ -16,4 +16,24 @@ export const batchResult = z.object({
   failed: z.array(z.object({ id: z.string(), error: z.string() })),
 });
 
-export const looseObject = z.record(z.string(), z.unknown());
+/** A CIS deduction rate in percent: 0 (gross), 20 (standard) or 30 (higher). */
+export const cisRate = z.literal(CIS_RATES);
+
+export const taxMonthDeadlines = z.object({
+  statements: z.string(),
+  filing: z.string(),
+  payment: z.string(),
+});
+
+/** A tax month (the domain's taxMonthPeriod): its labels, dates, tax year and deadlines. */
+export const taxMonthPeriodView = z.object({
+  label: z.string(),
+  displayLabel: z.string(),
+  startDate: z.string(),
+  endDate: z.string(),
+  periodEnd: z.string(),
+  taxYear: z.string(),
+  taxYearStart: z.number(),
+  taxMonthNumber: z.number(),
+  deadlines: taxMonthDeadlines,
+});

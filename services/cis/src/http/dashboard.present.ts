@@ -1,8 +1,10 @@
+import type { z } from 'zod';
 import type { dashboard } from '../commands/dashboard.js';
 import type { ActivityRecord } from '../db/activity.store.js';
-import { iso } from '../domain/timestamps.js';
+import type { activityEntry, dashboardResponse } from './dashboard.schemas.js';
+import { timestamp } from './http-helpers.js';
 
-export const presentActivity = (row: ActivityRecord) => ({
+export const presentActivity = (row: ActivityRecord): z.input<typeof activityEntry> => ({
   id: String(row.id),
   action: row.action,
   targetType: row.targetType,
@@ -10,10 +12,13 @@ export const presentActivity = (row: ActivityRecord) => ({
   summary: row.summary,
   details: row.details,
   performedBy: row.performedBy,
-  performedAt: iso(row.performedAt),
+  performedAt: timestamp(row.performedAt),
 });
 
-export const presentDashboard = ({ activity, ...board }: Awaited<ReturnType<typeof dashboard>>) => ({
+export const presentDashboard = ({
+  activity,
+  ...board
+}: Awaited<ReturnType<typeof dashboard>>): z.input<typeof dashboardResponse> => ({
   ...board,
   recentActivity: activity.map(presentActivity),
 });

@@ -1,12 +1,56 @@
 import { z } from 'zod';
-import { looseObject } from './common.schemas.js';
+import { taxMonthPeriodView } from './common.schemas.js';
 
 export const analyticsQuery = z.object({ months: z.coerce.number().int().min(1).max(36).default(12) });
 
 export const activityQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(20) });
 
-export const dashboardResponse = looseObject;
+export const activityEntry = z.object({
+  id: z.string(),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string(),
+  summary: z.string(),
+  details: z.record(z.string(), z.string()),
+  performedBy: z.string(),
+  performedAt: z.string(),
+});
 
-export const analyticsResponse = looseObject;
+export const deadlineAlert = z.object({
+  kind: z.enum(['statements', 'filing', 'payment']),
+  /** The tax month the deadline belongs to. */
+  label: z.string(),
+  date: z.string(),
+  daysRemaining: z.number(),
+  severity: z.enum(['high', 'critical']),
+  message: z.string(),
+});
 
-export const activityResponse = z.object({ items: z.array(looseObject) });
+export const dashboardResponse = z.object({
+  setupRequired: z.boolean(),
+  period: taxMonthPeriodView,
+  previousPeriod: taxMonthPeriodView,
+  warningDays: z.number(),
+  alerts: z.array(deadlineAlert),
+  tiles: z.object({
+    activeSubcontractors: z.number(),
+    draftInvoices: z.number(),
+    pendingStatements: z.number(),
+    currentMonthCisP: z.number(),
+  }),
+  recentActivity: z.array(activityEntry),
+});
+
+const paidTotals = z.object({
+  grossP: z.number(),
+  materialsP: z.number(),
+  cisDeductionP: z.number(),
+  invoices: z.number(),
+});
+
+export const analyticsResponse = z.object({
+  byMonth: z.array(paidTotals.extend({ taxMonth: z.string(), displayLabel: z.string() })),
+  bySubcontractor: z.array(paidTotals.extend({ subcontractorId: z.string(), name: z.string() })),
+});
+
+export const activityResponse = z.object({ items: z.array(activityEntry) });

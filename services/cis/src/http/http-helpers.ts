@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { dateOnly } from '../domain/timestamps.js';
 
 /** Answers a CSV download (never cached). */
 export function sendCsv(res: Response, filename: string, csv: string): void {
@@ -22,3 +23,9 @@ export function sendDocument(
     .set('Cache-Control', 'no-store')
     .send(document.body);
 }
+
+/** A timestamp column that is never null, as ISO 8601 text. */
+export const timestamp = (value: Date | string): string => new Date(value).toISOString();
+
+/** A calendar date column that is never null, as `YYYY-MM-DD`. */
+export const calendarDate = (value: Date | string): string => dateOnly(value) ?? '';

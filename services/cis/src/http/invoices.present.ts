@@ -1,8 +1,11 @@
-import type { InvoiceRecord } from '../db/invoices.store.js';
+import type { z } from 'zod';
+import type { InvoiceRecord, InvoiceSummary } from '../db/invoices.store.js';
 import { invoiceActions, invoiceStatusLabel, normaliseInvoiceStatus } from '../domain/index.js';
 import { dateOnly, iso } from '../domain/timestamps.js';
+import { calendarDate, timestamp } from './http-helpers.js';
+import type { invoiceListResponse, invoiceSchema, savedInvoiceResponse } from './invoices.schemas.js';
 
-export function presentInvoice(row: InvoiceRecord) {
+export function presentInvoice(row: InvoiceRecord): z.input<typeof invoiceSchema> {
   return {
     id: row.id,
     invoiceNumber: row.invoiceNumber,
@@ -11,7 +14,7 @@ export function presentInvoice(row: InvoiceRecord) {
     status: normaliseInvoiceStatus(row.status),
     statusLabel: invoiceStatusLabel(row.status),
     source: row.source,
-    invoiceDate: dateOnly(row.invoiceDate),
+    invoiceDate: calendarDate(row.invoiceDate),
     receivedDate: dateOnly(row.receivedDate),
     paymentDate: dateOnly(row.paymentDate),
     taxMonth: row.taxMonth,
@@ -46,15 +49,33 @@ export function presentInvoice(row: InvoiceRecord) {
     lockedAt: iso(row.lockedAt),
     paidAt: iso(row.paidAt),
     paidBy: row.paidBy,
-    createdAt: iso(row.createdAt),
-    updatedAt: iso(row.updatedAt),
+    createdAt: timestamp(row.createdAt),
+    updatedAt: timestamp(row.updatedAt),
     createdBy: row.createdBy,
     updatedBy: row.updatedBy,
     actions: invoiceActions(row.status),
   };
 }
 
-export const presentSaved = (saved: { invoice: InvoiceRecord; warnings: string[] }) => ({
+export const presentSaved = (saved: {
+  invoice: InvoiceRecord;
+  warnings: string[];
+}): z.input<typeof savedInvoiceResponse> => ({
   invoice: presentInvoice(saved.invoice),
   warnings: saved.warnings,
+});
+
+const NO_INVOICES = { total: 0, draft: 0, approved: 0, thisMonthCisP: 0, pendingStatements: 0 };
+
+/** A page of invoices with the summary cards (an aggregate always answers a row: zeros stand in for none). */
+export const presentInvoicePage = (
+  list: { rows: InvoiceRecord[]; total: number; totalCapped: boolean; summary: InvoiceSummary | undefined },
+  page: { page: number; pageSize: number },
+): z.input<typeof invoiceListResponse> => ({
+  items: list.rows.map(presentInvoice),
+  total: list.total,
+  totalCapped: list.totalCapped,
+  page: page.page,
+  pageSize: page.pageSize,
+  summary: list.summary ?? NO_INVOICES,
 });

@@ -13,7 +13,7 @@ import { invoiceImportTemplate } from '../documents/csv-import.js';
 import type { InvoiceChangeHub } from '../workers/change-hubs.js';
 import { batchResult, idParam, idsBody } from './common.schemas.js';
 import { sendCsv } from './http-helpers.js';
-import { presentInvoice, presentSaved } from './invoices.present.js';
+import { presentInvoice, presentInvoicePage, presentSaved } from './invoices.present.js';
 import {
   importBody,
   importResponse,
@@ -51,17 +51,8 @@ export function invoiceRoutes(deps: CisDeps, hub: InvoiceChangeHub): ApiRouter {
       scopes: ['cis.inv.read'],
       request: { query: invoiceListQuery },
       responses: { 200: { description: 'A page of invoices', schema: invoiceListResponse } },
-      handler: async ({ ctx, query }) => {
-        const list = await listInvoices(deps, ctx.tenantId, query);
-        return {
-          items: list.rows.map(presentInvoice),
-          total: list.total,
-          totalCapped: list.totalCapped,
-          page: query.page,
-          pageSize: query.pageSize,
-          summary: list.summary,
-        };
-      },
+      handler: async ({ ctx, query }) =>
+        presentInvoicePage(await listInvoices(deps, ctx.tenantId, query), query),
     })
     .route({
       method: 'get',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { looseObject } from './common.schemas.js';
+import { INVOICE_ACTIONS, INVOICE_STATUSES } from '../domain/index.js';
 
 export const invoiceInput = z.object({
   invoiceNumber: z.string().max(200),
@@ -33,7 +33,61 @@ export const payBody = z.object({ paymentDate: z.iso.date().optional() });
 
 export const importBody = z.object({ csv: z.string().min(1).max(20_000_000) });
 
-export const invoiceSchema = looseObject;
+export const invoiceAmounts = z.object({
+  grossP: z.number(),
+  materialsP: z.number(),
+  materialsPercentage: z.number(),
+  labourP: z.number(),
+  cisDeductionP: z.number(),
+  vatBaseP: z.number(),
+  vatAmountP: z.number(),
+  grossTotalP: z.number(),
+  netPaymentP: z.number(),
+});
+
+export const invoiceSchema = z.object({
+  id: z.string(),
+  invoiceNumber: z.string(),
+  subcontractorId: z.string(),
+  subcontractorName: z.string(),
+  /** A stored status the domain does not know reads as draft. */
+  status: z.enum(INVOICE_STATUSES),
+  statusLabel: z.string(),
+  /** 'staff', 'portal' or 'import'. */
+  source: z.string(),
+  invoiceDate: z.string(),
+  receivedDate: z.string().nullable(),
+  paymentDate: z.string().nullable(),
+  /** The tax month of the payment date, once paid. */
+  taxMonth: z.string().nullable(),
+  description: z.string(),
+  vatRate: z.number(),
+  reverseCharge: z.boolean(),
+  materialsJustification: z.string(),
+  amounts: invoiceAmounts,
+  cisRate: z.number(),
+  verificationSnapshot: z.object({ rate: z.number(), reference: z.string() }),
+  statement: z.object({
+    required: z.boolean(),
+    requestedAt: z.string().nullable(),
+    requestedBy: z.string().nullable(),
+    issuedAt: z.string().nullable(),
+    issuedMethod: z.string().nullable(),
+    statementId: z.string().nullable(),
+  }),
+  piiMasked: z.object({ utrMasked: z.string(), ninoMasked: z.string() }),
+  approvedAt: z.string().nullable(),
+  approvedBy: z.string().nullable(),
+  lockedAt: z.string().nullable(),
+  paidAt: z.string().nullable(),
+  paidBy: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  createdBy: z.string(),
+  updatedBy: z.string(),
+  /** What the invoice's status allows (the caller's abilities aside). */
+  actions: z.array(z.enum(INVOICE_ACTIONS)),
+});
 
 export const invoiceResponse = z.object({ invoice: invoiceSchema });
 

@@ -1,14 +1,18 @@
+import type { z } from 'zod';
+import type { StatementJobResult } from '../commands/run-statement-job.js';
 import type { JobRecord } from '../db/jobs.store.js';
-import { iso } from '../domain/timestamps.js';
+import { timestamp } from './http-helpers.js';
+import type { jobView } from './jobs.schemas.js';
 
-export const presentJob = (row: JobRecord) => ({
+export const presentJob = (row: JobRecord): z.input<typeof jobView> => ({
   id: row.id,
   type: row.type,
   status: row.status,
   progress: row.progress,
-  result: row.result ?? null,
+  // Statement generation is the only job there is (STATEMENT_JOB): its result is a StatementJobResult.
+  result: (row.result ?? null) as StatementJobResult | null,
   error: row.error,
   performedBy: row.performedBy,
-  createdAt: iso(row.createdAt),
-  updatedAt: iso(row.updatedAt),
+  createdAt: timestamp(row.createdAt),
+  updatedAt: timestamp(row.updatedAt),
 });

@@ -1,11 +1,13 @@
+import type { z } from 'zod';
 import type { InvoiceRecord } from '../db/invoices.store.js';
 import type { StatementRecord } from '../db/statements.store.js';
 import type { SubcontractorRecord } from '../db/subcontractors.store.js';
 import { presentInvoice } from './invoices.present.js';
+import type { portalInvoice, portalInvoiceResponse, portalRecordsResponse } from './portal.schemas.js';
 import { presentStatement } from './statements.present.js';
 
 /** What the portal shows of an invoice: no one else's data, no staff fields. */
-function presentPortalInvoice(row: InvoiceRecord) {
+function presentPortalInvoice(row: InvoiceRecord): z.input<typeof portalInvoice> {
   const view = presentInvoice(row);
   return {
     id: view.id,
@@ -24,7 +26,7 @@ export const presentPortalRecords = (records: {
   subcontractor: SubcontractorRecord;
   invoices: InvoiceRecord[];
   statements: StatementRecord[];
-}) => ({
+}): z.input<typeof portalRecordsResponse> => ({
   subcontractor: {
     id: records.subcontractor.id,
     name: records.subcontractor.name,
@@ -40,7 +42,10 @@ export const presentPortalRecords = (records: {
 });
 
 /** A submitted invoice as the portal confirms it. */
-export const presentPortalSubmission = (saved: { invoice: InvoiceRecord; warnings: string[] }) => {
+export const presentPortalSubmission = (saved: {
+  invoice: InvoiceRecord;
+  warnings: string[];
+}): z.input<typeof portalInvoiceResponse> => {
   const view = presentInvoice(saved.invoice);
   return {
     invoice: {

@@ -1,8 +1,11 @@
+import type { z } from 'zod';
 import type { ReturnRecord } from '../db/returns.store.js';
 import { returnDisplayStatus } from '../domain/index.js';
 import { iso } from '../domain/timestamps.js';
+import { timestamp } from './http-helpers.js';
+import type { returnSchema } from './returns.schemas.js';
 
-export const presentReturn = (row: ReturnRecord) => ({
+export const presentReturn = (row: ReturnRecord): z.input<typeof returnSchema> => ({
   id: row.id,
   taxMonth: row.taxMonth,
   status: row.status,
@@ -20,6 +23,6 @@ export const presentReturn = (row: ReturnRecord) => ({
   amendmentOf: row.amendmentOf,
   compiledBy: row.compiledBy,
   hasCis300: row.cis300Xml !== null,
-  createdAt: iso(row.createdAt),
-  updatedAt: iso(row.updatedAt),
+  createdAt: timestamp(row.createdAt),
+  updatedAt: timestamp(row.updatedAt),
 });

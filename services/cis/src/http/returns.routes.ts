@@ -16,7 +16,6 @@ import { RETURN_MESSAGES, returnDisplayStatus } from '../domain/index.js';
 import { sendCsv, sendDocument } from './http-helpers.js';
 import { presentReturn } from './returns.present.js';
 import {
-  compiledResponse,
   currentReturnResponse,
   historyQuery,
   returnHistoryResponse,
@@ -87,7 +86,9 @@ export function returnRoutes(deps: CisDeps): ApiRouter {
       summary: 'Compile (or recompile) the return of a tax month from its paid invoices; nil without lines',
       scopes: ['cis.ret.compile'],
       request: { params: taxMonthParams },
-      responses: { 200: { description: 'The return and its validation', schema: compiledResponse } },
+      responses: {
+        200: { description: 'The return and its validation', schema: returnWithValidationResponse },
+      },
       handler: async ({ ctx, params }) => {
         const { row, validation } = await compileReturn(deps, ctx, params.taxMonth);
         return { return: presentReturn(row), validation };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { RETURN_MESSAGES } from '../domain/index.js';
-import { looseObject, taxMonthLabelOf } from './common.schemas.js';
+import { RETURN_MESSAGES, RETURN_STATUSES } from '../domain/index.js';
+import { cisRate, taxMonthDeadlines, taxMonthLabelOf, taxMonthPeriodView } from './common.schemas.js';
 
 /**
  * The tax month of a returns path: a malformed or blank one is the return service's 'Tax month is required'
@@ -14,16 +14,69 @@ export const returnIdParams = z.object({ id: z.string().max(80) });
 
 export const historyQuery = z.object({ limit: z.coerce.number().int().min(1).max(12).default(12) });
 
-export const returnSchema = looseObject;
+/** A subcontractor's line of a return (identifiers masked). */
+export const returnLine = z.object({
+  subcontractorId: z.string(),
+  name: z.string(),
+  utrMasked: z.string(),
+  ninoMasked: z.string(),
+  verificationRef: z.string(),
+  grossP: z.number(),
+  materialsP: z.number(),
+  cisDeductedP: z.number(),
+  cisRate,
+  invoiceCount: z.number(),
+  statementsIssued: z.boolean(),
+  lastStatementDate: z.string().nullable(),
+});
 
-export const currentReturnResponse = looseObject;
+export const returnTotals = z.object({
+  subcontractors: z.number(),
+  invoices: z.number(),
+  grossP: z.number(),
+  materialsP: z.number(),
+  cisDeductedP: z.number(),
+});
 
-export const returnHistoryResponse = z.object({ items: z.array(returnSchema) });
-
-export const returnWithValidationResponse = z.object({ return: returnSchema, validation: looseObject });
+export const returnSchema = z.object({
+  id: z.string(),
+  taxMonth: z.string(),
+  status: z.enum(RETURN_STATUSES),
+  /** 'Locked' when locked, else the status. */
+  displayStatus: z.string(),
+  locked: z.boolean(),
+  lockedAt: z.string().nullable(),
+  period: taxMonthPeriodView.extend({ taxMonth: z.string() }),
+  deadlines: taxMonthDeadlines,
+  totals: returnTotals,
+  lines: z.array(returnLine),
+  issues: z.array(z.string()),
+  submissionRef: z.string().nullable(),
+  submittedAt: z.string().nullable(),
+  submittedBy: z.string().nullable(),
+  /** The id of the return an amendment supersedes. */
+  amendmentOf: z.string().nullable(),
+  compiledBy: z.string().nullable(),
+  hasCis300: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
 
 export const validationResponse = z.object({ valid: z.boolean(), issues: z.array(z.string()) });
 
-export const compiledResponse = looseObject;
+export const currentReturnResponse = z.object({
+  period: taxMonthPeriodView,
+  return: returnSchema.nullable(),
+  /** 'Not compiled' without a return. */
+  displayStatus: z.string(),
+  validation: validationResponse.nullable(),
+});
+
+export const returnHistoryResponse = z.object({ items: z.array(returnSchema) });
+
+export const returnWithValidationResponse = z.object({
+  return: returnSchema,
+  validation: validationResponse,
+});
 
 export const returnResponse = z.object({ return: returnSchema });

@@ -1,7 +1,12 @@
+import type { z } from 'zod';
 import type { SettingsRecord } from '../db/settings.store.js';
-import { iso } from '../domain/timestamps.js';
+import { timestamp } from './http-helpers.js';
+import type { settingsResponse } from './settings.schemas.js';
 
-export const presentSettings = (saved: { row: SettingsRecord; readiness: string[] }) => ({
+export const presentSettings = (saved: {
+  row: SettingsRecord;
+  readiness: string[];
+}): z.input<typeof settingsResponse> => ({
   settings: {
     active: saved.row.active,
     companyName: saved.row.companyName,
@@ -16,8 +21,8 @@ export const presentSettings = (saved: { row: SettingsRecord; readiness: string[
     emailFrom: saved.row.emailFrom,
     emailReplyTo: saved.row.emailReplyTo,
     statementFooter: saved.row.statementFooter,
-    createdAt: iso(saved.row.createdAt) ?? '',
-    updatedAt: iso(saved.row.updatedAt) ?? '',
+    createdAt: timestamp(saved.row.createdAt),
+    updatedAt: timestamp(saved.row.updatedAt),
   },
   readiness: saved.readiness,
 });

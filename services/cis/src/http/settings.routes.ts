@@ -46,7 +46,7 @@ export function settingsRoutes(deps: CisDeps): ApiRouter {
       responses: { 200: { description: 'Abilities', schema: abilitiesResponse } },
       handler: ({ ctx }) =>
         Promise.resolve({
-          abilities: cisAbilities([...ctx.scopes]) as unknown as Record<string, boolean>,
+          abilities: cisAbilities([...ctx.scopes]),
           testingTools: deps.config.CIS_TESTING_TOOLS,
         }),
     })

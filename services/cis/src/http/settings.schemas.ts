@@ -1,13 +1,16 @@
 import { z } from 'zod';
+import { cisAbilities, type CisAbilities } from '../domain/index.js';
 
-const settingsSchema = z.object({
+export const vatScheme = z.enum(['standard', 'reduced', 'zero', 'flat']);
+
+export const settingsView = z.object({
   active: z.boolean(),
   companyName: z.string(),
   employerRef: z.string(),
   accountsOfficeRef: z.string(),
   utrMasked: z.string(),
   hasUtr: z.boolean(),
-  vatScheme: z.enum(['standard', 'reduced', 'zero', 'flat']),
+  vatScheme,
   emailStatements: z.boolean(),
   warningDays: z.number(),
   statementDeadlineDays: z.number(),
@@ -18,7 +21,7 @@ const settingsSchema = z.object({
   updatedAt: z.string(),
 });
 
-export const settingsResponse = z.object({ settings: settingsSchema, readiness: z.array(z.string()) });
+export const settingsResponse = z.object({ settings: settingsView, readiness: z.array(z.string()) });
 
 export const settingsInput = z.object({
   active: z.boolean(),
@@ -26,7 +29,7 @@ export const settingsInput = z.object({
   employerRef: z.string().max(20),
   accountsOfficeRef: z.string().max(20),
   utr: z.string().max(20).optional(),
-  vatScheme: z.enum(['standard', 'reduced', 'zero', 'flat']),
+  vatScheme,
   emailStatements: z.boolean(),
   warningDays: z.number().int(),
   statementDeadlineDays: z.number().int(),
@@ -35,8 +38,10 @@ export const settingsInput = z.object({
   statementFooter: z.string().max(500).default(''),
 });
 
+export const roleBundle = z.object({ id: z.string(), name: z.string(), scopes: z.array(z.string()) });
+
 export const rolePermissionsResponse = z.object({
-  bundles: z.array(z.object({ id: z.string(), name: z.string(), scopes: z.array(z.string()) })),
+  bundles: z.array(roleBundle),
   scopes: z.array(z.string()),
   errors: z.array(z.string()),
   warnings: z.array(z.string()),
@@ -46,7 +51,12 @@ export const bundleParams = z.object({ bundleId: z.string().max(41) });
 
 export const bundleScopesBody = z.object({ scopes: z.array(z.string().startsWith('cis.')).max(40) });
 
+/** One flag per CIS ability (the domain's ability table, `canView` first), read off the domain's own answer. */
+const abilityFlags = z.object(
+  Object.fromEntries(Object.keys(cisAbilities([])).map((ability) => [ability, z.boolean()])),
+) as unknown as z.ZodObject<{ [Ability in keyof CisAbilities]: z.ZodBoolean }>;
+
 export const abilitiesResponse = z.object({
-  abilities: z.record(z.string(), z.boolean()),
+  abilities: abilityFlags,
   testingTools: z.boolean(),
 });

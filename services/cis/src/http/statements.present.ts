@@ -1,9 +1,12 @@
 import type { statementMonth } from '../commands/statements.js';
 import type { StatementRecord } from '../db/statements.store.js';
+import type { z } from 'zod';
 import { iso } from '../domain/timestamps.js';
+import { timestamp } from './http-helpers.js';
 import { presentInvoice } from './invoices.present.js';
+import type { issuedResponse, statementMonthResponse, statementSchema } from './statements.schemas.js';
 
-export const presentStatement = (row: StatementRecord) => ({
+export const presentStatement = (row: StatementRecord): z.input<typeof statementSchema> => ({
   id: row.id,
   subcontractorId: row.subcontractorId,
   subcontractorName: row.subcontractorName,
@@ -18,18 +21,18 @@ export const presentStatement = (row: StatementRecord) => ({
   },
   cisRate: row.cisRate,
   status: row.status,
-  generatedAt: iso(row.generatedAt),
+  generatedAt: timestamp(row.generatedAt),
   generatedBy: row.generatedBy,
   issuedAt: iso(row.issuedAt),
   issuedMethod: row.issuedMethod,
-  createdAt: iso(row.createdAt),
-  updatedAt: iso(row.updatedAt),
+  createdAt: timestamp(row.createdAt),
+  updatedAt: timestamp(row.updatedAt),
 });
 
 type StatementMonth = Awaited<ReturnType<typeof statementMonth>>;
 
 /** The statements screen of a tax month. */
-export const presentStatementMonth = (month: StatementMonth) => ({
+export const presentStatementMonth = (month: StatementMonth): z.input<typeof statementMonthResponse> => ({
   period: month.period,
   deadline: month.deadline,
   counters: month.counters,
@@ -49,7 +52,7 @@ export const presentStatementMonth = (month: StatementMonth) => ({
 export const presentIssued = (issued: {
   statement: StatementRecord;
   mail: { delivered: boolean } | null;
-}) => ({
+}): z.input<typeof issuedResponse> => ({
   statement: presentStatement(issued.statement),
   ...(issued.mail ? { emailSent: issued.mail.delivered } : {}),
   ...(issued.mail && !issued.mail.delivered

@@ -1,23 +1,82 @@
 import { z } from 'zod';
-import { looseObject, taxMonthLabel } from './common.schemas.js';
+import { STATEMENT_ISSUE_METHODS } from '../domain/index.js';
+import { taxMonthLabel, taxMonthPeriodView } from './common.schemas.js';
+import { invoiceSchema } from './invoices.schemas.js';
+import { queuedJob } from './jobs.schemas.js';
+
+export const statementFilter = z.enum(['all', 'pending', 'generated', 'issued']);
 
 export const statementsQuery = z.object({
   taxMonth: taxMonthLabel.optional(),
-  filter: z.enum(['all', 'pending', 'generated', 'issued']).default('all'),
+  filter: statementFilter.default('all'),
 });
 
 export const generateBody = z.object({ subcontractorId: z.uuid(), taxMonth: taxMonthLabel });
 
 export const generateAllBody = z.object({ taxMonth: taxMonthLabel });
 
-export const issueBody = z.object({ method: z.enum(['email', 'portal', 'print']) });
+export const issueMethod = z.enum(STATEMENT_ISSUE_METHODS);
 
-export const statementSchema = looseObject;
+export const issueBody = z.object({ method: issueMethod });
 
-export const statementMonthResponse = looseObject;
+export const statementSchema = z.object({
+  id: z.string(),
+  subcontractorId: z.string(),
+  subcontractorName: z.string(),
+  taxMonth: z.string(),
+  invoiceIds: z.array(z.string()),
+  invoiceCount: z.number(),
+  totals: z.object({
+    grossP: z.number(),
+    materialsP: z.number(),
+    labourP: z.number(),
+    cisDeductionP: z.number(),
+  }),
+  cisRate: z.number(),
+  status: z.enum(['generated', 'issued']),
+  generatedAt: z.string(),
+  generatedBy: z.string(),
+  issuedAt: z.string().nullable(),
+  issuedMethod: issueMethod.nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+/** A subcontractor of the statements screen: its paid invoices of the month and its statement, if any. */
+export const statementGroup = z.object({
+  subcontractorId: z.string(),
+  name: z.string(),
+  utrMasked: z.string(),
+  email: z.string(),
+  invoices: z.array(invoiceSchema),
+  totals: z.object({ grossP: z.number(), materialsP: z.number(), cisDeductionP: z.number() }),
+  statement: statementSchema.nullable(),
+  state: z.enum(['pending', 'generated', 'issued']),
+});
+
+export const statementMonthResponse = z.object({
+  period: taxMonthPeriodView,
+  deadline: z.object({
+    date: z.string(),
+    daysRemaining: z.number(),
+    state: z.enum(['overdue', 'urgent', 'pending']),
+  }),
+  counters: z.object({
+    totalSubcontractors: z.number(),
+    pendingGeneration: z.number(),
+    generated: z.number(),
+    issued: z.number(),
+  }),
+  subcontractors: z.array(statementGroup),
+});
 
 export const statementResponse = z.object({ statement: statementSchema });
 
-export const issuedResponse = looseObject;
+/** By email, whether it was delivered, and a warning when it will be retried; neither by portal or print. */
+export const issuedResponse = z.object({
+  statement: statementSchema,
+  emailSent: z.boolean().optional(),
+  warning: z.string().optional(),
+});
 
-export const queuedJobResponse = z.object({ job: looseObject });
+export const queuedJobResponse = z.object({ job: queuedJob });

@@ -1,9 +1,15 @@
+import type { z } from 'zod';
 import { EMPTY_ADDRESS } from '../commands/subcontractors.js';
 import type { SubcontractorRecord } from '../db/subcontractors.store.js';
 import { validateVatNumber } from '../domain/index.js';
 import { dateOnly, iso } from '../domain/timestamps.js';
+import { timestamp } from './http-helpers.js';
+import type { inviteResponse, subcontractorSchema } from './subcontractors.schemas.js';
 
-export function presentSubcontractor(row: SubcontractorRecord, clear?: { utr: string; nino: string }) {
+export function presentSubcontractor(
+  row: SubcontractorRecord,
+  clear?: { utr: string; nino: string },
+): z.input<typeof subcontractorSchema> {
   return {
     id: row.id,
     type: row.type,
@@ -14,7 +20,6 @@ export function presentSubcontractor(row: SubcontractorRecord, clear?: { utr: st
     companyNumber: row.companyNumber,
     vatNumber: row.vatNumber,
     vatCheckedAt: iso(row.vatCheckedAt),
-    /** HMRC's modulus 97 / 9755 check of the VAT number (null without one): a warning, never a refusal. */
     vatNumberChecksumValid: row.vatNumber ? validateVatNumber(row.vatNumber).checksumValid : null,
     email: row.email,
     phone: row.phone,
@@ -37,8 +42,8 @@ export function presentSubcontractor(row: SubcontractorRecord, clear?: { utr: st
       verifiedDate: dateOnly(row.verifiedDate),
       verifiedBy: row.verifiedBy,
     },
-    createdAt: iso(row.createdAt),
-    updatedAt: iso(row.updatedAt),
+    createdAt: timestamp(row.createdAt),
+    updatedAt: timestamp(row.updatedAt),
     createdBy: row.createdBy,
     updatedBy: row.updatedBy,
   };
@@ -52,7 +57,7 @@ export const presentInvitation = (outcome: {
   magicLink: string;
   tenantName: string;
   emailSent: boolean;
-}) => ({
+}): z.input<typeof inviteResponse> => ({
   success: true,
   subcontractorId: outcome.subcontractorId,
   magicLink: outcome.magicLink,

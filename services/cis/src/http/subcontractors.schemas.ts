@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { looseObject } from './common.schemas.js';
+import { SUBCONTRACTOR_TYPES, VERIFICATION_STATUSES } from '../domain/index.js';
+import { cisRate } from './common.schemas.js';
 
 const address = z.object({
   line1: z.string().max(200).default(''),
@@ -67,7 +68,61 @@ export const inviteInput = z.union([
   }),
 ]);
 
-export const subcontractorSchema = looseObject;
+export const addressView = z.object({
+  line1: z.string(),
+  line2: z.string(),
+  city: z.string(),
+  county: z.string(),
+  postcode: z.string(),
+  country: z.enum(['GB', 'NI']),
+});
+
+export const subcontractorType = z.enum(SUBCONTRACTOR_TYPES);
+
+export const verificationStatus = z.enum(VERIFICATION_STATUSES);
+
+export const verificationView = z.object({
+  status: verificationStatus,
+  rate: cisRate,
+  method: z.string(),
+  reference: z.string(),
+  notes: z.string(),
+  verifiedDate: z.string().nullable(),
+  verifiedBy: z.string().nullable(),
+});
+
+export const subcontractorSchema = z.object({
+  id: z.string(),
+  type: subcontractorType,
+  name: z.string(),
+  utrMasked: z.string(),
+  ninoMasked: z.string(),
+  /** In clear only with cis.pii.unmask and unmask=true. */
+  utr: z.string().optional(),
+  nino: z.string().optional(),
+  companyNumber: z.string(),
+  vatNumber: z.string(),
+  vatCheckedAt: z.string().nullable(),
+  /** HMRC's modulus 97 / 9755 check of the VAT number (null without one): a warning, never a refusal. */
+  vatNumberChecksumValid: z.boolean().nullable(),
+  email: z.string(),
+  phone: z.string(),
+  mobile: z.string(),
+  registeredAddress: addressView,
+  tradingAddress: addressView,
+  tradingAddressSameAsRegistered: z.boolean(),
+  gdprConsent: z.boolean(),
+  gdprConsentDate: z.string().nullable(),
+  marketingConsent: z.boolean(),
+  portalAccess: z.boolean(),
+  active: z.boolean(),
+  archived: z.boolean(),
+  verification: verificationView,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  createdBy: z.string(),
+  updatedBy: z.string(),
+});
 
 export const subcontractorResponse = z.object({ subcontractor: subcontractorSchema });
 

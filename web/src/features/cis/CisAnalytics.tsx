@@ -1,3 +1,4 @@
+import type { Analytics } from '@workspace/cis/contract';
 import { Card, Col, Empty, Row, Segmented, Skeleton, Space, Table } from 'antd';
 import { useState, type ReactElement } from 'react';
 import {
@@ -12,7 +13,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { useCisAnalyticsQuery, type Analytics } from './api';
+import { useCisAnalyticsQuery } from './api';
 import { CisQueryError } from './components/CisQueryError';
 import { pounds } from '../../ui/format';
 

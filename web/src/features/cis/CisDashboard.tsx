@@ -1,3 +1,4 @@
+import type { ActivityEntry } from '@workspace/cis/contract';
 import {
   AuditOutlined,
   BarChartOutlined,
@@ -21,7 +22,7 @@ import {
   Typography,
 } from 'antd';
 import { Link } from 'react-router';
-import { useCisDashboardQuery, type ActivityEntry } from './api';
+import { useCisDashboardQuery } from './api';
 import { CisQueryError } from './components/CisQueryError';
 import { StatCard } from '../../ui/StatCard';
 import { useCis } from './context';

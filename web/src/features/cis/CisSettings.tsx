@@ -1,3 +1,9 @@
+import type {
+  CisSettings as Settings,
+  RoleBundle,
+  SettingsInput,
+  SettingsResponse,
+} from '@workspace/cis/contract';
 import { LockOutlined, SaveOutlined } from '@ant-design/icons';
 import {
   Alert,
@@ -23,10 +29,6 @@ import {
   useCisSettingsQuery,
   useSaveCisRolePermissionsMutation,
   useSaveCisSettingsMutation,
-  type CisSettings as Settings,
-  type RoleBundle,
-  type SettingsInput,
-  type SettingsResponse,
 } from './api';
 import { clearEditedErrors, showFieldErrors } from './components/formErrors';
 import { CisQueryError } from './components/CisQueryError';
@@ -38,7 +40,7 @@ import { FieldCol } from '../../ui/FieldCol';
 
 /** What the form shows when the settings cannot be loaded: the same defaults, in memory (cis.md §4 'Settings'). */
 const fallbackSettings: SettingsResponse = {
-  settings: { ...DEFAULT_CIS_SETTINGS, utrMasked: null, hasUtr: false },
+  settings: { ...DEFAULT_CIS_SETTINGS, utrMasked: '', hasUtr: false, createdAt: '', updatedAt: '' },
   readiness: [],
 };
 
@@ -283,9 +285,7 @@ export function CisSettings() {
                 label="Contractor UTR"
                 name="utr"
                 extra={
-                  settings?.hasUtr
-                    ? `Stored: ${settings.utrMasked ?? '••••••'}. Leave blank to keep it.`
-                    : '10 digits'
+                  settings?.hasUtr ? `Stored: ${settings.utrMasked}. Leave blank to keep it.` : '10 digits'
                 }
               >
                 <Input maxLength={13} autoComplete="off" />

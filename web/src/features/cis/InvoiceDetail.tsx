@@ -156,7 +156,7 @@ export function InvoiceDetail() {
         <Descriptions column={{ xs: 1, md: 2 }} size="small" bordered>
           <Descriptions.Item label="Subcontractor">
             <Link to={`/cis/subcontractors/${invoice.subcontractorId}`}>{invoice.subcontractorName}</Link>
-            {invoice.piiMasked?.utrMasked ? ` (${invoice.piiMasked.utrMasked})` : ''}
+            {invoice.piiMasked.utrMasked ? ` (${invoice.piiMasked.utrMasked})` : ''}
           </Descriptions.Item>
           <Descriptions.Item label="Invoice date">{ukDate(invoice.invoiceDate)}</Descriptions.Item>
           <Descriptions.Item label="Received date">{ukDate(invoice.receivedDate)}</Descriptions.Item>
@@ -166,7 +166,7 @@ export function InvoiceDetail() {
               : 'Not paid'}
           </Descriptions.Item>
           <Descriptions.Item label="Description" span={2}>
-            {invoice.description ?? '-'}
+            {invoice.description}
           </Descriptions.Item>
         </Descriptions>
       </Card>
@@ -198,15 +198,13 @@ export function InvoiceDetail() {
           <Card title="CIS and Statement" size="small">
             <Descriptions column={1} size="small" bordered>
               <Descriptions.Item label="Verification">
-                {`${invoice.verificationSnapshot?.rate ?? invoice.cisRate}%`}
-                {invoice.verificationSnapshot?.reference
-                  ? ` - ${invoice.verificationSnapshot.reference}`
-                  : ''}
+                {`${invoice.verificationSnapshot.rate}%`}
+                {invoice.verificationSnapshot.reference ? ` - ${invoice.verificationSnapshot.reference}` : ''}
               </Descriptions.Item>
               <Descriptions.Item label="Statement">
                 {statementPending(invoice) ? (
                   <Tag color="orange">Statement pending</Tag>
-                ) : invoice.statement?.issuedAt ? (
+                ) : invoice.statement.issuedAt ? (
                   `Issued ${ukDate(invoice.statement.issuedAt)} by ${capitalise(invoice.statement.issuedMethod)}`
                 ) : (
                   'Not required'

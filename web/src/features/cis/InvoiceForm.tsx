@@ -1,3 +1,4 @@
+import type { Invoice, InvoiceInput } from '@workspace/cis/contract';
 import { Alert, Button, Card, Col, Descriptions, Form, Input, Row, Select, Skeleton, Space } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -8,8 +9,6 @@ import {
   useInvoiceQuery,
   useSubcontractorsQuery,
   useUpdateInvoiceMutation,
-  type Invoice,
-  type InvoiceInput,
 } from './api';
 import { DateField } from '../../ui/DateField';
 import { InvoiceAmountFields } from './components/InvoiceAmountFields';
@@ -56,12 +55,12 @@ function valuesOf(invoice: Invoice): FormValues {
     subcontractorId: invoice.subcontractorId,
     invoiceDate: invoice.invoiceDate,
     receivedDate: invoice.receivedDate ?? '',
-    description: invoice.description ?? '',
+    description: invoice.description,
     gross: penceToPounds(invoice.amounts.grossP),
     materials: penceToPounds(invoice.amounts.materialsP),
     vatRate: invoice.vatRate,
     reverseCharge: invoice.reverseCharge,
-    materialsJustification: invoice.materialsJustification ?? '',
+    materialsJustification: invoice.materialsJustification,
   };
 }
 
@@ -89,7 +88,7 @@ export function InvoiceForm() {
   }, [loaded, form]);
 
   const subcontractor = subs.data?.items.find((item) => item.id === watched?.subcontractorId);
-  const cisRate = subcontractor?.verification?.rate ?? loaded?.cisRate ?? 20;
+  const cisRate = subcontractor?.verification.rate ?? loaded?.cisRate ?? 20;
   const grossP = penceOfInput(watched?.gross);
   const materialsP = penceOfInput(watched?.materials) ?? 0;
   const preview = useMemo(
@@ -108,7 +107,7 @@ export function InvoiceForm() {
   const subcontractorOptions = useMemo(() => {
     const options = (subs.data?.items ?? []).map((item) => ({
       value: item.id,
-      label: `${item.name} (${item.verification?.rate ?? 20}%)`,
+      label: `${item.name} (${item.verification.rate}%)`,
     }));
     if (loaded && !options.some((option) => option.value === loaded.subcontractorId))
       options.push({ value: loaded.subcontractorId, label: loaded.subcontractorName });

@@ -1,9 +1,10 @@
+import type { ImportResult } from '@workspace/cis/contract';
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Input, Result, Space, Table, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useToast } from '../../ui/feedback';
-import { useImportInvoicesMutation, type ImportResult } from './api';
+import { useImportInvoicesMutation } from './api';
 import { useCis } from './context';
 import { downloadFile } from './download';
 import { errorMessage } from '../../ui/problem';

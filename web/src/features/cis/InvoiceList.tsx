@@ -1,3 +1,4 @@
+import type { Invoice } from '@workspace/cis/contract';
 import {
   CheckOutlined,
   CloseOutlined,
@@ -16,7 +17,6 @@ import {
   useBulkInvoicesMutation,
   useInvoiceActionMutation,
   useInvoicesQuery,
-  type Invoice,
   type InvoiceFilters,
   type InvoicePeriod,
 } from './api';
@@ -146,9 +146,7 @@ export function InvoiceList() {
       render: (_, row) => (
         <Space orientation="vertical" size={0}>
           <span>{row.subcontractorName}</span>
-          <Typography.Text type="secondary">
-            {row.piiMasked?.utrMasked ?? row.piiMasked?.ninoMasked ?? ''}
-          </Typography.Text>
+          <Typography.Text type="secondary">{row.piiMasked.utrMasked}</Typography.Text>
         </Space>
       ),
     },
@@ -179,7 +177,7 @@ export function InvoiceList() {
       render: (_, row) => (
         <Space orientation="vertical" size={0}>
           <span>{pounds(row.amounts.cisDeductionP)}</span>
-          <Typography.Text type="secondary">{`${row.cisRate ?? row.verificationSnapshot?.rate ?? 0}%`}</Typography.Text>
+          <Typography.Text type="secondary">{`${row.cisRate}%`}</Typography.Text>
           {statementPending(row) && <Tag color="orange">Statement pending</Tag>}
         </Space>
       ),

@@ -1,3 +1,4 @@
+import type { CisReturn, ReturnLine, TaxMonthPeriod, Validation } from '@workspace/cis/contract';
 import {
   CloudUploadOutlined,
   DownloadOutlined,
@@ -13,9 +14,6 @@ import {
   useCurrentReturnQuery,
   useReturnActionMutation,
   useReturnsQuery,
-  type CisReturn,
-  type ReturnLine,
-  type Validation,
 } from './api';
 import { CisQueryError } from './components/CisQueryError';
 import { ReturnStatusBadge } from './components/StatusBadge';
@@ -58,7 +56,7 @@ const lineColumns: ColumnsType<ReturnLine> = [
     key: 'ids',
     render: (_, line) => [line.utrMasked, line.ninoMasked].filter(Boolean).join(' / ') || '-',
   },
-  { title: 'Verification', key: 'ref', render: (_, line) => line.verificationRef ?? '-' },
+  { title: 'Verification', key: 'ref', render: (_, line) => line.verificationRef },
   { title: 'Gross', key: 'gross', render: (_, line) => pounds(line.grossP) },
   { title: 'Materials', key: 'materials', render: (_, line) => pounds(line.materialsP) },
   { title: 'CIS Deducted', key: 'cis', render: (_, line) => pounds(line.cisDeductedP) },
@@ -223,7 +221,9 @@ export function Returns() {
   if (current.error || !current.data)
     return <CisQueryError error={current.error} prefix="Error loading returns: " action="view returns" />;
 
-  const { period, validation } = current.data;
+  // The screen also survives an answer without a period (cis.md: 'Unable to determine current tax month').
+  const { validation } = current.data;
+  const period = current.data.period as TaxMonthPeriod | undefined;
   const ret = current.data.return;
 
   const historyColumns: ColumnsType<CisReturn> = [

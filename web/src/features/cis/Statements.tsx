@@ -1,3 +1,4 @@
+import type { Invoice, QueuedJob, StatementFilter, StatementGroup } from '@workspace/cis/contract';
 import {
   DownloadOutlined,
   FileDoneOutlined,
@@ -33,10 +34,6 @@ import {
   useIssueStatementMutation,
   useLazyJobQuery,
   useStatementsQuery,
-  type Invoice,
-  type Job,
-  type StatementFilter,
-  type StatementGroup,
 } from './api';
 import { MonthField } from '../../ui/DateField';
 import { DeadlineBanner } from './components/DeadlineBanner';
@@ -81,7 +78,7 @@ export function Statements() {
   const { modal } = App.useApp();
   const [filter, setFilter] = useState<StatementFilter>('all');
   const [taxMonth, setTaxMonth] = useState<string | undefined>(undefined);
-  const [job, setJob] = useState<Job | null>(null);
+  const [job, setJob] = useState<QueuedJob | null>(null);
   const { data, error, isLoading, isFetching } = useStatementsQuery({ taxMonth, filter });
   const [generate, generateState] = useGenerateStatementMutation();
   const [generateAll] = useGenerateAllStatementsMutation();
@@ -107,7 +104,7 @@ export function Statements() {
       }
       dispatch(cisApi.util.invalidateTags(['CisStatement', 'CisInvoice', 'CisDashboard']));
       const result = current.result;
-      if (current.status === 'failed' || current.status === 'error')
+      if (current.status === 'failed')
         toast.error(`Generation Failed: ${current.error ?? 'Unknown error occurred'}`);
       else if (!result || (result.generated === 0 && result.failed === 0))
         toast.info('No Pending Statements');
@@ -150,7 +147,7 @@ export function Statements() {
       render: (_, group) => (
         <Space orientation="vertical" size={0}>
           <Link to={`/cis/subcontractors/${group.subcontractorId}`}>{group.name}</Link>
-          <Typography.Text type="secondary">{group.utrMasked ?? ''}</Typography.Text>
+          <Typography.Text type="secondary">{group.utrMasked}</Typography.Text>
         </Space>
       ),
     },

@@ -1,15 +1,10 @@
+import type { Address, Invoice } from '@workspace/cis/contract';
 import { DisconnectOutlined, EditOutlined, EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
-import { Button, Card, Descriptions, Skeleton, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Descriptions, Skeleton, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useConfirm, useToast } from '../../ui/feedback';
-import {
-  useInvoicesQuery,
-  useRevokePortalAccessMutation,
-  useSubcontractorQuery,
-  type Address,
-  type Invoice,
-} from './api';
+import { useInvoicesQuery, useRevokePortalAccessMutation, useSubcontractorQuery } from './api';
 import { CisQueryError } from './components/CisQueryError';
 import { InvoiceStatusBadge } from './components/StatusBadge';
 import { useCis } from './context';
@@ -124,26 +119,24 @@ export function SubcontractorDetail() {
           <Descriptions.Item label="Type">{capitalise(sub.type)}</Descriptions.Item>
           <Descriptions.Item label="UTR">
             <Space>
-              <span data-testid="utr-value">
-                {showClear ? (sub.utr ?? sub.utrMasked ?? '-') : (sub.utrMasked ?? '-')}
-              </span>
+              <span data-testid="utr-value">{showClear ? (sub.utr ?? sub.utrMasked) : sub.utrMasked}</span>
               {unmaskButton}
             </Space>
           </Descriptions.Item>
           {sub.type === 'individual' && (
             <Descriptions.Item label="NINO">
               <span data-testid="nino-value">
-                {showClear ? (sub.nino ?? sub.ninoMasked ?? '-') : (sub.ninoMasked ?? '-')}
+                {showClear ? (sub.nino ?? sub.ninoMasked) : sub.ninoMasked}
               </span>
             </Descriptions.Item>
           )}
           {sub.type === 'company' && (
-            <Descriptions.Item label="Company number">{sub.companyNumber ?? '-'}</Descriptions.Item>
+            <Descriptions.Item label="Company number">{sub.companyNumber}</Descriptions.Item>
           )}
-          <Descriptions.Item label="VAT number">{sub.vatNumber ?? '-'}</Descriptions.Item>
-          <Descriptions.Item label="Email">{sub.email ?? '-'}</Descriptions.Item>
-          <Descriptions.Item label="Phone">{sub.phone ?? '-'}</Descriptions.Item>
-          <Descriptions.Item label="Mobile">{sub.mobile ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label="VAT number">{sub.vatNumber}</Descriptions.Item>
+          <Descriptions.Item label="Email">{sub.email}</Descriptions.Item>
+          <Descriptions.Item label="Phone">{sub.phone}</Descriptions.Item>
+          <Descriptions.Item label="Mobile">{sub.mobile}</Descriptions.Item>
           <Descriptions.Item label="Registered address">
             {addressText(sub.registeredAddress)}
           </Descriptions.Item>
@@ -160,20 +153,14 @@ export function SubcontractorDetail() {
         </Descriptions>
       </Card>
       <Card title="Verification" size="small">
-        {sub.verification ? (
-          <Descriptions column={{ xs: 1, md: 3 }} size="small">
-            <Descriptions.Item label="Status">{capitalise(sub.verification.status)}</Descriptions.Item>
-            <Descriptions.Item label="Rate">{`${sub.verification.rate}%`}</Descriptions.Item>
-            <Descriptions.Item label="Method">{capitalise(sub.verification.method) || '-'}</Descriptions.Item>
-            <Descriptions.Item label="Reference">{sub.verification.reference ?? '-'}</Descriptions.Item>
-            <Descriptions.Item label="Verified date">
-              {ukDate(sub.verification.verifiedDate)}
-            </Descriptions.Item>
-            <Descriptions.Item label="Notes">{sub.verification.notes ?? '-'}</Descriptions.Item>
-          </Descriptions>
-        ) : (
-          <Typography.Text type="secondary">Not verified</Typography.Text>
-        )}
+        <Descriptions column={{ xs: 1, md: 3 }} size="small">
+          <Descriptions.Item label="Status">{capitalise(sub.verification.status)}</Descriptions.Item>
+          <Descriptions.Item label="Rate">{`${sub.verification.rate}%`}</Descriptions.Item>
+          <Descriptions.Item label="Method">{capitalise(sub.verification.method) || '-'}</Descriptions.Item>
+          <Descriptions.Item label="Reference">{sub.verification.reference}</Descriptions.Item>
+          <Descriptions.Item label="Verified date">{ukDate(sub.verification.verifiedDate)}</Descriptions.Item>
+          <Descriptions.Item label="Notes">{sub.verification.notes}</Descriptions.Item>
+        </Descriptions>
       </Card>
       {abilities.canReadInvoices && (
         <Card title="Recent Invoices" size="small">

@@ -1,17 +1,16 @@
+import type {
+  Address,
+  Subcontractor,
+  SubcontractorInput,
+  SubcontractorType,
+  VerificationMethod,
+  VerificationStatus,
+} from '@workspace/cis/contract';
 import { Alert, Card, Form, Input, Row, Select, Skeleton, Space, Switch } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useToast } from '../../ui/feedback';
-import {
-  useCreateSubcontractorMutation,
-  useSubcontractorQuery,
-  useUpdateSubcontractorMutation,
-  type Address,
-  type Subcontractor,
-  type SubcontractorInput,
-  type SubcontractorType,
-  type VerificationStatus,
-} from './api';
+import { useCreateSubcontractorMutation, useSubcontractorQuery, useUpdateSubcontractorMutation } from './api';
 import { DateField } from '../../ui/DateField';
 import { CisQueryError } from './components/CisQueryError';
 import { EditForm } from './components/EditForm';
@@ -78,11 +77,11 @@ function valuesOf(sub: Subcontractor): FormValues {
     name: sub.name,
     utr: '',
     nino: '',
-    companyNumber: sub.companyNumber ?? '',
-    vatNumber: sub.vatNumber ?? '',
-    email: sub.email ?? '',
-    phone: sub.phone ?? '',
-    mobile: sub.mobile ?? '',
+    companyNumber: sub.companyNumber,
+    vatNumber: sub.vatNumber,
+    email: sub.email,
+    phone: sub.phone,
+    mobile: sub.mobile,
     registeredAddress: { ...emptyAddress, ...sub.registeredAddress },
     tradingAddress: { ...emptyAddress, ...sub.tradingAddress },
     tradingAddressSameAsRegistered: sub.tradingAddressSameAsRegistered,
@@ -91,12 +90,12 @@ function valuesOf(sub: Subcontractor): FormValues {
     portalAccess: sub.portalAccess,
     active: sub.active && !sub.archived,
     verification: {
-      status: sub.verification?.status ?? 'standard',
-      rate: sub.verification?.rate ?? 20,
-      method: sub.verification?.method ?? '',
-      reference: sub.verification?.reference ?? '',
-      notes: sub.verification?.notes ?? '',
-      verifiedDate: sub.verification?.verifiedDate ?? '',
+      status: sub.verification.status,
+      rate: sub.verification.rate,
+      method: sub.verification.method,
+      reference: sub.verification.reference,
+      notes: sub.verification.notes,
+      verifiedDate: sub.verification.verifiedDate ?? '',
     },
   };
 }
@@ -130,7 +129,8 @@ function inputOf(values: FormValues): SubcontractorInput {
     verification: {
       status: values.verification.status,
       rate: verificationRate(values.verification.status),
-      method: trimmed(values.verification.method),
+      // The method select offers the schema's methods only.
+      method: trimmed(values.verification.method) as VerificationMethod | undefined,
       reference: trimmed(values.verification.reference),
       notes: trimmed(values.verification.notes),
       verifiedDate: trimmed(values.verification.verifiedDate),

@@ -1,3 +1,4 @@
+import type { InviteResult, Subcontractor } from '@workspace/cis/contract';
 import { DeleteOutlined, EditOutlined, EyeOutlined, InboxOutlined, SendOutlined } from '@ant-design/icons';
 import { Button, Modal, Select, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -9,8 +10,6 @@ import {
   useDeleteSubcontractorsMutation,
   useInviteSubcontractorMutation,
   useSubcontractorsQuery,
-  type InviteResult,
-  type Subcontractor,
   type SubcontractorFilters,
 } from './api';
 import { useUrlFilter, useUrlSearch } from './components/filters';
@@ -90,7 +89,7 @@ export function SubcontractorList() {
     try {
       const result = await invite({ subcontractorId: row.id }).unwrap();
       if (result.emailSent) toast.success('Portal invitation sent successfully');
-      else setLinkResult({ result, email: row.email ?? '' });
+      else setLinkResult({ result, email: row.email });
     } catch (failure) {
       toast.error(errorMessage(failure, 'Failed to send invitation'));
     }
@@ -113,7 +112,7 @@ export function SubcontractorList() {
       key: 'ids',
       render: (_, row) => (
         <Space orientation="vertical" size={0}>
-          <span>{row.utrMasked ?? '-'}</span>
+          <span>{row.utrMasked}</span>
           {row.ninoMasked && <Typography.Text type="secondary">{row.ninoMasked}</Typography.Text>}
         </Space>
       ),
@@ -121,17 +120,14 @@ export function SubcontractorList() {
     {
       title: 'Verification',
       key: 'verification',
-      render: (_, row) =>
-        row.verification ? (
-          <Space orientation="vertical" size={0}>
-            <span>{`${row.verification.rate}% - ${capitalise(row.verification.status)}`}</span>
-            {row.verification.method && (
-              <Typography.Text type="secondary">{capitalise(row.verification.method)}</Typography.Text>
-            )}
-          </Space>
-        ) : (
-          <Typography.Text type="secondary">Not verified</Typography.Text>
-        ),
+      render: (_, row) => (
+        <Space orientation="vertical" size={0}>
+          <span>{`${row.verification.rate}% - ${capitalise(row.verification.status)}`}</span>
+          {row.verification.method && (
+            <Typography.Text type="secondary">{capitalise(row.verification.method)}</Typography.Text>
+          )}
+        </Space>
+      ),
     },
     {
       title: 'Contact',
@@ -139,9 +135,7 @@ export function SubcontractorList() {
       render: (_, row) => (
         <Space orientation="vertical" size={0}>
           {row.email && <span>{row.email}</span>}
-          {(row.phone ?? row.mobile) && (
-            <Typography.Text type="secondary">{row.phone ?? row.mobile}</Typography.Text>
-          )}
+          {row.phone && <Typography.Text type="secondary">{row.phone}</Typography.Text>}
         </Space>
       ),
     },

@@ -1,443 +1,49 @@
 // The CIS endpoints of the bff (`/api/cis/...`, docs/cis-api.md), injected into the app's RTK Query API. Tags make
 // every mutation refresh the lists it changes.
 import { api } from '../../app/api';
+import type {
+  AbilitiesResponse,
+  Analytics,
+  BatchResult,
+  BundleScopesInput,
+  CisReturn,
+  CurrentReturn,
+  Dashboard,
+  GenerateAllInput,
+  GenerateStatementInput,
+  ImportResult,
+  InviteInput,
+  InviteResult,
+  Invoice,
+  InvoiceInput,
+  InvoiceList,
+  InvoiceListQuery,
+  InvoiceSaved,
+  IssueInput,
+  IssueResult,
+  Job,
+  PaymentInput,
+  QueuedJob,
+  ReturnWithValidation,
+  RolePermissions,
+  SettingsInput,
+  SettingsResponse,
+  Statement,
+  StatementFilter,
+  StatementsResponse,
+  Subcontractor,
+  SubcontractorInput,
+  SubcontractorList,
+  SubcontractorListQuery,
+} from '@workspace/cis/contract';
 
-// The abilities response's flags: the CIS domain's ability table, the one the service answers from.
-import type { CisAbilities } from '@workspace/cis/domain';
+/** GET /cis/subcontractors's query. */
+export type SubcontractorFilters = SubcontractorListQuery;
 
-export type Abilities = CisAbilities;
+/** GET /cis/invoices's query (a subcontractor's invoices name it). */
+export type InvoiceFilters = InvoiceListQuery;
 
-export interface AbilitiesResponse {
-  abilities: Abilities;
-  testingTools: boolean;
-}
-
-export interface Deadlines {
-  statements: string;
-  filing: string;
-  payment: string;
-}
-
-export interface TaxMonthPeriod {
-  label: string;
-  displayLabel: string;
-  startDate: string;
-  endDate: string;
-  deadlines: Deadlines;
-}
-
-export interface CisSettings {
-  active: boolean;
-  companyName: string;
-  employerRef: string;
-  accountsOfficeRef: string;
-  utrMasked: string | null;
-  hasUtr: boolean;
-  vatScheme: 'standard' | 'reduced' | 'zero' | 'flat';
-  emailStatements: boolean;
-  warningDays: number;
-  statementDeadlineDays: number;
-  emailFrom: string;
-  emailReplyTo: string;
-  statementFooter: string;
-  createdAt?: string;
-  updatedAt?: string;
-}
-
-export interface SettingsResponse {
-  settings: CisSettings;
-  readiness: string[];
-}
-
-export type SettingsInput = Omit<CisSettings, 'utrMasked' | 'hasUtr' | 'createdAt' | 'updatedAt'> & {
-  utr?: string;
-};
-
-export interface RoleBundle {
-  id: string;
-  name: string;
-  scopes: string[];
-}
-
-export interface RolePermissions {
-  bundles: RoleBundle[];
-  scopes: string[];
-  errors: string[];
-  warnings: string[];
-}
-
-export type SubcontractorType = 'individual' | 'company' | 'partnership';
-export type VerificationStatus = 'gross' | 'standard' | 'higher';
-
-export interface Address {
-  line1: string;
-  line2: string;
-  city: string;
-  county: string;
-  postcode: string;
-  country: 'GB' | 'NI';
-}
-
-export interface Verification {
-  status: VerificationStatus;
-  rate: 0 | 20 | 30;
-  method: 'online' | 'phone' | 'letter' | 'auto' | '' | null;
-  reference: string | null;
-  notes: string | null;
-  verifiedDate: string | null;
-  verifiedBy?: string | null;
-}
-
-export interface Subcontractor {
-  id: string;
-  type: SubcontractorType;
-  name: string;
-  utrMasked: string | null;
-  ninoMasked: string | null;
-  utr?: string | null;
-  nino?: string | null;
-  companyNumber: string | null;
-  vatNumber: string | null;
-  email: string | null;
-  phone: string | null;
-  mobile: string | null;
-  registeredAddress: Address | null;
-  tradingAddress: Address | null;
-  tradingAddressSameAsRegistered: boolean;
-  gdprConsent: boolean;
-  gdprConsentDate: string | null;
-  marketingConsent: boolean;
-  portalAccess: boolean;
-  active: boolean;
-  archived: boolean;
-  verification: Verification | null;
-  createdAt: string;
-  updatedAt: string;
-  createdBy?: string | null;
-  updatedBy?: string | null;
-}
-
-export interface SubcontractorInput {
-  type: SubcontractorType;
-  name: string;
-  utr?: string;
-  nino?: string;
-  companyNumber?: string;
-  vatNumber?: string;
-  email?: string;
-  phone?: string;
-  mobile?: string;
-  registeredAddress: Address;
-  tradingAddress: Address;
-  tradingAddressSameAsRegistered: boolean;
-  gdprConsent: boolean;
-  marketingConsent: boolean;
-  portalAccess: boolean;
-  active: boolean;
-  verification: {
-    status: VerificationStatus;
-    rate: number;
-    method?: string;
-    reference?: string;
-    notes?: string;
-    verifiedDate?: string;
-  };
-}
-
-export interface SubcontractorFilters {
-  search: string;
-  status: 'all' | 'active' | 'archived';
-  type: 'all' | SubcontractorType;
-}
-
-export interface SubcontractorList {
-  items: Subcontractor[];
-  stats: { total: number; active: number; gross: number; standard: number };
-}
-
-export interface BatchResult {
-  succeeded: string[];
-  failed: { id: string; error: string }[];
-}
-
-export interface InviteInput {
-  subcontractorId?: string;
-  name?: string;
-  email?: string;
-  type?: SubcontractorType;
-  utr?: string;
-  nino?: string;
-  companyNumber?: string;
-}
-
-export interface InviteResult {
-  success: boolean;
-  subcontractorId: string;
-  magicLink: string;
-  expiresIn: string;
-  tenantName: string;
-  emailSent: boolean;
-  warning?: string;
-}
-
-export type InvoiceStatus = 'draft' | 'portal_draft' | 'approved' | 'paid' | 'cancelled';
-
-export interface InvoiceAmounts {
-  grossP: number;
-  materialsP: number;
-  materialsPercentage: number;
-  labourP: number;
-  cisDeductionP: number;
-  vatBaseP: number;
-  vatAmountP: number;
-  grossTotalP: number;
-  netPaymentP: number;
-}
-
-export interface Invoice {
-  id: string;
-  invoiceNumber: string;
-  subcontractorId: string;
-  subcontractorName: string;
-  /** A missing or unknown status displays as draft. */
-  status: string;
-  statusLabel?: string;
-  /** 'portal' or 'staff'. */
-  source: string;
-  invoiceDate: string;
-  receivedDate: string | null;
-  paymentDate: string | null;
-  taxMonth: string | null;
-  description: string | null;
-  vatRate: number;
-  reverseCharge: boolean;
-  materialsJustification: string | null;
-  amounts: InvoiceAmounts;
-  cisRate: number | null;
-  verificationSnapshot: { rate: number; reference: string | null } | null;
-  statement: {
-    required: boolean;
-    requestedAt: string | null;
-    requestedBy: string | null;
-    issuedAt: string | null;
-    issuedMethod: string | null;
-    statementId?: string | null;
-  } | null;
-  piiMasked: { utrMasked: string | null; ninoMasked: string | null } | null;
-  approvedAt: string | null;
-  approvedBy: string | null;
-  lockedAt: string | null;
-  paidAt: string | null;
-  paidBy: string | null;
-  createdAt: string;
-  updatedAt: string;
-  createdBy?: string | null;
-  updatedBy?: string | null;
-  actions?: string[];
-}
-
-export interface InvoiceInput {
-  invoiceNumber: string;
-  subcontractorId: string;
-  invoiceDate: string;
-  receivedDate?: string;
-  description?: string;
-  grossP: number;
-  materialsP: number;
-  vatRate: number;
-  reverseCharge: boolean;
-  materialsJustification?: string;
-}
-
-export type InvoicePeriod = 'all' | 'current' | 'previous' | 'quarter' | 'year';
-
-export interface InvoiceFilters {
-  search: string;
-  status: 'all' | InvoiceStatus;
-  period: InvoicePeriod;
-  subcontractorId?: string;
-  page: number;
-  pageSize: number;
-}
-
-export interface InvoiceList {
-  items: Invoice[];
-  total: number;
-  /** More than `total` invoices match (the service stops counting at its cap). */
-  totalCapped?: boolean;
-  page: number;
-  pageSize: number;
-  summary: {
-    total: number;
-    draft: number;
-    approved: number;
-    thisMonthCisP: number;
-    pendingStatements: number;
-  };
-}
-
-export interface InvoiceSaved {
-  invoice: Invoice;
-  warnings: string[];
-}
-
-export interface ImportResult {
-  created: string[];
-  failed: { index: number; errors: string[] }[];
-}
-
-export interface Statement {
-  id: string;
-  subcontractorId: string;
-  subcontractorName: string;
-  taxMonth: string;
-  invoiceIds: string[];
-  invoiceCount: number;
-  totals: { grossP: number; materialsP: number; labourP: number; cisDeductionP: number };
-  status: string;
-  generatedAt: string | null;
-  generatedBy: string | null;
-  issuedAt: string | null;
-  issuedMethod: 'email' | 'portal' | 'print' | null;
-}
-
-export type StatementFilter = 'all' | 'pending' | 'generated' | 'issued';
-
-export interface StatementGroup {
-  subcontractorId: string;
-  name: string;
-  utrMasked: string | null;
-  email: string | null;
-  invoices: Invoice[];
-  totals: { grossP: number; materialsP: number; labourP?: number; cisDeductionP: number };
-  statement: Statement | null;
-}
-
-export interface StatementsResponse {
-  period: TaxMonthPeriod;
-  deadline: { date: string; daysRemaining: number; state: 'overdue' | 'urgent' | 'pending' };
-  counters: { totalSubcontractors: number; pendingGeneration: number; generated: number; issued: number };
-  subcontractors: StatementGroup[];
-}
-
-export interface Job {
-  id: string;
-  type: string;
-  status: string;
-  progress: number;
-  result?: {
-    /** The statements generated; `errors` is the failed list. */
-    succeeded?: string[];
-    generated: number;
-    failed: number;
-    skipped: number;
-    errors: { subcontractorId?: string; subcontractor: string; error: string }[];
-  } | null;
-  error?: string | null;
-}
-
-export interface IssueResult {
-  statement: Statement;
-  emailSent?: boolean;
-  warning?: string;
-}
-
-export interface ReturnLine {
-  subcontractorId: string;
-  name: string;
-  utrMasked: string | null;
-  ninoMasked: string | null;
-  verificationRef: string | null;
-  grossP: number;
-  materialsP: number;
-  cisDeductedP: number;
-  cisRate: number;
-  invoiceCount: number;
-  statementsIssued: boolean;
-  lastStatementDate: string | null;
-}
-
-export interface CisReturn {
-  id: string;
-  status: string;
-  displayStatus: string;
-  locked: boolean;
-  lockedAt: string | null;
-  period: TaxMonthPeriod & { taxMonth?: string };
-  deadlines: Deadlines;
-  totals: {
-    subcontractors: number;
-    invoices: number;
-    grossP: number;
-    materialsP: number;
-    cisDeductedP: number;
-  };
-  lines: ReturnLine[];
-  submissionRef: string | null;
-  submittedAt: string | null;
-  submittedBy: string | null;
-  amendmentOf: string | null;
-  compiledBy: string | null;
-  hasCis300: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Validation {
-  valid: boolean;
-  issues: string[];
-}
-
-export interface CurrentReturn {
-  period: TaxMonthPeriod | null;
-  return: CisReturn | null;
-  displayStatus: string;
-  validation: Validation | null;
-}
-
-export interface DashboardAlert {
-  kind: string;
-  date: string;
-  daysRemaining: number;
-  /** 'high' (statements) or 'critical' (filing, payment). */
-  severity: string;
-  message: string;
-}
-
-export interface ActivityEntry {
-  id: string;
-  action: string;
-  targetType?: string | null;
-  targetId?: string | null;
-  summary?: string | null;
-  performedBy?: string | null;
-  performedAt: string;
-}
-
-export interface Dashboard {
-  setupRequired: boolean;
-  period: TaxMonthPeriod;
-  alerts: DashboardAlert[];
-  tiles: {
-    activeSubcontractors: number;
-    draftInvoices: number;
-    pendingStatements: number;
-    currentMonthCisP: number;
-  };
-  recentActivity: ActivityEntry[];
-}
-
-export interface AnalyticsRow {
-  grossP: number;
-  materialsP: number;
-  cisDeductionP: number;
-  invoices: number;
-}
-
-export interface Analytics {
-  byMonth: (AnalyticsRow & { taxMonth: string; displayLabel: string })[];
-  bySubcontractor: (AnalyticsRow & { subcontractorId: string; name: string })[];
-}
+export type InvoicePeriod = InvoiceFilters['period'];
 
 const cisTags = [
   'CisAbilities',
@@ -488,7 +94,7 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
       query: () => '/cis/role-permissions',
       providesTags: ['CisRoles'],
     }),
-    saveCisRolePermissions: build.mutation<RolePermissions, { bundleId: string; scopes: string[] }>({
+    saveCisRolePermissions: build.mutation<RolePermissions, BundleScopesInput & { bundleId: string }>({
       query: ({ bundleId, scopes }) => ({
         url: `/cis/role-permissions/${encodeURIComponent(bundleId)}`,
         method: 'PUT',
@@ -565,7 +171,7 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
     }),
     invoiceAction: build.mutation<
       { invoice: Invoice },
-      { id: string; action: 'approve' | 'reject' | 'cancel' | 'pay'; paymentDate?: string }
+      PaymentInput & { id: string; action: 'approve' | 'reject' | 'cancel' | 'pay' }
     >({
       query: ({ id, action, paymentDate }) => ({
         url: `/cis/invoices/${encodeURIComponent(id)}/${action}`,
@@ -576,7 +182,7 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
     }),
     bulkInvoices: build.mutation<
       BatchResult,
-      { action: 'approve' | 'pay' | 'delete'; ids: string[]; paymentDate?: string }
+      PaymentInput & { action: 'approve' | 'pay' | 'delete'; ids: string[] }
     >({
       query: ({ action, ids, paymentDate }) => ({
         url: `/cis/invoices/${action}`,
@@ -595,17 +201,15 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
       query: ({ taxMonth, filter }) => `/cis/statements${query({ taxMonth, filter })}`,
       providesTags: ['CisStatement'],
     }),
-    generateStatement: build.mutation<
-      { statement: Statement },
-      { subcontractorId: string; taxMonth: string }
-    >({
+    generateStatement: build.mutation<{ statement: Statement }, GenerateStatementInput>({
       query: (body) => ({ url: '/cis/statements/generate', method: 'POST', body }),
       invalidatesTags: ['CisStatement', 'CisDashboard'],
     }),
-    generateAllStatements: build.mutation<{ job: Job }, { taxMonth: string }>({
+    // The job as queued: its result and error are absent until GET /cis/jobs/:id has them.
+    generateAllStatements: build.mutation<{ job: QueuedJob & Partial<Job> }, GenerateAllInput>({
       query: (body) => ({ url: '/cis/statements/generate-all', method: 'POST', body }),
     }),
-    issueStatement: build.mutation<IssueResult, { id: string; method: 'email' | 'portal' | 'print' }>({
+    issueStatement: build.mutation<IssueResult, { id: string; method: IssueInput['method'] }>({
       query: ({ id, method }) => ({
         url: `/cis/statements/${encodeURIComponent(id)}/issue`,
         method: 'POST',
@@ -626,7 +230,7 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
       query: () => '/cis/returns?limit=12',
       providesTags: ['CisReturn'],
     }),
-    compileReturn: build.mutation<{ return: CisReturn; validation: Validation }, string>({
+    compileReturn: build.mutation<ReturnWithValidation, string>({
       query: (taxMonth) => ({ url: `/cis/returns/${encodeURIComponent(taxMonth)}/compile`, method: 'POST' }),
       invalidatesTags: ['CisReturn', 'CisDashboard'],
     }),

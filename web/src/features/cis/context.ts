@@ -1,6 +1,6 @@
+import type { Abilities } from '@workspace/cis/contract';
 import { createContext, useContext } from 'react';
 import type { Session } from '../../app/api';
-import type { Abilities } from './api';
 
 export interface CisContextValue {
   abilities: Abilities;

@@ -1,8 +1,9 @@
+import type { InviteResult, SubcontractorType } from '@workspace/cis/contract';
 import { CheckCircleOutlined, CopyOutlined } from '@ant-design/icons';
 import { Alert, Button, Form, Input, Modal, Result, Select, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useToast } from '../../../ui/feedback';
-import { useInviteSubcontractorMutation, type InviteResult, type SubcontractorType } from '../api';
+import { useInviteSubcontractorMutation } from '../api';
 import { errorMessage } from '../../../ui/problem';
 import { LabelledInput } from '../../../ui/LabelledInput';
 

@@ -1,4 +1,4 @@
-import type { Abilities, Invoice } from '../api';
+import type { Abilities, Invoice } from '@workspace/cis/contract';
 import { normaliseInvoiceStatus } from '../domain';
 import type { ConfirmOptions } from '../../../ui/feedback';
 
@@ -9,7 +9,11 @@ export type InvoiceUiAction = 'view' | 'edit' | 'approve' | 'reject' | 'pay' | '
  * caller's UI flag grants it (edit, cancel, delete: canWrite; approve, reject: canApprove; pay: canPay, the scope the service
  * checks, which the coarse write scope also grants).
  */
-export function invoiceAllows(invoice: Invoice, action: InvoiceUiAction, abilities: Abilities): boolean {
+export function invoiceAllows(
+  invoice: Pick<Invoice, 'status'> & { actions?: Invoice['actions'] },
+  action: InvoiceUiAction,
+  abilities: Abilities,
+): boolean {
   if (action === 'view') return true;
   const status = normaliseInvoiceStatus(invoice.status);
   const byStatus: Record<Exclude<InvoiceUiAction, 'view'>, boolean> = {
@@ -31,7 +35,7 @@ export function invoiceAllows(invoice: Invoice, action: InvoiceUiAction, abiliti
 }
 
 /** 'Statement pending': a statement is required and has not been issued. */
-export function statementPending(invoice: Pick<Invoice, 'statement'>): boolean {
+export function statementPending(invoice: { statement: Invoice['statement'] | null }): boolean {
   return Boolean(invoice.statement?.required) && !invoice.statement?.issuedAt;
 }
 
