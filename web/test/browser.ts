@@ -115,6 +115,19 @@ export async function startShellStack(): Promise<ShellStack> {
   };
 }
 
+/**
+ * One shell stack for a test file: started before its tests (then handed to `started`, which keeps what the tests
+ * use) and stopped after them.
+ */
+export function shellStackPerFile(started: (stack: ShellStack) => void | Promise<void>): void {
+  let stack: ShellStack;
+  beforeAll(async () => {
+    stack = await startShellStack();
+    await started(stack);
+  });
+  afterAll(() => stack.stop());
+}
+
 /** Waits until the element is visible (15 s at the most). */
 export async function visible(locator: Locator): Promise<void> {
   await locator.waitFor({ state: 'visible', timeout: 15_000 });

@@ -21,7 +21,7 @@ import {
   type CisHarness,
 } from '@workspace/cis/testing';
 import { shots, visible } from './browser.js';
-import { choose, dialog, optionsOf, startCisBrowserStack, until, type CisBrowserStack } from './cis-stack.js';
+import { choose, dialog, optionsOf, cisStackPerFile, until, type CisBrowserStack } from './cis-stack.js';
 
 let stack: CisBrowserStack;
 let harness: CisHarness;
@@ -122,14 +122,12 @@ async function seed() {
   await call('POST', '/invoices/delete', { ids: [deleted] });
 }
 
-beforeAll(async () => {
-  stack = await startCisBrowserStack();
+cisStackPerFile(async (started) => {
+  stack = started;
   ({ harness, baseUrl } = stack);
   admin = await harness.token(ALL_CIS_SCOPES, 'demo', CIS_ADMIN_ID);
   await seed();
 });
-
-afterAll(() => stack.stop());
 
 /** The invoice numbers of the list's rows, top to bottom. */
 const invoiceNumbers = (page: Page) =>

@@ -50,6 +50,19 @@ export async function startCisBrowserStack(): Promise<CisBrowserStack> {
   };
 }
 
+/**
+ * One CIS stack for a test file: started before its tests (then handed to `started`, which keeps what the tests
+ * use and seeds) and stopped after them.
+ */
+export function cisStackPerFile(started: (stack: CisBrowserStack) => void | Promise<void>): void {
+  let stack: CisBrowserStack;
+  beforeAll(async () => {
+    stack = await startCisBrowserStack();
+    await started(stack);
+  });
+  afterAll(() => stack.stop());
+}
+
 /** Waits until the value read satisfies the check (the lists refetch after each filter change). */
 export async function until<T>(
   read: () => Promise<T>,

@@ -6,22 +6,46 @@ import type { Browser, Download, Locator, Page, Route } from 'playwright-core';
 import { londonDate, taxMonthOf } from '@workspace/cis/domain';
 import type { CisHarness } from '@workspace/cis/testing';
 import { shots } from './browser.js';
-import { choose, dialog, optionsOf, startCisBrowserStack, type CisBrowserStack } from './cis-stack.js';
+import { choose, dialog, optionsOf, cisStackPerFile, type CisBrowserStack } from './cis-stack.js';
 
 let stack: CisBrowserStack;
 let harness: CisHarness;
 let browser: Browser;
 let baseUrl: string;
 
-beforeAll(async () => {
-  stack = await startCisBrowserStack();
+cisStackPerFile((started) => {
+  stack = started;
   ({ harness, browser, baseUrl } = stack);
 });
 
-afterAll(() => stack.stop());
-
 async function expectVisible(_page: Page, locator: ReturnType<Page['locator']>) {
   await locator.waitFor({ state: 'visible', timeout: 15_000 });
+}
+
+/** Recompiles the current return and waits for it to validate; `included` is the dialog's count line. */
+async function recompileReturn(page: Page, current: Locator, included: string) {
+  await current.getByRole('button', { name: 'Recompile' }).click();
+  const compiled = dialog(page, 'Return Compiled Successfully');
+  await expectVisible(page, compiled.getByText(included));
+  await compiled.getByRole('button', { name: 'OK' }).click();
+  await expectVisible(page, current.getByText('Return validated successfully'));
+}
+
+/** Submits the current return through its confirmation and waits for it to lock. */
+async function submitReturn(page: Page, current: Locator) {
+  await current.getByRole('button', { name: 'Submit Return' }).click();
+  const confirmSubmit = dialog(page, 'Submit Return');
+  await expectVisible(
+    page,
+    confirmSubmit.getByText(
+      'Are you sure you want to submit this return? It will be locked after submission.',
+    ),
+  );
+  await confirmSubmit.getByRole('button', { name: 'Submit' }).click();
+  const submitted = dialog(page, 'Return Submitted');
+  await expectVisible(page, submitted.getByText('Return submitted successfully'));
+  await submitted.getByRole('button', { name: 'OK' }).click();
+  await expectVisible(page, current.locator('.ant-tag', { hasText: 'Locked' }));
 }
 
 /** 'YYYY-MM-DD' → 'DD/MM/YYYY' (what the date fields show and take). */
@@ -302,25 +326,9 @@ describe('CIS screens in Chromium', () => {
 
     // Returns: recompile now the statement is issued, validated, submit after the confirmation.
     await page.goto(`${baseUrl}/cis/returns`);
-    await current.getByRole('button', { name: 'Recompile' }).click();
-    const compiled = dialog(page, 'Return Compiled Successfully');
-    await expectVisible(page, compiled.getByText('1 subcontractors included.'));
-    await compiled.getByRole('button', { name: 'OK' }).click();
-    await expectVisible(page, current.getByText('Return validated successfully'));
+    await recompileReturn(page, current, '1 subcontractors included.');
     await page.screenshot({ path: `${shots}/cis-return-compiled.png`, fullPage: true });
-    await current.getByRole('button', { name: 'Submit Return' }).click();
-    const confirmSubmit = dialog(page, 'Submit Return');
-    await expectVisible(
-      page,
-      confirmSubmit.getByText(
-        'Are you sure you want to submit this return? It will be locked after submission.',
-      ),
-    );
-    await confirmSubmit.getByRole('button', { name: 'Submit' }).click();
-    const submitted = dialog(page, 'Return Submitted');
-    await expectVisible(page, submitted.getByText('Return submitted successfully'));
-    await submitted.getByRole('button', { name: 'OK' }).click();
-    await expectVisible(page, current.locator('.ant-tag', { hasText: 'Locked' }));
+    await submitReturn(page, current);
     await expectVisible(page, page.locator('tr', { hasText: 'Tax month ending' }).first());
     await page.screenshot({ path: `${shots}/cis-return-submitted.png`, fullPage: true });
     await page.context().close();
@@ -635,25 +643,9 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
     expect(await current.getByRole('button', { name: 'Unlock (Testing)' }).count()).toBe(0);
 
     // Sam Site (INV-1001), Paula Plaster (IMP-001) and Ivy Importer (IMP-003) were paid this tax month.
-    await current.getByRole('button', { name: 'Recompile' }).click();
-    const compiled = dialog(page, 'Return Compiled Successfully');
-    await expectVisible(page, compiled.getByText('3 subcontractors included.'));
-    await compiled.getByRole('button', { name: 'OK' }).click();
-    await expectVisible(page, current.getByText('Return validated successfully'));
+    await recompileReturn(page, current, '3 subcontractors included.');
 
-    await current.getByRole('button', { name: 'Submit Return' }).click();
-    const confirmSubmit = dialog(page, 'Submit Return');
-    await expectVisible(
-      page,
-      confirmSubmit.getByText(
-        'Are you sure you want to submit this return? It will be locked after submission.',
-      ),
-    );
-    await confirmSubmit.getByRole('button', { name: 'Submit' }).click();
-    const submitted = dialog(page, 'Return Submitted');
-    await expectVisible(page, submitted.getByText('Return submitted successfully'));
-    await submitted.getByRole('button', { name: 'OK' }).click();
-    await expectVisible(page, current.locator('.ant-tag', { hasText: 'Locked' }));
+    await submitReturn(page, current);
     const [returnCsv] = await Promise.all([
       page.waitForEvent('download'),
       current.getByRole('button', { name: 'Export CSV' }).click(),

@@ -4,19 +4,15 @@
 // /v1/live through the bff's /api/live and the shell's EventSource).
 import type { Browser, Page } from 'playwright-core';
 import { demoSeed, signIn as signInAtIdentity } from '@workspace/identity/testing';
-import { shots, signInThroughPages, startShellStack, type ShellStack } from './browser.js';
+import { shots, shellStackPerFile, signInThroughPages, type ShellStack } from './browser.js';
 
 let stack: ShellStack;
 let browser: Browser;
 let baseUrl: string;
 
-beforeAll(async () => {
-  stack = await startShellStack();
+shellStackPerFile((started) => {
+  stack = started;
   ({ browser, baseUrl } = stack);
-});
-
-afterAll(async () => {
-  await stack.stop();
 });
 
 const signIn = (page: Page, email: string) => signInThroughPages(page, baseUrl, email);

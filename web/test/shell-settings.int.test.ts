@@ -16,21 +16,17 @@ import {
 import { demoSeed } from '@workspace/identity/testing';
 import { statusColours, statusStorageKey } from '../src/ui/avatar.js';
 import { hueOf, rgb, shots, signInThroughPages, styleOf, visible } from './browser.js';
-import { startCisBrowserStack, type CisBrowserStack } from './cis-stack.js';
+import { cisStackPerFile } from './cis-stack.js';
 
-let stack: CisBrowserStack;
 let harness: CisHarness;
 let browser: Browser;
 let baseUrl: string;
 
 const TENANT_NAME = 'Demo Construction Ltd';
 
-beforeAll(async () => {
-  stack = await startCisBrowserStack();
-  ({ harness, browser, baseUrl } = stack);
+cisStackPerFile((started) => {
+  ({ harness, browser, baseUrl } = started);
 });
-
-afterAll(() => stack.stop());
 
 async function signedIn(email: string): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({

@@ -7,26 +7,15 @@ import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { acmeSeed, type IdentityHarness } from '@workspace/identity/testing';
 import { darkSurfaces, fonts, lightSurfaces, PLATFORM_THEME } from '../src/ui/appearance.js';
 import { avatarPixels, statusColours } from '../src/ui/avatar.js';
-import {
-  hueOf,
-  rgb,
-  shots,
-  signInThroughPages,
-  startShellStack,
-  styleOf,
-  visible,
-  type ShellStack,
-} from './browser.js';
+import { hueOf, rgb, shots, signInThroughPages, shellStackPerFile, styleOf, visible } from './browser.js';
 
-let stack: ShellStack;
 let harness: IdentityHarness;
 let browser: Browser;
 let baseUrl: string;
 
 const acmeAdmin = acmeSeed.users[0];
 
-beforeAll(async () => {
-  stack = await startShellStack();
+shellStackPerFile(async (stack) => {
   ({ identity: harness, browser, baseUrl } = stack);
   // Acme Builders enables no module at all.
   await harness.definition
@@ -35,8 +24,6 @@ beforeAll(async () => {
       stores.tenants.updateTenant('acme', { modules: [{ id: 'cis', enabled: false, config: {} }] }),
     );
 });
-
-afterAll(() => stack.stop());
 
 async function signedIn(
   tenant: 'demo' | 'acme',

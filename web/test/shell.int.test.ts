@@ -1,19 +1,13 @@
 // Browser journeys of the staff app shell: Debian's Chromium driven by playwright-core against the real stack
 // (PostgreSQL, Kafka, identity, the dev OIDC provider and the bff serving the built web bundles).
 import type { Browser, Page } from 'playwright-core';
-import { hueOf, shots, signInThroughPages, startShellStack, type ShellStack } from './browser.js';
+import { hueOf, shots, shellStackPerFile, signInThroughPages } from './browser.js';
 
-let stack: ShellStack;
 let browser: Browser;
 let baseUrl: string;
 
-beforeAll(async () => {
-  stack = await startShellStack();
+shellStackPerFile((stack) => {
   ({ browser, baseUrl } = stack);
-});
-
-afterAll(async () => {
-  await stack.stop();
 });
 
 const signIn = (page: Page, email: string) => signInThroughPages(page, baseUrl, email);

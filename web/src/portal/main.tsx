@@ -2,7 +2,6 @@ import {
   Alert,
   Button,
   Card,
-  Col,
   ConfigProvider,
   DatePicker,
   Form,
@@ -10,9 +9,7 @@ import {
   Layout,
   Result,
   Row,
-  Select,
   Spin,
-  Switch,
   Table,
   Tag,
   Typography,
@@ -29,10 +26,12 @@ import {
   MATERIALS_WARNING_PERCENT,
   materialsAtLeastPercent,
 } from '../features/cis/domain';
+import { InvoiceAmountFields } from '../features/cis/components/InvoiceAmountFields';
 // The date field's module registers dayjs's parsing of typed DD/MM/YYYY dates.
 import { UK_DATE_FORMAT } from '../ui/DateField';
 import { pounds, ukDate } from '../ui/format';
 import { problemDetail, readProblem } from '../ui/problem';
+import { FieldCol } from '../ui/FieldCol';
 
 interface PortalSession {
   subcontractorId: string;
@@ -370,59 +369,13 @@ function SubmitInvoice({
         ) : null}
         {failure ? <Alert type="error" showIcon style={{ marginBottom: 16 }} title={failure} /> : null}
         <Row gutter={16}>
-          <Col xs={24} md={8}>
-            <Form.Item label="Invoice number" name="invoiceNumber" required>
-              <Input maxLength={50} />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={8}>
-            <Form.Item label="Invoice date" name="invoiceDate" required>
-              <DatePicker format={UK_DATE_FORMAT} placeholder={UK_DATE_FORMAT} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={8}>
-            <Form.Item label="VAT rate" name="vatRate">
-              <Select
-                options={[
-                  { value: 0, label: '0%' },
-                  { value: 5, label: '5%' },
-                  { value: 20, label: '20%' },
-                ]}
-              />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={8}>
-            <Form.Item label="Gross amount (£)" name="gross" required extra="Excluding VAT">
-              <Input inputMode="decimal" prefix="£" />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={8}>
-            <Form.Item label="Materials (£)" name="materials">
-              <Input inputMode="decimal" prefix="£" />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={8}>
-            <Form.Item label="Reverse charge" name="reverseCharge" valuePropName="checked">
-              <Switch />
-            </Form.Item>
-          </Col>
-          <Col span={24}>
-            <Form.Item label="Description" name="description">
-              <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} maxLength={2000} />
-            </Form.Item>
-          </Col>
-          {highMaterials ? (
-            <Col span={24}>
-              <Form.Item
-                label="Materials justification"
-                name="materialsJustification"
-                required
-                extra="Materials justification required when materials exceed 60%"
-              >
-                <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} maxLength={2000} />
-              </Form.Item>
-            </Col>
-          ) : null}
+          <FieldCol cols={{ xs: 24, md: 8 }} label="Invoice number" name="invoiceNumber" required>
+            <Input maxLength={50} />
+          </FieldCol>
+          <FieldCol cols={{ xs: 24, md: 8 }} label="Invoice date" name="invoiceDate" required>
+            <DatePicker format={UK_DATE_FORMAT} placeholder={UK_DATE_FORMAT} style={{ width: '100%' }} />
+          </FieldCol>
+          <InvoiceAmountFields highMaterials={highMaterials} textMaxLength={2000} />
         </Row>
         <Button type="primary" htmlType="submit" loading={busy}>
           Submit Invoice

@@ -1,6 +1,6 @@
 import type { Analytics } from '@workspace/cis/contract';
 import { Card, Col, Empty, Row, Segmented, Skeleton, Space, Table } from 'antd';
-import { useState } from 'react';
+import { useState, type ReactElement } from 'react';
 import {
   Bar,
   BarChart,
@@ -14,8 +14,7 @@ import {
   YAxis,
 } from 'recharts';
 import { useCisAnalyticsQuery } from './api';
-import { useCis } from './context';
-import { QueryError } from '../../ui/QueryError';
+import { CisQueryError } from './components/CisQueryError';
 import { pounds } from '../../ui/format';
 
 const colours = { gross: '#1677ff', materials: '#faad14', cis: '#f5222d' };
@@ -41,23 +40,46 @@ function monthRows(data: Analytics) {
     }));
 }
 
+/** The grid, axes, tooltip and legend of a chart by tax month (elements, not a component: Recharts reads its children). */
+const monthAxes = () => [
+  <CartesianGrid key="grid" strokeDasharray="3 3" />,
+  <XAxis key="x" dataKey="month" interval="preserveStartEnd" minTickGap={12} />,
+  <YAxis key="y" tickFormatter={poundsTick} width={90} />,
+  <Tooltip key="tooltip" formatter={poundsTooltip} />,
+  <Legend key="legend" />,
+];
+
+/** A card holding one chart by tax month, or the empty state when the period has no invoices. */
+function MonthChartCard({
+  title,
+  empty,
+  children,
+}: {
+  title: string;
+  empty: boolean;
+  children: ReactElement;
+}) {
+  return (
+    <Card title={title} size="small">
+      {empty ? (
+        <Empty description="No invoices in this period" />
+      ) : (
+        <ResponsiveContainer width="100%" height={320}>
+          {children}
+        </ResponsiveContainer>
+      )}
+    </Card>
+  );
+}
+
 /** /cis/analytics: gross, materials and deductions per tax month, and per subcontractor. */
 export function CisAnalytics() {
   const [months, setMonths] = useState(12);
-  const { session } = useCis();
   const { data, error, isLoading } = useCisAnalyticsQuery(months);
 
   if (isLoading) return <Skeleton active paragraph={{ rows: 10 }} />;
   if (error || !data)
-    return (
-      <QueryError
-        session={session}
-        module="cis"
-        error={error}
-        prefix="Error loading analytics: "
-        action="view CIS analytics"
-      />
-    );
+    return <CisQueryError error={error} prefix="Error loading analytics: " action="view CIS analytics" />;
   const rows = monthRows(data);
   const subs = [...data.bySubcontractor].sort((a, b) => b.grossP - a.grossP);
   const subRows = subs.slice(0, 10).map((row) => ({
@@ -80,43 +102,23 @@ export function CisAnalytics() {
       />
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={14}>
-          <Card title="Gross, Materials and CIS Deductions by Tax Month" size="small">
-            {rows.length === 0 ? (
-              <Empty description="No invoices in this period" />
-            ) : (
-              <ResponsiveContainer width="100%" height={320}>
-                <BarChart data={rows} margin={chartMargin}>
-                  <CartesianGrid strokeDasharray="3 3" />
-                  <XAxis dataKey="month" interval="preserveStartEnd" minTickGap={12} />
-                  <YAxis tickFormatter={poundsTick} width={90} />
-                  <Tooltip formatter={poundsTooltip} />
-                  <Legend />
-                  <Bar dataKey="Gross" fill={colours.gross} />
-                  <Bar dataKey="Materials" fill={colours.materials} />
-                  <Bar dataKey="CIS Deductions" fill={colours.cis} />
-                </BarChart>
-              </ResponsiveContainer>
-            )}
-          </Card>
+          <MonthChartCard title="Gross, Materials and CIS Deductions by Tax Month" empty={rows.length === 0}>
+            <BarChart data={rows} margin={chartMargin}>
+              {monthAxes()}
+              <Bar dataKey="Gross" fill={colours.gross} />
+              <Bar dataKey="Materials" fill={colours.materials} />
+              <Bar dataKey="CIS Deductions" fill={colours.cis} />
+            </BarChart>
+          </MonthChartCard>
         </Col>
         <Col xs={24} xl={10}>
-          <Card title="CIS Deductions Trend" size="small">
-            {rows.length === 0 ? (
-              <Empty description="No invoices in this period" />
-            ) : (
-              <ResponsiveContainer width="100%" height={320}>
-                <LineChart data={rows} margin={chartMargin}>
-                  <CartesianGrid strokeDasharray="3 3" />
-                  <XAxis dataKey="month" interval="preserveStartEnd" minTickGap={12} />
-                  <YAxis tickFormatter={poundsTick} width={90} />
-                  <Tooltip formatter={poundsTooltip} />
-                  <Legend />
-                  <Line type="monotone" dataKey="CIS Deductions" stroke={colours.cis} />
-                  <Line type="monotone" dataKey="Gross" stroke={colours.gross} />
-                </LineChart>
-              </ResponsiveContainer>
-            )}
-          </Card>
+          <MonthChartCard title="CIS Deductions Trend" empty={rows.length === 0}>
+            <LineChart data={rows} margin={chartMargin}>
+              {monthAxes()}
+              <Line type="monotone" dataKey="CIS Deductions" stroke={colours.cis} />
+              <Line type="monotone" dataKey="Gross" stroke={colours.gross} />
+            </LineChart>
+          </MonthChartCard>
         </Col>
       </Row>
       <Card title="By Subcontractor" size="small">

@@ -23,7 +23,7 @@ import {
 } from 'antd';
 import { Link } from 'react-router';
 import { useCisDashboardQuery } from './api';
-import { QueryError } from '../../ui/QueryError';
+import { CisQueryError } from './components/CisQueryError';
 import { StatCard } from '../../ui/StatCard';
 import { useCis } from './context';
 import { pounds, ukDate, ukDateTime } from '../../ui/format';
@@ -48,15 +48,7 @@ export function CisDashboard() {
 
   if (isLoading) return <Skeleton active paragraph={{ rows: 8 }} />;
   if (error || !data)
-    return (
-      <QueryError
-        session={session}
-        module="cis"
-        error={error}
-        prefix="Error loading dashboard: "
-        action="view the CIS dashboard"
-      />
-    );
+    return <CisQueryError error={error} prefix="Error loading dashboard: " action="view the CIS dashboard" />;
 
   if (data.setupRequired)
     return (

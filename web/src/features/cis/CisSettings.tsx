@@ -31,11 +31,12 @@ import {
   useSaveCisSettingsMutation,
 } from './api';
 import { clearEditedErrors, showFieldErrors } from './components/formErrors';
-import { QueryError } from '../../ui/QueryError';
+import { CisQueryError } from './components/CisQueryError';
 import { useCis } from './context';
 import { DEFAULT_CIS_SETTINGS } from './domain';
 import { errorMessage, errorStatus, fieldErrors } from '../../ui/problem';
 import { validateSettingsInput } from './validation';
+import { FieldCol } from '../../ui/FieldCol';
 
 /** What the form shows when the settings cannot be loaded: the same defaults, in memory (cis.md §4 'Settings'). */
 const fallbackSettings: SettingsResponse = {
@@ -65,7 +66,6 @@ function valuesOf(settings: Settings): FormValues {
 /** The role-bundle checklist: each bundle's CIS scopes, with the checker's errors and warnings. */
 function RolePermissions() {
   const { notification } = App.useApp();
-  const { session } = useCis();
   const { data, error, isLoading } = useCisRolePermissionsQuery(undefined);
   const [save, saveState] = useSaveCisRolePermissionsMutation();
   const [drafts, setDrafts] = useState<Record<string, string[]>>({});
@@ -78,9 +78,7 @@ function RolePermissions() {
   if (isLoading) return <Skeleton active />;
   if (error || !data)
     return (
-      <QueryError
-        session={session}
-        module="cis"
+      <CisQueryError
         error={error}
         prefix="Error loading role permissions: "
         action="manage CIS role permissions"
@@ -175,7 +173,7 @@ function RolePermissions() {
 
 /** /cis/settings: tax-authority details, processing settings and role permissions (managers only). */
 export function CisSettings() {
-  const { abilities, session } = useCis();
+  const { abilities } = useCis();
   const { notification } = App.useApp();
   const [form] = Form.useForm<FormValues>();
   const loaded = useCisSettingsQuery(undefined, { skip: !abilities.canManage });
@@ -201,15 +199,7 @@ export function CisSettings() {
     );
   if (isLoading) return <Skeleton active paragraph={{ rows: 10 }} />;
   if (!data)
-    return (
-      <QueryError
-        session={session}
-        module="cis"
-        error={error}
-        prefix="Error loading settings: "
-        action="manage CIS settings"
-      />
-    );
+    return <CisQueryError error={error} prefix="Error loading settings: " action="manage CIS settings" />;
 
   const submit = async (values: FormValues) => {
     const body: SettingsInput = { ...values, utr: values.utr.trim() || undefined };
@@ -271,88 +261,78 @@ export function CisSettings() {
         <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
           <Card title="Tax Authority Details" size="small">
             <Row gutter={16}>
-              <Col xs={24} md={12}>
-                <Form.Item label="Company name" name="companyName" required>
-                  <Input maxLength={100} />
-                </Form.Item>
-              </Col>
-              <Col xs={24} md={12}>
-                <Form.Item label="Employer reference" name="employerRef" extra="e.g., 123/AB12345">
-                  <Input />
-                </Form.Item>
-              </Col>
-              <Col xs={24} md={12}>
-                <Form.Item
-                  label="Accounts office reference"
-                  name="accountsOfficeRef"
-                  extra="e.g., 123PA00012345"
-                >
-                  <Input />
-                </Form.Item>
-              </Col>
-              <Col xs={24} md={12}>
-                <Form.Item
-                  label="Contractor UTR"
-                  name="utr"
-                  extra={
-                    settings?.hasUtr ? `Stored: ${settings.utrMasked}. Leave blank to keep it.` : '10 digits'
-                  }
-                >
-                  <Input maxLength={13} autoComplete="off" />
-                </Form.Item>
-              </Col>
+              <FieldCol cols={{ xs: 24, md: 12 }} label="Company name" name="companyName" required>
+                <Input maxLength={100} />
+              </FieldCol>
+              <FieldCol
+                cols={{ xs: 24, md: 12 }}
+                label="Employer reference"
+                name="employerRef"
+                extra="e.g., 123/AB12345"
+              >
+                <Input />
+              </FieldCol>
+              <FieldCol
+                cols={{ xs: 24, md: 12 }}
+                label="Accounts office reference"
+                name="accountsOfficeRef"
+                extra="e.g., 123PA00012345"
+              >
+                <Input />
+              </FieldCol>
+              <FieldCol
+                cols={{ xs: 24, md: 12 }}
+                label="Contractor UTR"
+                name="utr"
+                extra={
+                  settings?.hasUtr ? `Stored: ${settings.utrMasked}. Leave blank to keep it.` : '10 digits'
+                }
+              >
+                <Input maxLength={13} autoComplete="off" />
+              </FieldCol>
             </Row>
           </Card>
           <Card title="Processing Settings" size="small">
             <Row gutter={16}>
-              <Col xs={24} md={8}>
-                <Form.Item label="VAT scheme" name="vatScheme">
-                  <Select
-                    options={[
-                      { value: 'standard', label: 'Standard' },
-                      { value: 'reduced', label: 'Reduced' },
-                      { value: 'zero', label: 'Zero' },
-                      { value: 'flat', label: 'Flat rate' },
-                    ]}
-                  />
-                </Form.Item>
-              </Col>
+              <FieldCol cols={{ xs: 24, md: 8 }} label="VAT scheme" name="vatScheme">
+                <Select
+                  options={[
+                    { value: 'standard', label: 'Standard' },
+                    { value: 'reduced', label: 'Reduced' },
+                    { value: 'zero', label: 'Zero' },
+                    { value: 'flat', label: 'Flat rate' },
+                  ]}
+                />
+              </FieldCol>
               <Col xs={12} md={8}>
                 {/* No min and max: the input would clamp 31 to 30 unseen; the form's check says why instead. */}
                 <Form.Item label="Warning days" name="warningDays">
                   <InputNumber precision={0} style={{ width: '100%' }} />
                 </Form.Item>
               </Col>
-              <Col xs={12} md={8}>
-                <Form.Item label="Statement deadline days" name="statementDeadlineDays">
-                  <InputNumber precision={0} style={{ width: '100%' }} />
-                </Form.Item>
-              </Col>
-              <Col xs={12} md={8}>
-                <Form.Item label="Email statements" name="emailStatements" valuePropName="checked">
-                  <Switch />
-                </Form.Item>
-              </Col>
-              <Col xs={12} md={8}>
-                <Form.Item label="Module active" name="active" valuePropName="checked">
-                  <Switch />
-                </Form.Item>
-              </Col>
-              <Col xs={24} md={12}>
-                <Form.Item label="Statement email from" name="emailFrom">
-                  <Input type="email" />
-                </Form.Item>
-              </Col>
-              <Col xs={24} md={12}>
-                <Form.Item label="Statement email reply-to" name="emailReplyTo">
-                  <Input type="email" />
-                </Form.Item>
-              </Col>
-              <Col span={24}>
-                <Form.Item label="Statement footer" name="statementFooter">
-                  <Input.TextArea autoSize={{ minRows: 2, maxRows: 4 }} />
-                </Form.Item>
-              </Col>
+              <FieldCol cols={{ xs: 12, md: 8 }} label="Statement deadline days" name="statementDeadlineDays">
+                <InputNumber precision={0} style={{ width: '100%' }} />
+              </FieldCol>
+              <FieldCol
+                cols={{ xs: 12, md: 8 }}
+                label="Email statements"
+                name="emailStatements"
+                valuePropName="checked"
+              >
+                <Switch />
+              </FieldCol>
+              <FieldCol cols={{ xs: 12, md: 8 }} label="Module active" name="active" valuePropName="checked">
+                <Switch />
+              </FieldCol>
+              <FieldCol cols={{ xs: 24, md: 12 }} label="Statement email from" name="emailFrom">
+                <Input type="email" />
+              </FieldCol>
+              <FieldCol cols={{ xs: 24, md: 12 }} label="Statement email reply-to" name="emailReplyTo">
+                <Input type="email" />
+              </FieldCol>
+              <FieldCol cols={{ span: 24 }} label="Statement footer" name="statementFooter">
+                <Input.TextArea autoSize={{ minRows: 2, maxRows: 4 }} />
+              </FieldCol>
             </Row>
           </Card>
           <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={saveState.isLoading}>

@@ -16,9 +16,9 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useConfirm, useToast } from '../../ui/feedback';
 import { useInvoiceActionMutation, useInvoiceQuery } from './api';
-import { invoiceAllows, statementPending } from './components/invoiceActions';
+import { REJECT_INVOICE_CONFIRM, invoiceAllows, statementPending } from './components/invoiceActions';
 import { PayModal } from './components/PayModal';
-import { QueryError } from '../../ui/QueryError';
+import { CisQueryError } from './components/CisQueryError';
 import { InvoiceStatusBadge } from './components/StatusBadge';
 import { useCis } from './context';
 import { MATERIALS_WARNING_PERCENT, materialsAtLeastPercent } from './domain';
@@ -28,7 +28,7 @@ import { errorMessage } from '../../ui/problem';
 /** /cis/invoices/:id: the invoice with its toolbar (Approve, Reject, Mark Paid, Edit, and Cancel in a menu). */
 export function InvoiceDetail() {
   const { id = '' } = useParams();
-  const { abilities, session } = useCis();
+  const { abilities } = useCis();
   const navigate = useNavigate();
   const toast = useToast();
   const confirm = useConfirm();
@@ -38,26 +38,13 @@ export function InvoiceDetail() {
 
   if (isLoading) return <Skeleton active paragraph={{ rows: 10 }} />;
   if (error || !data)
-    return (
-      <QueryError
-        session={session}
-        module="cis"
-        error={error}
-        prefix="Error loading invoice: "
-        action="view invoices"
-      />
-    );
+    return <CisQueryError error={error} prefix="Error loading invoice: " action="view invoices" />;
   const invoice = data.invoice;
   const amounts = invoice.amounts;
 
   const run = async (action: 'approve' | 'reject' | 'cancel', paymentDate?: string) => {
     if (action === 'reject') {
-      const ok = await confirm({
-        title: 'Reject Invoice',
-        message: 'Reject this portal-submitted invoice?',
-        confirmText: 'Reject',
-        style: 'danger',
-      });
+      const ok = await confirm(REJECT_INVOICE_CONFIRM);
       if (!ok) return;
     }
     if (action === 'cancel') {

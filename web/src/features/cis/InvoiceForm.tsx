@@ -1,18 +1,5 @@
 import type { Invoice, InvoiceInput } from '@workspace/cis/contract';
-import {
-  Alert,
-  Button,
-  Card,
-  Col,
-  Descriptions,
-  Form,
-  Input,
-  Row,
-  Select,
-  Skeleton,
-  Space,
-  Switch,
-} from 'antd';
+import { Alert, Button, Card, Col, Descriptions, Form, Input, Row, Select, Skeleton, Space } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { penceOfInput } from '@workspace/rules';
@@ -24,13 +11,17 @@ import {
   useUpdateInvoiceMutation,
 } from './api';
 import { DateField } from '../../ui/DateField';
-import { clearEditedErrors, showFieldErrors } from './components/formErrors';
-import { QueryError } from '../../ui/QueryError';
+import { InvoiceAmountFields } from './components/InvoiceAmountFields';
+import { CisQueryError } from './components/CisQueryError';
+import { EditForm } from './components/EditForm';
+import { showFieldErrors } from './components/formErrors';
+import { FormActions } from '../../ui/FormActions';
 import { useCis } from './context';
 import { calculateInvoice, normaliseInvoiceStatus, penceToPounds } from './domain';
 import { pounds } from '../../ui/format';
 import { errorMessage, fieldErrors } from '../../ui/problem';
 import { validateInvoiceForm } from './validation';
+import { FieldCol } from '../../ui/FieldCol';
 
 interface FormValues {
   invoiceNumber: string;
@@ -82,7 +73,7 @@ export function InvoiceForm() {
   const editing = Boolean(id);
   const navigate = useNavigate();
   const toast = useToast();
-  const { abilities, session } = useCis();
+  const { abilities } = useCis();
   const [form] = Form.useForm<FormValues>();
   const [banner, setBanner] = useState<string | null>(null);
   const existing = useInvoiceQuery(id ?? '', { skip: !editing });
@@ -127,15 +118,7 @@ export function InvoiceForm() {
     return <Alert type="warning" showIcon title="You don't have permission to create or edit invoices." />;
   if (editing && existing.isLoading) return <Skeleton active paragraph={{ rows: 8 }} />;
   if (editing && (existing.error || !loaded))
-    return (
-      <QueryError
-        session={session}
-        module="cis"
-        error={existing.error}
-        prefix="Error loading invoice: "
-        action="edit invoices"
-      />
-    );
+    return <CisQueryError error={existing.error} prefix="Error loading invoice: " action="edit invoices" />;
   if (loaded && normaliseInvoiceStatus(loaded.status) !== 'draft')
     return (
       <Alert
@@ -200,16 +183,14 @@ export function InvoiceForm() {
   const highMaterials = preview !== null && preview.materialsPercentage >= 60;
 
   return (
-    <Form<FormValues>
+    <EditForm<FormValues>
       form={form}
-      layout="vertical"
       initialValues={defaults}
-      onFinish={(values) => void save(values)}
-      onValuesChange={(changed) => {
-        clearEditedErrors(form, changed);
+      onSave={save}
+      onEdit={() => {
         setBanner(null);
       }}
-      data-testid="invoice-form"
+      testId="invoice-form"
     >
       <Row gutter={16}>
         <Col xs={24} lg={15}>
@@ -224,87 +205,30 @@ export function InvoiceForm() {
               />
             )}
             <Row gutter={16}>
-              <Col xs={24} md={10}>
-                <Form.Item label="Invoice number" name="invoiceNumber" required>
-                  <Input maxLength={50} />
-                </Form.Item>
-              </Col>
-              <Col xs={24} md={14}>
-                <Form.Item label="Subcontractor" name="subcontractorId" required>
-                  <Select
-                    showSearch={{ optionFilterProp: 'label' }}
-                    loading={subs.isLoading}
-                    placeholder="Select a subcontractor"
-                    options={subcontractorOptions}
-                  />
-                </Form.Item>
-              </Col>
-              <Col xs={24} md={8}>
-                <Form.Item label="Invoice date" name="invoiceDate" required>
-                  <DateField />
-                </Form.Item>
-              </Col>
-              <Col xs={24} md={8}>
-                <Form.Item label="Received date" name="receivedDate">
-                  <DateField />
-                </Form.Item>
-              </Col>
-              <Col xs={24} md={8}>
-                <Form.Item label="VAT rate" name="vatRate">
-                  <Select
-                    options={[
-                      { value: 0, label: '0%' },
-                      { value: 5, label: '5%' },
-                      { value: 20, label: '20%' },
-                    ]}
-                  />
-                </Form.Item>
-              </Col>
-              <Col xs={24} md={8}>
-                <Form.Item label="Gross amount (£)" name="gross" required extra="Excluding VAT">
-                  <Input inputMode="decimal" prefix="£" />
-                </Form.Item>
-              </Col>
-              <Col xs={24} md={8}>
-                <Form.Item label="Materials (£)" name="materials">
-                  <Input inputMode="decimal" prefix="£" />
-                </Form.Item>
-              </Col>
-              <Col xs={24} md={8}>
-                <Form.Item label="Reverse charge" name="reverseCharge" valuePropName="checked">
-                  <Switch />
-                </Form.Item>
-              </Col>
-              <Col span={24}>
-                <Form.Item label="Description" name="description">
-                  <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} />
-                </Form.Item>
-              </Col>
-              {highMaterials && (
-                <Col span={24}>
-                  <Form.Item
-                    label="Materials justification"
-                    name="materialsJustification"
-                    required
-                    extra="Materials justification required when materials exceed 60%"
-                  >
-                    <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} />
-                  </Form.Item>
-                </Col>
-              )}
+              <FieldCol cols={{ xs: 24, md: 10 }} label="Invoice number" name="invoiceNumber" required>
+                <Input maxLength={50} />
+              </FieldCol>
+              <FieldCol cols={{ xs: 24, md: 14 }} label="Subcontractor" name="subcontractorId" required>
+                <Select
+                  showSearch={{ optionFilterProp: 'label' }}
+                  loading={subs.isLoading}
+                  placeholder="Select a subcontractor"
+                  options={subcontractorOptions}
+                />
+              </FieldCol>
+              <FieldCol cols={{ xs: 24, md: 8 }} label="Invoice date" name="invoiceDate" required>
+                <DateField />
+              </FieldCol>
+              <FieldCol cols={{ xs: 24, md: 8 }} label="Received date" name="receivedDate">
+                <DateField />
+              </FieldCol>
+              <InvoiceAmountFields highMaterials={highMaterials} />
             </Row>
-            <Space>
-              <Button
-                type="primary"
-                htmlType="submit"
-                loading={createState.isLoading || updateState.isLoading}
-              >
-                {editing ? 'Save Changes' : 'Create Invoice'}
-              </Button>
-              <Link to={loaded ? `/cis/invoices/${loaded.id}` : '/cis/invoices'}>
-                <Button>Cancel</Button>
-              </Link>
-            </Space>
+            <FormActions
+              saving={createState.isLoading || updateState.isLoading}
+              submitLabel={editing ? 'Save Changes' : 'Create Invoice'}
+              cancelTo={loaded ? `/cis/invoices/${loaded.id}` : '/cis/invoices'}
+            />
           </Card>
         </Col>
         <Col xs={24} lg={9}>
@@ -344,6 +268,6 @@ export function InvoiceForm() {
           </Card>
         </Col>
       </Row>
-    </Form>
+    </EditForm>
   );
 }

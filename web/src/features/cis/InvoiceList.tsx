@@ -8,7 +8,7 @@ import {
   EyeOutlined,
   WarningOutlined,
 } from '@ant-design/icons';
-import { Button, Col, Empty, Row, Select, Skeleton, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { Button, Select, Space, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -21,10 +21,10 @@ import {
   type InvoicePeriod,
 } from './api';
 import { invoicePeriods, listPeriodOptions, useUrlFilter, useUrlSearch } from './components/filters';
-import { invoiceAllows, statementPending } from './components/invoiceActions';
+import { REJECT_INVOICE_CONFIRM, invoiceAllows, statementPending } from './components/invoiceActions';
 import { PayModal } from './components/PayModal';
-import { QueryError } from '../../ui/QueryError';
-import { StatCard } from '../../ui/StatCard';
+import { ListTable, RowAction, SelectionBar, StatCardRow } from '../../ui/ListPage';
+import { CisQueryError } from './components/CisQueryError';
 import { InvoiceStatusBadge } from './components/StatusBadge';
 import { useInvoiceStream } from './components/useInvoiceStream';
 import { useCis } from './context';
@@ -37,7 +37,7 @@ const PAGE_SIZE = 50;
 
 /** /cis/invoices: filters, summary cards, the table with row and bulk actions, pagination, live updates. */
 export function InvoiceList() {
-  const { abilities, session } = useCis();
+  const { abilities } = useCis();
   const navigate = useNavigate();
   const toast = useToast();
   const confirm = useConfirm();
@@ -74,12 +74,7 @@ export function InvoiceList() {
 
   const runAction = async (invoice: Invoice, action: 'approve' | 'reject') => {
     if (action === 'reject') {
-      const ok = await confirm({
-        title: 'Reject Invoice',
-        message: 'Reject this portal-submitted invoice?',
-        confirmText: 'Reject',
-        style: 'danger',
-      });
+      const ok = await confirm(REJECT_INVOICE_CONFIRM);
       if (!ok) return;
     }
     try {
@@ -206,56 +201,46 @@ export function InvoiceList() {
       key: 'actions',
       render: (_, row) => (
         <Space size={0}>
-          <Tooltip title="View">
-            <Button
-              type="text"
-              icon={<EyeOutlined />}
-              aria-label={`View ${row.invoiceNumber}`}
-              onClick={() => void navigate(`/cis/invoices/${row.id}`)}
-            />
-          </Tooltip>
+          <RowAction
+            title="View"
+            icon={<EyeOutlined />}
+            label={`View ${row.invoiceNumber}`}
+            onClick={() => void navigate(`/cis/invoices/${row.id}`)}
+          />
           {invoiceAllows(row, 'edit', abilities) && (
-            <Tooltip title="Edit">
-              <Button
-                type="text"
-                icon={<EditOutlined />}
-                aria-label={`Edit ${row.invoiceNumber}`}
-                onClick={() => void navigate(`/cis/invoices/${row.id}/edit`)}
-              />
-            </Tooltip>
+            <RowAction
+              title="Edit"
+              icon={<EditOutlined />}
+              label={`Edit ${row.invoiceNumber}`}
+              onClick={() => void navigate(`/cis/invoices/${row.id}/edit`)}
+            />
           )}
           {invoiceAllows(row, 'approve', abilities) && (
-            <Tooltip title="Approve">
-              <Button
-                type="text"
-                icon={<CheckOutlined />}
-                aria-label={`Approve ${row.invoiceNumber}`}
-                onClick={() => void runAction(row, 'approve')}
-              />
-            </Tooltip>
+            <RowAction
+              title="Approve"
+              icon={<CheckOutlined />}
+              label={`Approve ${row.invoiceNumber}`}
+              onClick={() => void runAction(row, 'approve')}
+            />
           )}
           {invoiceAllows(row, 'reject', abilities) && (
-            <Tooltip title="Reject">
-              <Button
-                type="text"
-                danger
-                icon={<CloseOutlined />}
-                aria-label={`Reject ${row.invoiceNumber}`}
-                onClick={() => void runAction(row, 'reject')}
-              />
-            </Tooltip>
+            <RowAction
+              title="Reject"
+              danger
+              icon={<CloseOutlined />}
+              label={`Reject ${row.invoiceNumber}`}
+              onClick={() => void runAction(row, 'reject')}
+            />
           )}
           {invoiceAllows(row, 'pay', abilities) && (
-            <Tooltip title="Mark Paid">
-              <Button
-                type="text"
-                icon={<DollarOutlined />}
-                aria-label={`Mark ${row.invoiceNumber} paid`}
-                onClick={() => {
-                  setPaying([row.id]);
-                }}
-              />
-            </Tooltip>
+            <RowAction
+              title="Mark Paid"
+              icon={<DollarOutlined />}
+              label={`Mark ${row.invoiceNumber} paid`}
+              onClick={() => {
+                setPaying([row.id]);
+              }}
+            />
           )}
         </Space>
       ),
@@ -265,23 +250,24 @@ export function InvoiceList() {
   const summary = data?.summary;
   return (
     <div>
-      <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>
-        <Col xs={12} md={8} xl={4}>
-          <StatCard title="Total" value={summary?.total ?? 0} loading={isLoading} />
-        </Col>
-        <Col xs={12} md={8} xl={5}>
-          <StatCard title="Draft" value={summary?.draft ?? 0} loading={isLoading} />
-        </Col>
-        <Col xs={12} md={8} xl={5}>
-          <StatCard title="Approved" value={summary?.approved ?? 0} loading={isLoading} />
-        </Col>
-        <Col xs={12} md={12} xl={5}>
-          <StatCard title="This Month CIS" value={pounds(summary?.thisMonthCisP ?? 0)} loading={isLoading} />
-        </Col>
-        <Col xs={24} md={12} xl={5}>
-          <StatCard title="Pending Statements" value={summary?.pendingStatements ?? 0} loading={isLoading} />
-        </Col>
-      </Row>
+      <StatCardRow
+        loading={isLoading}
+        cards={[
+          { title: 'Total', value: summary?.total ?? 0, span: { xs: 12, md: 8, xl: 4 } },
+          { title: 'Draft', value: summary?.draft ?? 0, span: { xs: 12, md: 8, xl: 5 } },
+          { title: 'Approved', value: summary?.approved ?? 0, span: { xs: 12, md: 8, xl: 5 } },
+          {
+            title: 'This Month CIS',
+            value: pounds(summary?.thisMonthCisP ?? 0),
+            span: { xs: 12, md: 12, xl: 5 },
+          },
+          {
+            title: 'Pending Statements',
+            value: summary?.pendingStatements ?? 0,
+            span: { xs: 24, md: 12, xl: 5 },
+          },
+        ]}
+      />
       <Space wrap style={{ marginBottom: 16 }}>
         <Select
           aria-label="Status filter"
@@ -303,79 +289,49 @@ export function InvoiceList() {
           style={{ width: 170 }}
           options={listPeriodOptions(period)}
         />
-        {selected.length > 0 && (
-          <>
-            <Typography.Text>{selected.length} selected</Typography.Text>
-            <Button
-              icon={<CheckOutlined />}
-              loading={bulkState.isLoading}
-              onClick={() => void bulkRun('approve')}
-            >
-              Approve Selected
-            </Button>
-            <Button
-              danger
-              icon={<DeleteOutlined />}
-              loading={bulkState.isLoading}
-              onClick={() => void bulkRun('delete')}
-            >
-              Delete Selected
-            </Button>
-          </>
-        )}
+        <SelectionBar count={selected.length}>
+          <Button
+            icon={<CheckOutlined />}
+            loading={bulkState.isLoading}
+            onClick={() => void bulkRun('approve')}
+          >
+            Approve Selected
+          </Button>
+          <Button
+            danger
+            icon={<DeleteOutlined />}
+            loading={bulkState.isLoading}
+            onClick={() => void bulkRun('delete')}
+          >
+            Delete Selected
+          </Button>
+        </SelectionBar>
       </Space>
-      {isLoading ? (
-        <Skeleton active paragraph={{ rows: 8 }} data-testid="invoices-loading" />
-      ) : error ? (
-        <QueryError
-          session={session}
-          module="cis"
-          error={error}
-          prefix="Error loading invoices: "
-          action="view invoices"
-        />
-      ) : (
-        <Table<Invoice>
-          rowKey="id"
-          size="middle"
-          loading={isFetching}
-          columns={columns}
-          dataSource={data?.items ?? []}
-          rowSelection={
-            abilities.canApprove
-              ? {
-                  selectedRowKeys: selected,
-                  onChange: (keys) => {
-                    setSelected(keys.map(String));
-                  },
-                }
-              : undefined
-          }
-          pagination={{
-            current: data?.page ?? page,
-            pageSize: data?.pageSize ?? PAGE_SIZE,
-            total: data?.total ?? 0,
-            showTotal: (total) => `${total.toLocaleString('en-GB')}${data?.totalCapped ? '+' : ''} invoices`,
-            hideOnSinglePage: true,
-            showSizeChanger: false,
-            onChange: setPage,
-          }}
-          locale={{
-            emptyText: (
-              <Empty
-                description={
-                  <Space orientation="vertical" size={0}>
-                    <Typography.Text strong>No invoices found</Typography.Text>
-                    <Typography.Text type="secondary">
-                      {filtered ? 'Try adjusting your filters' : 'Get started by creating a new invoice'}
-                    </Typography.Text>
-                  </Space>
-                }
-              />
-            ),
-          }}
-        />
-      )}
+      <ListTable<Invoice>
+        loading={isLoading}
+        skeletonRows={8}
+        skeletonTestId="invoices-loading"
+        error={
+          error ? (
+            <CisQueryError error={error} prefix="Error loading invoices: " action="view invoices" />
+          ) : null
+        }
+        fetching={isFetching}
+        columns={columns}
+        rows={data?.items ?? []}
+        selection={abilities.canApprove ? { selected, onChange: setSelected } : undefined}
+        pagination={{
+          current: data?.page ?? page,
+          pageSize: data?.pageSize ?? PAGE_SIZE,
+          total: data?.total ?? 0,
+          showTotal: (total) => `${total.toLocaleString('en-GB')}${data?.totalCapped ? '+' : ''} invoices`,
+          hideOnSinglePage: true,
+          showSizeChanger: false,
+          onChange: setPage,
+        }}
+        emptyTitle="No invoices found"
+        emptyHint={filtered ? 'Try adjusting your filters' : 'Get started by creating a new invoice'}
+      />
       {paying && (
         <PayModal
           count={paying.length}

@@ -15,7 +15,7 @@ import {
   useReturnActionMutation,
   useReturnsQuery,
 } from './api';
-import { QueryError } from '../../ui/QueryError';
+import { CisQueryError } from './components/CisQueryError';
 import { ReturnStatusBadge } from './components/StatusBadge';
 import { useCis } from './context';
 import { downloadFile } from './download';
@@ -71,7 +71,7 @@ const lineColumns: ColumnsType<ReturnLine> = [
 
 /** /cis/returns: the current tax month's return with compile, submit, export and (testing) unlock; history. */
 export function Returns() {
-  const { abilities, testingTools, session } = useCis();
+  const { abilities, testingTools } = useCis();
   const { modal } = App.useApp();
   const confirm = useConfirm();
   const toast = useToast();
@@ -219,15 +219,7 @@ export function Returns() {
 
   if (current.isLoading || history.isLoading) return <Skeleton active paragraph={{ rows: 10 }} />;
   if (current.error || !current.data)
-    return (
-      <QueryError
-        session={session}
-        module="cis"
-        error={current.error}
-        prefix="Error loading returns: "
-        action="view returns"
-      />
-    );
+    return <CisQueryError error={current.error} prefix="Error loading returns: " action="view returns" />;
 
   // The screen also survives an answer without a period (cis.md: 'Unable to determine current tax month').
   const { validation } = current.data;
@@ -339,13 +331,7 @@ export function Returns() {
       </Card>
       <Card title="Historical Returns" size="small">
         {history.error ? (
-          <QueryError
-            session={session}
-            module="cis"
-            error={history.error}
-            prefix="Error loading returns: "
-            action="view returns"
-          />
+          <CisQueryError error={history.error} prefix="Error loading returns: " action="view returns" />
         ) : (
           <Table<CisReturn>
             rowKey="id"

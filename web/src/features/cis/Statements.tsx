@@ -37,7 +37,7 @@ import {
 } from './api';
 import { MonthField } from '../../ui/DateField';
 import { DeadlineBanner } from './components/DeadlineBanner';
-import { QueryError } from '../../ui/QueryError';
+import { CisQueryError } from './components/CisQueryError';
 import { StatCard } from '../../ui/StatCard';
 import { InvoiceStatusBadge } from './components/StatusBadge';
 import { useCis } from './context';
@@ -72,7 +72,7 @@ const pdfUrl = (id: string) => `/api/cis/statements/${encodeURIComponent(id)}/pd
 
 /** /cis/statements: deadline, counters, filter, Generate All (a polled job) and the per-subcontractor list. */
 export function Statements() {
-  const { abilities, session } = useCis();
+  const { abilities } = useCis();
   const toast = useToast();
   const dispatch = useDispatch();
   const { modal } = App.useApp();
@@ -249,15 +249,7 @@ export function Statements() {
 
   if (isLoading) return <Skeleton active paragraph={{ rows: 8 }} />;
   if (error || !data)
-    return (
-      <QueryError
-        session={session}
-        module="cis"
-        error={error}
-        prefix="Error loading statements: "
-        action="view statements"
-      />
-    );
+    return <CisQueryError error={error} prefix="Error loading statements: " action="view statements" />;
 
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>

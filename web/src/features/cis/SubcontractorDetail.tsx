@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useConfirm, useToast } from '../../ui/feedback';
 import { useInvoicesQuery, useRevokePortalAccessMutation, useSubcontractorQuery } from './api';
-import { QueryError } from '../../ui/QueryError';
+import { CisQueryError } from './components/CisQueryError';
 import { InvoiceStatusBadge } from './components/StatusBadge';
 import { useCis } from './context';
 import { capitalise, pounds, ukDate } from '../../ui/format';
@@ -25,7 +25,7 @@ const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 /** /cis/subcontractors/:id: the record, identifiers masked unless the caller may unmask them ('Show'). */
 export function SubcontractorDetail() {
   const { id = '' } = useParams();
-  const { abilities, session } = useCis();
+  const { abilities } = useCis();
   const navigate = useNavigate();
   const confirm = useConfirm();
   const toast = useToast();
@@ -43,13 +43,7 @@ export function SubcontractorDetail() {
   if (isLoading) return <Skeleton active paragraph={{ rows: 10 }} />;
   if (error || !data)
     return (
-      <QueryError
-        session={session}
-        module="cis"
-        error={error}
-        prefix="Error loading subcontractor: "
-        action="view subcontractors"
-      />
+      <CisQueryError error={error} prefix="Error loading subcontractor: " action="view subcontractors" />
     );
   const sub = data.subcontractor;
   const showClear = unmask && abilities.canUnmask;

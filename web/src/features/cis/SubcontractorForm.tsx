@@ -6,18 +6,21 @@ import type {
   VerificationMethod,
   VerificationStatus,
 } from '@workspace/cis/contract';
-import { Alert, Button, Card, Col, Form, Input, Row, Select, Skeleton, Space, Switch } from 'antd';
+import { Alert, Card, Form, Input, Row, Select, Skeleton, Space, Switch } from 'antd';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { useToast } from '../../ui/feedback';
 import { useCreateSubcontractorMutation, useSubcontractorQuery, useUpdateSubcontractorMutation } from './api';
 import { DateField } from '../../ui/DateField';
-import { clearEditedErrors, showFieldErrors } from './components/formErrors';
-import { QueryError } from '../../ui/QueryError';
+import { CisQueryError } from './components/CisQueryError';
+import { EditForm } from './components/EditForm';
+import { showFieldErrors } from './components/formErrors';
+import { FormActions } from '../../ui/FormActions';
 import { useCis } from './context';
 import { verificationRate } from './domain';
 import { errorMessage, fieldErrors } from '../../ui/problem';
 import { validateSubcontractorInput } from './validation';
+import { FieldCol } from '../../ui/FieldCol';
 
 interface FormValues {
   type: SubcontractorType;
@@ -139,41 +142,29 @@ function AddressFields({ prefix }: { prefix: 'registeredAddress' | 'tradingAddre
   const label = prefix === 'registeredAddress' ? 'Registered' : 'Trading';
   return (
     <Row gutter={16}>
-      <Col xs={24} md={12}>
-        <Form.Item label={`${label} address line 1`} name={[prefix, 'line1']}>
-          <Input />
-        </Form.Item>
-      </Col>
-      <Col xs={24} md={12}>
-        <Form.Item label={`${label} address line 2`} name={[prefix, 'line2']}>
-          <Input />
-        </Form.Item>
-      </Col>
-      <Col xs={24} md={8}>
-        <Form.Item label={`${label} city`} name={[prefix, 'city']}>
-          <Input />
-        </Form.Item>
-      </Col>
-      <Col xs={24} md={6}>
-        <Form.Item label={`${label} county`} name={[prefix, 'county']}>
-          <Input />
-        </Form.Item>
-      </Col>
-      <Col xs={24} md={5}>
-        <Form.Item label={`${label} postcode`} name={[prefix, 'postcode']}>
-          <Input />
-        </Form.Item>
-      </Col>
-      <Col xs={24} md={5}>
-        <Form.Item label={`${label} country`} name={[prefix, 'country']}>
-          <Select
-            options={[
-              { value: 'GB', label: 'GB' },
-              { value: 'NI', label: 'NI' },
-            ]}
-          />
-        </Form.Item>
-      </Col>
+      <FieldCol cols={{ xs: 24, md: 12 }} label={`${label} address line 1`} name={[prefix, 'line1']}>
+        <Input />
+      </FieldCol>
+      <FieldCol cols={{ xs: 24, md: 12 }} label={`${label} address line 2`} name={[prefix, 'line2']}>
+        <Input />
+      </FieldCol>
+      <FieldCol cols={{ xs: 24, md: 8 }} label={`${label} city`} name={[prefix, 'city']}>
+        <Input />
+      </FieldCol>
+      <FieldCol cols={{ xs: 24, md: 6 }} label={`${label} county`} name={[prefix, 'county']}>
+        <Input />
+      </FieldCol>
+      <FieldCol cols={{ xs: 24, md: 5 }} label={`${label} postcode`} name={[prefix, 'postcode']}>
+        <Input />
+      </FieldCol>
+      <FieldCol cols={{ xs: 24, md: 5 }} label={`${label} country`} name={[prefix, 'country']}>
+        <Select
+          options={[
+            { value: 'GB', label: 'GB' },
+            { value: 'NI', label: 'NI' },
+          ]}
+        />
+      </FieldCol>
     </Row>
   );
 }
@@ -184,7 +175,7 @@ export function SubcontractorForm() {
   const editing = Boolean(id);
   const navigate = useNavigate();
   const toast = useToast();
-  const { abilities, session } = useCis();
+  const { abilities } = useCis();
   const [form] = Form.useForm<FormValues>();
   const [banner, setBanner] = useState<string | null>(null);
   const existing = useSubcontractorQuery({ id: id ?? '' }, { skip: !editing });
@@ -208,9 +199,7 @@ export function SubcontractorForm() {
   if (editing && existing.isLoading) return <Skeleton active paragraph={{ rows: 10 }} />;
   if (editing && existing.error)
     return (
-      <QueryError
-        session={session}
-        module="cis"
+      <CisQueryError
         error={existing.error}
         prefix="Error loading subcontractor: "
         action="edit subcontractors"
@@ -240,16 +229,14 @@ export function SubcontractorForm() {
   };
 
   return (
-    <Form<FormValues>
+    <EditForm<FormValues>
       form={form}
-      layout="vertical"
       initialValues={defaults}
-      onFinish={(values) => void save(values)}
-      onValuesChange={(changed) => {
-        clearEditedErrors(form, changed);
+      onSave={save}
+      onEdit={() => {
         setBanner(null);
       }}
-      data-testid="subcontractor-form"
+      testId="subcontractor-form"
       // The domain's messages, not the browser's own bubbles (type="email" would block the submit unseen).
       noValidate
     >
@@ -257,76 +244,60 @@ export function SubcontractorForm() {
         {banner && <Alert type="error" showIcon title={banner} data-testid="save-error" />}
         <Card title={editing ? `Edit ${loaded?.name ?? 'Subcontractor'}` : 'New Subcontractor'} size="small">
           <Row gutter={16}>
-            <Col xs={24} md={6}>
-              <Form.Item label="Type" name="type">
-                <Select
-                  options={[
-                    { value: 'individual', label: 'Individual' },
-                    { value: 'company', label: 'Company' },
-                    { value: 'partnership', label: 'Partnership' },
-                  ]}
-                />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={18}>
-              <Form.Item label="Name" name="name" required>
-                <Input maxLength={100} />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={8}>
-              <Form.Item
-                label="UTR"
-                name="utr"
-                required={!editing}
+            <FieldCol cols={{ xs: 24, md: 6 }} label="Type" name="type">
+              <Select
+                options={[
+                  { value: 'individual', label: 'Individual' },
+                  { value: 'company', label: 'Company' },
+                  { value: 'partnership', label: 'Partnership' },
+                ]}
+              />
+            </FieldCol>
+            <FieldCol cols={{ xs: 24, md: 18 }} label="Name" name="name" required>
+              <Input maxLength={100} />
+            </FieldCol>
+            <FieldCol
+              cols={{ xs: 24, md: 8 }}
+              label="UTR"
+              name="utr"
+              required={!editing}
+              extra={
+                editing ? `Stored: ${loaded?.utrMasked ?? 'none'}. Leave blank to keep it.` : '10 digits'
+              }
+            >
+              <Input maxLength={13} />
+            </FieldCol>
+            {type === 'individual' && (
+              <FieldCol
+                cols={{ xs: 24, md: 8 }}
+                label="NINO"
+                name="nino"
                 extra={
-                  editing ? `Stored: ${loaded?.utrMasked ?? 'none'}. Leave blank to keep it.` : '10 digits'
+                  editing && loaded?.ninoMasked
+                    ? `Stored: ${loaded.ninoMasked}. Leave blank to keep it.`
+                    : undefined
                 }
               >
                 <Input maxLength={13} />
-              </Form.Item>
-            </Col>
-            {type === 'individual' && (
-              <Col xs={24} md={8}>
-                <Form.Item
-                  label="NINO"
-                  name="nino"
-                  extra={
-                    editing && loaded?.ninoMasked
-                      ? `Stored: ${loaded.ninoMasked}. Leave blank to keep it.`
-                      : undefined
-                  }
-                >
-                  <Input maxLength={13} />
-                </Form.Item>
-              </Col>
+              </FieldCol>
             )}
             {type === 'company' && (
-              <Col xs={24} md={8}>
-                <Form.Item label="Company number" name="companyNumber" required>
-                  <Input maxLength={8} />
-                </Form.Item>
-              </Col>
+              <FieldCol cols={{ xs: 24, md: 8 }} label="Company number" name="companyNumber" required>
+                <Input maxLength={8} />
+              </FieldCol>
             )}
-            <Col xs={24} md={8}>
-              <Form.Item label="VAT number" name="vatNumber">
-                <Input />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={8}>
-              <Form.Item label="Email" name="email">
-                <Input type="email" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={8}>
-              <Form.Item label="Phone" name="phone">
-                <Input />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={8}>
-              <Form.Item label="Mobile" name="mobile">
-                <Input />
-              </Form.Item>
-            </Col>
+            <FieldCol cols={{ xs: 24, md: 8 }} label="VAT number" name="vatNumber">
+              <Input />
+            </FieldCol>
+            <FieldCol cols={{ xs: 24, md: 8 }} label="Email" name="email">
+              <Input type="email" />
+            </FieldCol>
+            <FieldCol cols={{ xs: 24, md: 8 }} label="Phone" name="phone">
+              <Input />
+            </FieldCol>
+            <FieldCol cols={{ xs: 24, md: 8 }} label="Mobile" name="mobile">
+              <Input />
+            </FieldCol>
           </Row>
         </Card>
         <Card title="Registered Address" size="small">
@@ -352,92 +323,89 @@ export function SubcontractorForm() {
         </Card>
         <Card title="Consents and Access" size="small">
           <Row gutter={16}>
-            <Col xs={12} md={6}>
-              <Form.Item label="GDPR consent" name="gdprConsent" valuePropName="checked" required={!editing}>
-                <Switch />
-              </Form.Item>
-            </Col>
-            <Col xs={12} md={6}>
-              <Form.Item label="Marketing consent" name="marketingConsent" valuePropName="checked">
-                <Switch />
-              </Form.Item>
-            </Col>
-            <Col xs={12} md={6}>
-              <Form.Item label="Portal access" name="portalAccess" valuePropName="checked">
-                <Switch />
-              </Form.Item>
-            </Col>
-            <Col xs={12} md={6}>
-              <Form.Item label="Active" name="active" valuePropName="checked">
-                <Switch />
-              </Form.Item>
-            </Col>
+            <FieldCol
+              cols={{ xs: 12, md: 6 }}
+              label="GDPR consent"
+              name="gdprConsent"
+              valuePropName="checked"
+              required={!editing}
+            >
+              <Switch />
+            </FieldCol>
+            <FieldCol
+              cols={{ xs: 12, md: 6 }}
+              label="Marketing consent"
+              name="marketingConsent"
+              valuePropName="checked"
+            >
+              <Switch />
+            </FieldCol>
+            <FieldCol
+              cols={{ xs: 12, md: 6 }}
+              label="Portal access"
+              name="portalAccess"
+              valuePropName="checked"
+            >
+              <Switch />
+            </FieldCol>
+            <FieldCol cols={{ xs: 12, md: 6 }} label="Active" name="active" valuePropName="checked">
+              <Switch />
+            </FieldCol>
           </Row>
         </Card>
         <Card title="Verification" size="small">
           <Row gutter={16}>
-            <Col xs={24} md={6}>
-              <Form.Item label="Verification status" name={['verification', 'status']}>
-                <Select
-                  options={[
-                    { value: 'gross', label: 'Gross' },
-                    { value: 'standard', label: 'Standard' },
-                    { value: 'higher', label: 'Higher' },
-                  ]}
-                />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={4}>
-              <Form.Item label="CIS rate" name={['verification', 'rate']}>
-                <Select
-                  disabled
-                  options={[
-                    { value: 0, label: '0%' },
-                    { value: 20, label: '20%' },
-                    { value: 30, label: '30%' },
-                  ]}
-                />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={6}>
-              <Form.Item label="Verification method" name={['verification', 'method']}>
-                <Select
-                  allowClear
-                  options={[
-                    { value: 'online', label: 'Online' },
-                    { value: 'phone', label: 'Phone' },
-                    { value: 'letter', label: 'Letter' },
-                    { value: 'auto', label: 'Auto' },
-                  ]}
-                />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={8}>
-              <Form.Item label="Verification reference" name={['verification', 'reference']}>
-                <Input />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={16}>
-              <Form.Item label="Verification notes" name={['verification', 'notes']}>
-                <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={8}>
-              <Form.Item label="Verified date" name={['verification', 'verifiedDate']}>
-                <DateField />
-              </Form.Item>
-            </Col>
+            <FieldCol cols={{ xs: 24, md: 6 }} label="Verification status" name={['verification', 'status']}>
+              <Select
+                options={[
+                  { value: 'gross', label: 'Gross' },
+                  { value: 'standard', label: 'Standard' },
+                  { value: 'higher', label: 'Higher' },
+                ]}
+              />
+            </FieldCol>
+            <FieldCol cols={{ xs: 24, md: 4 }} label="CIS rate" name={['verification', 'rate']}>
+              <Select
+                disabled
+                options={[
+                  { value: 0, label: '0%' },
+                  { value: 20, label: '20%' },
+                  { value: 30, label: '30%' },
+                ]}
+              />
+            </FieldCol>
+            <FieldCol cols={{ xs: 24, md: 6 }} label="Verification method" name={['verification', 'method']}>
+              <Select
+                allowClear
+                options={[
+                  { value: 'online', label: 'Online' },
+                  { value: 'phone', label: 'Phone' },
+                  { value: 'letter', label: 'Letter' },
+                  { value: 'auto', label: 'Auto' },
+                ]}
+              />
+            </FieldCol>
+            <FieldCol
+              cols={{ xs: 24, md: 8 }}
+              label="Verification reference"
+              name={['verification', 'reference']}
+            >
+              <Input />
+            </FieldCol>
+            <FieldCol cols={{ xs: 24, md: 16 }} label="Verification notes" name={['verification', 'notes']}>
+              <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} />
+            </FieldCol>
+            <FieldCol cols={{ xs: 24, md: 8 }} label="Verified date" name={['verification', 'verifiedDate']}>
+              <DateField />
+            </FieldCol>
           </Row>
         </Card>
-        <Space>
-          <Button type="primary" htmlType="submit" loading={createState.isLoading || updateState.isLoading}>
-            {editing ? 'Save Changes' : 'Create Subcontractor'}
-          </Button>
-          <Link to="/cis/subcontractors">
-            <Button>Cancel</Button>
-          </Link>
-        </Space>
+        <FormActions
+          saving={createState.isLoading || updateState.isLoading}
+          submitLabel={editing ? 'Save Changes' : 'Create Subcontractor'}
+          cancelTo="/cis/subcontractors"
+        />
       </Space>
-    </Form>
+    </EditForm>
   );
 }

@@ -1,19 +1,6 @@
 import type { InviteResult, Subcontractor } from '@workspace/cis/contract';
 import { DeleteOutlined, EditOutlined, EyeOutlined, InboxOutlined, SendOutlined } from '@ant-design/icons';
-import {
-  Button,
-  Col,
-  Empty,
-  Modal,
-  Row,
-  Select,
-  Skeleton,
-  Space,
-  Table,
-  Tag,
-  Tooltip,
-  Typography,
-} from 'antd';
+import { Button, Modal, Select, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -27,8 +14,8 @@ import {
 } from './api';
 import { useUrlFilter, useUrlSearch } from './components/filters';
 import { PortalLinkPanel } from './components/InviteModal';
-import { QueryError } from '../../ui/QueryError';
-import { StatCard } from '../../ui/StatCard';
+import { ListTable, RowAction, SelectionBar, StatCardRow } from '../../ui/ListPage';
+import { CisQueryError } from './components/CisQueryError';
 import { useCis } from './context';
 import { capitalise } from '../../ui/format';
 import { errorMessage } from '../../ui/problem';
@@ -50,7 +37,7 @@ function batchToast(
 
 /** /cis/subcontractors: stat cards, filters, the table with row actions, bulk archive and delete. */
 export function SubcontractorList() {
-  const { abilities, session } = useCis();
+  const { abilities } = useCis();
   const navigate = useNavigate();
   const toast = useToast();
   const confirm = useConfirm();
@@ -163,43 +150,35 @@ export function SubcontractorList() {
       key: 'actions',
       render: (_, row) => (
         <Space size={0}>
-          <Tooltip title="View details">
-            <Button
-              type="text"
-              icon={<EyeOutlined />}
-              aria-label={`View ${row.name}`}
-              onClick={() => void navigate(`/cis/subcontractors/${row.id}`)}
-            />
-          </Tooltip>
+          <RowAction
+            title="View details"
+            icon={<EyeOutlined />}
+            label={`View ${row.name}`}
+            onClick={() => void navigate(`/cis/subcontractors/${row.id}`)}
+          />
           {abilities.canInvite && row.email && !row.archived && (
-            <Tooltip title="Invite to portal">
-              <Button
-                type="text"
-                icon={<SendOutlined />}
-                aria-label={`Invite ${row.name} to portal`}
-                onClick={() => void inviteRow(row)}
-              />
-            </Tooltip>
+            <RowAction
+              title="Invite to portal"
+              icon={<SendOutlined />}
+              label={`Invite ${row.name} to portal`}
+              onClick={() => void inviteRow(row)}
+            />
           )}
           {canWrite && (
-            <Tooltip title="Edit">
-              <Button
-                type="text"
-                icon={<EditOutlined />}
-                aria-label={`Edit ${row.name}`}
-                onClick={() => void navigate(`/cis/subcontractors/${row.id}/edit`)}
-              />
-            </Tooltip>
+            <RowAction
+              title="Edit"
+              icon={<EditOutlined />}
+              label={`Edit ${row.name}`}
+              onClick={() => void navigate(`/cis/subcontractors/${row.id}/edit`)}
+            />
           )}
           {canWrite && row.active && !row.archived && (
-            <Tooltip title="Archive">
-              <Button
-                type="text"
-                icon={<InboxOutlined />}
-                aria-label={`Archive ${row.name}`}
-                onClick={() => void archiveIds([row.id])}
-              />
-            </Tooltip>
+            <RowAction
+              title="Archive"
+              icon={<InboxOutlined />}
+              label={`Archive ${row.name}`}
+              onClick={() => void archiveIds([row.id])}
+            />
           )}
         </Space>
       ),
@@ -208,20 +187,15 @@ export function SubcontractorList() {
 
   return (
     <div>
-      <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>
-        <Col xs={12} lg={6}>
-          <StatCard title="Total" value={data?.stats.total ?? 0} loading={isLoading} />
-        </Col>
-        <Col xs={12} lg={6}>
-          <StatCard title="Active" value={data?.stats.active ?? 0} loading={isLoading} />
-        </Col>
-        <Col xs={12} lg={6}>
-          <StatCard title="Gross (0%)" value={data?.stats.gross ?? 0} loading={isLoading} />
-        </Col>
-        <Col xs={12} lg={6}>
-          <StatCard title="Standard (20%)" value={data?.stats.standard ?? 0} loading={isLoading} />
-        </Col>
-      </Row>
+      <StatCardRow
+        loading={isLoading}
+        cards={[
+          { title: 'Total', value: data?.stats.total ?? 0, span: { xs: 12, lg: 6 } },
+          { title: 'Active', value: data?.stats.active ?? 0, span: { xs: 12, lg: 6 } },
+          { title: 'Gross (0%)', value: data?.stats.gross ?? 0, span: { xs: 12, lg: 6 } },
+          { title: 'Standard (20%)', value: data?.stats.standard ?? 0, span: { xs: 12, lg: 6 } },
+        ]}
+      />
       <Space wrap style={{ marginBottom: 16 }}>
         <Select
           aria-label="Status filter"
@@ -246,62 +220,35 @@ export function SubcontractorList() {
             { value: 'partnership', label: 'Partnership' },
           ]}
         />
-        {canWrite && selected.length > 0 && (
-          <>
-            <Typography.Text>{selected.length} selected</Typography.Text>
-            <Button icon={<InboxOutlined />} onClick={() => void archiveIds(selected)}>
-              Archive Selected
-            </Button>
-            <Button danger icon={<DeleteOutlined />} onClick={() => void deleteIds(selected)}>
-              Delete Selected
-            </Button>
-          </>
-        )}
+        <SelectionBar count={canWrite ? selected.length : 0}>
+          <Button icon={<InboxOutlined />} onClick={() => void archiveIds(selected)}>
+            Archive Selected
+          </Button>
+          <Button danger icon={<DeleteOutlined />} onClick={() => void deleteIds(selected)}>
+            Delete Selected
+          </Button>
+        </SelectionBar>
       </Space>
-      {isLoading ? (
-        <Skeleton active paragraph={{ rows: 6 }} />
-      ) : error ? (
-        <QueryError
-          session={session}
-          module="cis"
-          error={error}
-          prefix="Error loading subcontractors: "
-          action="view subcontractors"
-        />
-      ) : (
-        <Table<Subcontractor>
-          rowKey="id"
-          size="middle"
-          loading={isFetching}
-          columns={columns}
-          dataSource={data?.items ?? []}
-          pagination={{ pageSize: 25, hideOnSinglePage: true }}
-          rowSelection={
-            canWrite
-              ? {
-                  selectedRowKeys: selected,
-                  onChange: (keys) => {
-                    setSelected(keys.map(String));
-                  },
-                }
-              : undefined
-          }
-          locale={{
-            emptyText: (
-              <Empty
-                description={
-                  <Space orientation="vertical" size={0}>
-                    <Typography.Text strong>No subcontractors found</Typography.Text>
-                    <Typography.Text type="secondary">
-                      {filtered ? 'Try adjusting your filters' : 'Get started by adding a new subcontractor'}
-                    </Typography.Text>
-                  </Space>
-                }
-              />
-            ),
-          }}
-        />
-      )}
+      <ListTable<Subcontractor>
+        loading={isLoading}
+        skeletonRows={6}
+        error={
+          error ? (
+            <CisQueryError
+              error={error}
+              prefix="Error loading subcontractors: "
+              action="view subcontractors"
+            />
+          ) : null
+        }
+        fetching={isFetching}
+        columns={columns}
+        rows={data?.items ?? []}
+        pagination={{ pageSize: 25, hideOnSinglePage: true }}
+        selection={canWrite ? { selected, onChange: setSelected } : undefined}
+        emptyTitle="No subcontractors found"
+        emptyHint={filtered ? 'Try adjusting your filters' : 'Get started by adding a new subcontractor'}
+      />
       <Modal
         open={linkResult !== null}
         title="Invitation Created"

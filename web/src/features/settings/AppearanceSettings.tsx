@@ -1,4 +1,15 @@
-import { Button, Card, Col, ConfigProvider, Form, Radio, Row, Select, Space, Typography } from 'antd';
+import {
+  Button,
+  Card,
+  ConfigProvider,
+  Form,
+  Radio,
+  Row,
+  Select,
+  Space,
+  Typography,
+  type ColProps,
+} from 'antd';
 import { useState } from 'react';
 import { useUpdateMeMutation, type Session } from '../../app/api';
 import {
@@ -19,10 +30,34 @@ import {
   type Appearance,
 } from '../../ui/appearance';
 import { useConfirm, useToast } from '../../ui/feedback';
+import { FieldCol } from '../../ui/FieldCol';
 import { photoOf } from '../../ui/photo';
 import { avatarPixels, UserAvatar, type AvatarSize } from '../../ui/UserAvatar';
 import { PrimaryColourDialog } from './PrimaryColourDialog';
-import { SettingsTabs } from './SettingsTabs';
+import { SettingsPage } from './SettingsPage';
+
+/** One appearance setting chosen from a list, in a column of the panel's grid (the label names the select too). */
+function SelectCol<Value extends string | number>({
+  cols,
+  label,
+  extra,
+  value,
+  onChange,
+  options,
+}: {
+  cols: ColProps;
+  label: string;
+  extra?: string;
+  value: Value;
+  onChange: (value: Value) => void;
+  options: { value: Value; label: string }[];
+}) {
+  return (
+    <FieldCol cols={cols} label={label} extra={extra}>
+      <Select<Value> aria-label={label} value={value} onChange={onChange} options={options} />
+    </FieldCol>
+  );
+}
 
 /** The appearance panel: a draft the user edits, saved to their profile with Apply Changes. */
 export function AppearanceSettings({ current, session }: { current: Appearance; session: Session }) {
@@ -72,9 +107,7 @@ export function AppearanceSettings({ current, session }: { current: Appearance; 
   const accent = accentOf(draft);
 
   return (
-    <div>
-      <Typography.Title level={2}>Settings</Typography.Title>
-      <SettingsTabs />
+    <SettingsPage>
       <Card title="Appearance">
         <Form layout="vertical">
           <Form.Item label="Theme mode">
@@ -105,68 +138,55 @@ export function AppearanceSettings({ current, session }: { current: Appearance; 
             />
           </Form.Item>
           <Row gutter={24}>
-            <Col xs={24} md={8}>
-              <Form.Item label="Corner radius">
-                <Select
-                  aria-label="Corner radius"
-                  value={draft.radius}
-                  onChange={(value) => {
-                    set('radius', value);
-                  }}
-                  options={radii.map((radius) => ({ value: radius.value, label: radius.label }))}
-                />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={8}>
-              <Form.Item label="Scale">
-                <Select
-                  aria-label="Scale"
-                  value={draft.scale}
-                  onChange={(value) => {
-                    set('scale', value);
-                  }}
-                  options={scales.map((scale) => ({ value: scale, label: `${scale}%` }))}
-                />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={8}>
-              <Form.Item label="Font">
-                <Select
-                  aria-label="Font"
-                  value={draft.font}
-                  onChange={(value) => {
-                    set('font', value);
-                  }}
-                  options={fonts.map((font) => ({ value: font, label: font }))}
-                />
-              </Form.Item>
-            </Col>
+            <SelectCol
+              cols={{ xs: 24, md: 8 }}
+              label="Corner radius"
+              value={draft.radius}
+              onChange={(value) => {
+                set('radius', value);
+              }}
+              options={radii.map((radius) => ({ value: radius.value, label: radius.label }))}
+            />
+            <SelectCol
+              cols={{ xs: 24, md: 8 }}
+              label="Scale"
+              value={draft.scale}
+              onChange={(value) => {
+                set('scale', value);
+              }}
+              options={scales.map((scale) => ({ value: scale, label: `${scale}%` }))}
+            />
+            <SelectCol
+              cols={{ xs: 24, md: 8 }}
+              label="Font"
+              value={draft.font}
+              onChange={(value) => {
+                set('font', value);
+              }}
+              options={fonts.map((font) => ({ value: font, label: font }))}
+            />
           </Row>
           <Row gutter={24}>
-            <Col xs={24} md={12}>
-              <Form.Item label="Light surfaces" extra="The backgrounds and borders in light mode.">
-                <Select
-                  aria-label="Light surfaces"
-                  value={draft.surfaceLight ?? 'classic'}
-                  onChange={(value) => {
-                    set('surfaceLight', value);
-                  }}
-                  options={lightSurfaces.map((preset) => ({ value: preset.id, label: preset.name }))}
-                />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item label="Dark surfaces" extra="The backgrounds and borders in dark mode.">
-                <Select
-                  aria-label="Dark surfaces"
-                  value={draft.surfaceDark ?? 'classic'}
-                  onChange={(value) => {
-                    set('surfaceDark', value);
-                  }}
-                  options={darkSurfaces.map((preset) => ({ value: preset.id, label: preset.name }))}
-                />
-              </Form.Item>
-            </Col>
+            <SelectCol
+              cols={{ xs: 24, md: 12 }}
+              label="Light surfaces"
+              extra="The backgrounds and borders in light mode."
+              value={draft.surfaceLight ?? 'classic'}
+              onChange={(value) => {
+                set('surfaceLight', value);
+              }}
+              options={lightSurfaces.map((preset) => ({ value: preset.id, label: preset.name }))}
+            />
+            <SelectCol
+              cols={{ xs: 24, md: 12 }}
+              label="Dark surfaces"
+              extra="The backgrounds and borders in dark mode."
+              value={draft.surfaceDark ?? 'classic'}
+              onChange={(value) => {
+                set('surfaceDark', value);
+              }}
+              options={darkSurfaces.map((preset) => ({ value: preset.id, label: preset.name }))}
+            />
           </Row>
           <Form.Item
             label="Primary colour"
@@ -216,7 +236,7 @@ export function AppearanceSettings({ current, session }: { current: Appearance; 
           </Space>
         </Form>
       </Card>
-    </div>
+    </SettingsPage>
   );
 }
 

@@ -1,7 +1,6 @@
 import { Alert, Button, Card, ConfigProvider, Flex, Space, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import type { Session } from '../../app/api';
-import { AccessRestricted } from '../../ui/AccessRestricted';
 import {
   accentColours,
   adjustColour,
@@ -14,10 +13,8 @@ import {
 import { useToast } from '../../ui/feedback';
 import { fieldErrorMessage } from '../../ui/problem';
 import { useSaveBrandingMutation } from './brandingApi';
-import { SettingsTabs } from './SettingsTabs';
+import { EditSettingsOnly, SettingsPage } from './SettingsPage';
 import { savedFields, VariationControls } from './VariationControls';
-
-const EDIT_SETTINGS = 'tenant.edit_settings';
 
 /** One status colour being edited: the base colour (undefined = antd's standard one) and its shift. */
 interface ColourDraft {
@@ -145,7 +142,6 @@ function withColours(branding: Branding, success: ColourDraft, danger: ColourDra
  * branding and applied to everyone's theme (antd colorSuccess and colorError: toasts, alerts, danger buttons).
  */
 export function ColourSettings({ session }: { session: Session }) {
-  const allowed = session.scopes.includes(EDIT_SETTINGS) || session.scopes.includes('*');
   const current = session.tenant.branding;
   const [success, setSuccess] = useState(() => draftOf(current, 'success'));
   const [danger, setDanger] = useState(() => draftOf(current, 'danger'));
@@ -162,10 +158,8 @@ export function ColourSettings({ session }: { session: Session }) {
   const successColour = adjustColour(success.colour ?? DEFAULT_SUCCESS, success.shift);
   const dangerColour = adjustColour(danger.colour ?? DEFAULT_DANGER, danger.shift);
   return (
-    <div>
-      <Typography.Title level={2}>Settings</Typography.Title>
-      <SettingsTabs />
-      {allowed ? (
+    <SettingsPage>
+      <EditSettingsOnly session={session} action="change the organisation's colours">
         <Card title="Colours">
           <Typography.Paragraph type="secondary">
             The Success and Danger colours apply to everyone in {session.tenant.name}: confirmations, warnings
@@ -201,14 +195,7 @@ export function ColourSettings({ session }: { session: Session }) {
             </Button>
           </Space>
         </Card>
-      ) : (
-        <AccessRestricted
-          action="change the organisation's colours"
-          permission={EDIT_SETTINGS}
-          user={session.user.email}
-          organisation={session.tenant.name}
-        />
-      )}
-    </div>
+      </EditSettingsOnly>
+    </SettingsPage>
   );
 }

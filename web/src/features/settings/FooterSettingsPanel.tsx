@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import type { FooterSettings } from '@workspace/identity/contract';
 import { useFooterQuery, useSaveFooterMutation } from '../../app/api';
 import { useToast } from '../../ui/feedback';
+import { LabelledInput } from '../../ui/LabelledInput';
 
 type Named = 'About' | 'Privacy' | 'Terms';
 const named: {
@@ -57,16 +58,14 @@ export function FooterSettingsPanel() {
         </Form.Item>
         {draft.showFooter && (
           <>
-            <Form.Item label="Display name">
-              <Input
-                aria-label="Display name"
-                value={draft.displayName}
-                maxLength={120}
-                onChange={(event) => {
-                  set('displayName', event.target.value);
-                }}
-              />
-            </Form.Item>
+            <LabelledInput
+              label="Display name"
+              value={draft.displayName}
+              maxLength={120}
+              onChange={(value) => {
+                set('displayName', value);
+              }}
+            />
             <Form.Item label="Powered by">
               <Space>
                 <Switch

@@ -1,15 +1,12 @@
 import { Alert, Button, Card, Form, Input, Radio, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import type { Session } from '../../app/api';
-import { AccessRestricted } from '../../ui/AccessRestricted';
 import { useConfirm, useToast } from '../../ui/feedback';
 import { imageLogoProblem, LOGO_TEXT_MAX, textLogoProblem } from '../../ui/logo';
 import { fieldErrorMessage } from '../../ui/problem';
 import { TenantLogo } from '../shell/TenantLogo';
 import { useDeleteLogoMutation, useLogoSettingsQuery, useSaveLogoMutation } from './brandingApi';
-import { SettingsTabs } from './SettingsTabs';
-
-const EDIT_SETTINGS = 'tenant.edit_settings';
+import { EditSettingsOnly, SettingsPage } from './SettingsPage';
 
 interface ChosenImage {
   fileName: string;
@@ -38,7 +35,6 @@ function readAsBase64(file: File): Promise<string> {
  * the top bar and the sidebar.
  */
 export function LogoSettings({ session }: { session: Session }) {
-  const allowed = session.scopes.includes(EDIT_SETTINGS) || session.scopes.includes('*');
   const { data: logo } = useLogoSettingsQuery(undefined);
   const [saveLogo, { isLoading: saving }] = useSaveLogoMutation();
   const [deleteLogo, { isLoading: removing }] = useDeleteLogoMutation();
@@ -117,10 +113,8 @@ export function LogoSettings({ session }: { session: Session }) {
   };
 
   return (
-    <div>
-      <Typography.Title level={2}>Settings</Typography.Title>
-      <SettingsTabs />
-      {allowed ? (
+    <SettingsPage>
+      <EditSettingsOnly session={session} action="change the organisation's logo">
         <Card title="Logo">
           <Form layout="vertical">
             <Form.Item label="Current logo">
@@ -198,14 +192,7 @@ export function LogoSettings({ session }: { session: Session }) {
             </Space>
           </Form>
         </Card>
-      ) : (
-        <AccessRestricted
-          action="change the organisation's logo"
-          permission={EDIT_SETTINGS}
-          user={session.user.email}
-          organisation={session.tenant.name}
-        />
-      )}
-    </div>
+      </EditSettingsOnly>
+    </SettingsPage>
   );
 }

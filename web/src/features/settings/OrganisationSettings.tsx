@@ -1,19 +1,13 @@
-import { Card, Descriptions, Tag, Typography } from 'antd';
+import { Card, Descriptions, Tag } from 'antd';
 import type { Session } from '../../app/api';
-import { AccessRestricted } from '../../ui/AccessRestricted';
 import { FooterSettingsPanel } from './FooterSettingsPanel';
-import { SettingsTabs } from './SettingsTabs';
-
-const EDIT_SETTINGS = 'tenant.edit_settings';
+import { EditSettingsOnly, SettingsPage } from './SettingsPage';
 
 /** Organisation settings are for holders of tenant.edit_settings; others meet the Access Restricted page. */
 export function OrganisationSettings({ session }: { session: Session }) {
-  const allowed = session.scopes.includes(EDIT_SETTINGS) || session.scopes.includes('*');
   return (
-    <div>
-      <Typography.Title level={2}>Settings</Typography.Title>
-      <SettingsTabs />
-      {allowed ? (
+    <SettingsPage>
+      <EditSettingsOnly session={session} action="manage organisation settings">
         <>
           <Card title="Organisation">
             <Descriptions column={1} bordered size="small">
@@ -32,14 +26,7 @@ export function OrganisationSettings({ session }: { session: Session }) {
           </Card>
           <FooterSettingsPanel />
         </>
-      ) : (
-        <AccessRestricted
-          action="manage organisation settings"
-          permission={EDIT_SETTINGS}
-          user={session.user.email}
-          organisation={session.tenant.name}
-        />
-      )}
-    </div>
+      </EditSettingsOnly>
+    </SettingsPage>
   );
 }

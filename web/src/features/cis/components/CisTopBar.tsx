@@ -112,19 +112,17 @@ export function CisTopBar() {
     </Button>
   );
 
+  const goButton = (key: string, label: string, icon: React.ReactNode, to: string, primary = false) => (
+    <Button key={key} type={primary ? 'primary' : undefined} icon={icon} onClick={() => void navigate(to)}>
+      {label}
+    </Button>
+  );
+  const newInvoiceButton = () => goButton('new', 'New Invoice', <PlusOutlined />, '/cis/invoices/new', true);
+
   const actions: React.ReactNode[] = [];
   if (mode === 'list' && section === 'subcontractors') {
     if (abilities.canWriteSubcontractors)
-      actions.push(
-        <Button
-          key="new"
-          type="primary"
-          icon={<PlusOutlined />}
-          onClick={() => void navigate('/cis/subcontractors/new')}
-        >
-          New Subcontractor
-        </Button>,
-      );
+      actions.push(goButton('new', 'New Subcontractor', <PlusOutlined />, '/cis/subcontractors/new', true));
     if (abilities.canInvite)
       actions.push(
         <Button
@@ -141,47 +139,19 @@ export function CisTopBar() {
       actions.push(exportButton('subcontractors/export.csv', 'cis-subcontractors.csv', 'Export'));
   }
   if (mode === 'list' && section === 'invoices') {
-    if (abilities.canWrite)
-      actions.push(
-        <Button
-          key="new"
-          type="primary"
-          icon={<PlusOutlined />}
-          onClick={() => void navigate('/cis/invoices/new')}
-        >
-          New Invoice
-        </Button>,
-      );
+    if (abilities.canWrite) actions.push(newInvoiceButton());
     if (abilities.canImport)
-      actions.push(
-        <Button key="import" icon={<ImportOutlined />} onClick={() => void navigate('/cis/invoices/import')}>
-          Import
-        </Button>,
-      );
+      actions.push(goButton('import', 'Import', <ImportOutlined />, '/cis/invoices/import'));
     if (abilities.canExport)
       actions.push(exportButton('invoices/export.csv', 'cis-invoices.csv', 'Export CSV'));
   }
-  if (mode === 'list' && section === 'dashboard' && abilities.canWrite)
-    actions.push(
-      <Button
-        key="new"
-        type="primary"
-        icon={<PlusOutlined />}
-        onClick={() => void navigate('/cis/invoices/new')}
-      >
-        New Invoice
-      </Button>,
-    );
+  if (mode === 'list' && section === 'dashboard' && abilities.canWrite) actions.push(newInvoiceButton());
   if (
     mode === 'list' &&
     (section === 'invoices' || section === 'dashboard' || section === 'statements') &&
     canSeeReturns
   )
-    actions.push(
-      <Button key="returns" icon={<AuditOutlined />} onClick={() => void navigate('/cis/returns')}>
-        Returns
-      </Button>,
-    );
+    actions.push(goButton('returns', 'Returns', <AuditOutlined />, '/cis/returns'));
 
   const crumbs = [{ title: <Link to="/cis">CIS</Link> }];
   if (section !== 'dashboard')

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useToast } from '../../../ui/feedback';
 import { useInviteSubcontractorMutation } from '../api';
 import { errorMessage } from '../../../ui/problem';
+import { LabelledInput } from '../../../ui/LabelledInput';
 
 interface InviteForm {
   name: string;
@@ -160,25 +161,23 @@ export function InviteModal({ onClose }: { onClose: () => void }) {
       ) : (
         <Form layout="vertical" requiredMark>
           {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} />}
-          <Form.Item label="Name" required>
-            <Input
-              aria-label="Name"
-              value={form.name}
-              onChange={(event) => {
-                set('name', event.target.value);
-              }}
-            />
-          </Form.Item>
-          <Form.Item label="Email" required>
-            <Input
-              type="email"
-              aria-label="Email"
-              value={form.email}
-              onChange={(event) => {
-                set('email', event.target.value);
-              }}
-            />
-          </Form.Item>
+          <LabelledInput
+            label="Name"
+            required
+            value={form.name}
+            onChange={(value) => {
+              set('name', value);
+            }}
+          />
+          <LabelledInput
+            label="Email"
+            required
+            type="email"
+            value={form.email}
+            onChange={(value) => {
+              set('email', value);
+            }}
+          />
           <Form.Item label="Type">
             <Select
               aria-label="Type"
@@ -193,36 +192,30 @@ export function InviteModal({ onClose }: { onClose: () => void }) {
               ]}
             />
           </Form.Item>
-          <Form.Item label="UTR">
-            <Input
-              aria-label="UTR"
-              maxLength={10}
-              value={form.utr}
-              onChange={(event) => {
-                set('utr', event.target.value);
+          <LabelledInput
+            label="UTR"
+            maxLength={10}
+            value={form.utr}
+            onChange={(value) => {
+              set('utr', value);
+            }}
+          />
+          {form.type === 'individual' ? (
+            <LabelledInput
+              label="National Insurance Number"
+              value={form.nino}
+              onChange={(value) => {
+                set('nino', value);
               }}
             />
-          </Form.Item>
-          {form.type === 'individual' ? (
-            <Form.Item label="National Insurance Number">
-              <Input
-                aria-label="National Insurance Number"
-                value={form.nino}
-                onChange={(event) => {
-                  set('nino', event.target.value);
-                }}
-              />
-            </Form.Item>
           ) : (
-            <Form.Item label="Company Number">
-              <Input
-                aria-label="Company Number"
-                value={form.companyNumber}
-                onChange={(event) => {
-                  set('companyNumber', event.target.value);
-                }}
-              />
-            </Form.Item>
+            <LabelledInput
+              label="Company Number"
+              value={form.companyNumber}
+              onChange={(value) => {
+                set('companyNumber', value);
+              }}
+            />
           )}
         </Form>
       )}

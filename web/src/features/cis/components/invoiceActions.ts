@@ -1,5 +1,6 @@
 import type { Abilities, Invoice } from '@workspace/cis/contract';
 import { normaliseInvoiceStatus } from '../domain';
+import type { ConfirmOptions } from '../../../ui/feedback';
 
 export type InvoiceUiAction = 'view' | 'edit' | 'approve' | 'reject' | 'pay' | 'cancel' | 'delete';
 
@@ -37,3 +38,11 @@ export function invoiceAllows(
 export function statementPending(invoice: { statement: Invoice['statement'] | null }): boolean {
   return Boolean(invoice.statement?.required) && !invoice.statement?.issuedAt;
 }
+
+/** The question before rejecting a portal-submitted invoice (the list's row action and the detail page's button). */
+export const REJECT_INVOICE_CONFIRM: ConfirmOptions = {
+  title: 'Reject Invoice',
+  message: 'Reject this portal-submitted invoice?',
+  confirmText: 'Reject',
+  style: 'danger',
+};

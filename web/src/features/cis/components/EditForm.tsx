@@ -1,0 +1,42 @@
+import { Form, type FormInstance } from 'antd';
+import type { ReactNode } from 'react';
+import { clearEditedErrors } from './formErrors';
+
+/**
+ * A CIS create/edit form: vertical labels, and as the user edits, the edited fields' errors and the save error clear
+ * (`onEdit` hides the banner).
+ */
+export function EditForm<Values>({
+  form,
+  initialValues,
+  onSave,
+  onEdit,
+  testId,
+  noValidate,
+  children,
+}: {
+  form: FormInstance<Values>;
+  initialValues: Values;
+  onSave: (values: Values) => Promise<void>;
+  onEdit: () => void;
+  testId: string;
+  noValidate?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Form<Values>
+      form={form}
+      layout="vertical"
+      initialValues={initialValues as object}
+      onFinish={(values) => void onSave(values)}
+      onValuesChange={(changed) => {
+        clearEditedErrors(form, changed);
+        onEdit();
+      }}
+      data-testid={testId}
+      noValidate={noValidate}
+    >
+      {children}
+    </Form>
+  );
+}
