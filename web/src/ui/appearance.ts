@@ -1,11 +1,14 @@
 import { TinyColor } from '@ctrl/tinycolor';
 import { theme as antdTheme, type ThemeConfig } from 'antd';
+import { FONTS } from '@workspace/identity/appearance';
+import type { ThemePreference } from '@workspace/identity/contract';
 
-export type ThemeMode = 'light' | 'dark' | 'system';
-export type NavigationLayout = 'topbar' | 'sidebar' | 'topbar-nav';
-export type CornerRadius = 'none' | 'small' | 'medium' | 'large' | 'full';
-export type Scale = 75 | 90 | 100 | 110 | 125;
-export type AccentVariation = 'default' | 'lighter' | 'darker' | 'muted';
+// The choices are those identity accepts in a user's theme preference (PUT /v1/me).
+export type ThemeMode = NonNullable<ThemePreference['mode']>;
+export type NavigationLayout = NonNullable<ThemePreference['layout']>;
+export type CornerRadius = NonNullable<ThemePreference['radius']>;
+export type Scale = NonNullable<ThemePreference['scale']>;
+export type AccentVariation = NonNullable<ThemePreference['accentVariation']>;
 
 export interface Appearance {
   mode: ThemeMode;
@@ -42,17 +45,7 @@ export const radii: { value: CornerRadius; label: string; px: number }[] = [
 
 export const scales: Scale[] = [75, 90, 100, 110, 125];
 
-export const fonts = [
-  'Inter',
-  'Outfit',
-  'Plus Jakarta Sans',
-  'DM Sans',
-  'Space Grotesk',
-  'Roboto',
-  'Open Sans',
-  'Lato',
-  'System',
-] as const;
+export const fonts = FONTS;
 
 /** An accent colour: its name, its hex value and the same colour as CSS hsl() (rounded to whole units). */
 export interface AccentColour {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FONTS } from '../domain/appearance.js';
 import { ROLES, USER_STATUSES } from '../domain/tenant.js';
 import { lightnessShift, saturationShift } from './tenant.schemas.js';
 
@@ -7,19 +8,7 @@ export const themePreference = z.object({
   layout: z.enum(['topbar', 'sidebar', 'topbar-nav']).optional(),
   radius: z.enum(['none', 'small', 'medium', 'large', 'full']).optional(),
   scale: z.union([z.literal(75), z.literal(90), z.literal(100), z.literal(110), z.literal(125)]).optional(),
-  font: z
-    .enum([
-      'Inter',
-      'Outfit',
-      'Plus Jakarta Sans',
-      'DM Sans',
-      'Space Grotesk',
-      'Roboto',
-      'Open Sans',
-      'Lato',
-      'System',
-    ])
-    .optional(),
+  font: z.enum(FONTS).optional(),
   accent: z.string().max(40).optional(),
   accentVariation: z.enum(['lighter', 'darker', 'muted', 'default']).optional(),
   accentSaturation: saturationShift.optional(),
