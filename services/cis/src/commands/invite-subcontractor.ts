@@ -1,22 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { problems } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
-import { SubcontractorStore, type SubcontractorType } from '../db/subcontractors.store.js';
-import { maskNino, maskUtr, validateNino, validateSubcontractorInput } from '../domain/index.js';
+import { SubcontractorStore } from '../db/subcontractors.store.js';
+import {
+  maskNino,
+  maskUtr,
+  validateNino,
+  validateSubcontractorInput,
+  type InviteeFields,
+} from '../domain/index.js';
 import type { Actor } from '../events/audit.js';
 import { assertValid } from './problems.js';
 
 /** Who to invite: an existing subcontractor, or a new one made from the invitation's fields. */
-export type InviteInput =
-  | { subcontractorId: string }
-  | {
-      name: string;
-      email: string;
-      type: SubcontractorType;
-      utr: string;
-      nino: string;
-      companyNumber: string;
-    };
+export type InviteInput = { subcontractorId: string } | InviteeFields;
 
 export interface InviteOutcome {
   subcontractorId: string;

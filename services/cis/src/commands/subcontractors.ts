@@ -20,6 +20,7 @@ import {
   validateSubcontractorInput,
   validateUtr,
   verificationRate,
+  type SubcontractorContactFields,
 } from '../domain/index.js';
 import type { Actor } from '../events/audit.js';
 import { assertValid, type BatchResult } from './problems.js';
@@ -43,23 +44,11 @@ export interface VerificationInput {
 }
 
 /** A subcontractor as the create and edit forms send it. */
-export interface SubcontractorInput {
+export interface SubcontractorInput extends SubcontractorContactFields {
   type: string;
   name: string;
   utr?: string | undefined;
   nino?: string | undefined;
-  companyNumber: string;
-  vatNumber: string;
-  email: string;
-  phone: string;
-  mobile: string;
-  registeredAddress: Address;
-  tradingAddress: Address;
-  tradingAddressSameAsRegistered: boolean;
-  gdprConsent: boolean;
-  marketingConsent: boolean;
-  portalAccess: boolean;
-  active: boolean;
   verification?: VerificationInput | undefined;
 }
 

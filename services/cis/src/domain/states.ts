@@ -111,6 +111,45 @@ export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
 export const SUBCONTRACTOR_TYPES = ['individual', 'company', 'partnership'] as const;
 export type SubcontractorType = (typeof SUBCONTRACTOR_TYPES)[number];
 
+/** A subcontractor's registered or trading address. */
+export interface SubcontractorAddress {
+  line1: string;
+  line2: string;
+  city: string;
+  county: string;
+  postcode: string;
+  country: 'GB' | 'NI';
+}
+
+/**
+ * The fields of a subcontractor's create and edit form beside its type, name, identifiers and verification: what
+ * the web's form holds and the service's commands take.
+ */
+export interface SubcontractorContactFields {
+  companyNumber: string;
+  vatNumber: string;
+  email: string;
+  phone: string;
+  mobile: string;
+  registeredAddress: SubcontractorAddress;
+  tradingAddress: SubcontractorAddress;
+  tradingAddressSameAsRegistered: boolean;
+  gdprConsent: boolean;
+  marketingConsent: boolean;
+  portalAccess: boolean;
+  active: boolean;
+}
+
+/** A new subcontractor as an invitation names it (the invite form's fields, the invite command's input). */
+export interface InviteeFields {
+  name: string;
+  email: string;
+  type: SubcontractorType;
+  utr: string;
+  nino: string;
+  companyNumber: string;
+}
+
 export function isVerificationStatus(value: unknown): value is VerificationStatus {
   return typeof value === 'string' && (VERIFICATION_STATUSES as readonly string[]).includes(value);
 }

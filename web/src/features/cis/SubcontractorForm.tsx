@@ -17,28 +17,16 @@ import { EditForm } from './components/EditForm';
 import { showFieldErrors } from './components/formErrors';
 import { FormActions } from '../../ui/FormActions';
 import { useCis } from './context';
-import { verificationRate } from './domain';
+import { verificationRate, type SubcontractorContactFields } from './domain';
 import { errorMessage, fieldErrors } from '../../ui/problem';
 import { validateSubcontractorInput } from './validation';
 import { FieldCol } from '../../ui/FieldCol';
 
-interface FormValues {
+interface FormValues extends SubcontractorContactFields {
   type: SubcontractorType;
   name: string;
   utr: string;
   nino: string;
-  companyNumber: string;
-  vatNumber: string;
-  email: string;
-  phone: string;
-  mobile: string;
-  registeredAddress: Address;
-  tradingAddress: Address;
-  tradingAddressSameAsRegistered: boolean;
-  gdprConsent: boolean;
-  marketingConsent: boolean;
-  portalAccess: boolean;
-  active: boolean;
   verification: {
     status: VerificationStatus;
     rate: number;

@@ -1,4 +1,4 @@
-import type { InviteResult, SubcontractorType } from '@workspace/cis/contract';
+import type { InviteResult } from '@workspace/cis/contract';
 import { CheckCircleOutlined, CopyOutlined } from '@ant-design/icons';
 import { Alert, Button, Form, Input, Modal, Result, Select, Space, Typography } from 'antd';
 import { useState } from 'react';
@@ -6,17 +6,9 @@ import { useToast } from '../../../ui/feedback';
 import { useInviteSubcontractorMutation } from '../api';
 import { errorMessage } from '../../../ui/problem';
 import { LabelledInput } from '../../../ui/LabelledInput';
+import type { InviteeFields } from '../domain';
 
-interface InviteForm {
-  name: string;
-  email: string;
-  type: SubcontractorType;
-  utr: string;
-  nino: string;
-  companyNumber: string;
-}
-
-const emptyForm: InviteForm = {
+const emptyForm: InviteeFields = {
   name: '',
   email: '',
   type: 'individual',
@@ -94,11 +86,11 @@ export function PortalLinkPanel({ result, email }: { result: InviteResult; email
  * could not be sent).
  */
 export function InviteModal({ onClose }: { onClose: () => void }) {
-  const [form, setForm] = useState<InviteForm>(emptyForm);
+  const [form, setForm] = useState<InviteeFields>(emptyForm);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<InviteResult | null>(null);
   const [invite, { isLoading }] = useInviteSubcontractorMutation();
-  const set = <K extends keyof InviteForm>(key: K, value: InviteForm[K]) => {
+  const set = <K extends keyof InviteeFields>(key: K, value: InviteeFields[K]) => {
     setForm((previous) => ({ ...previous, [key]: value }));
     setError(null);
   };
