@@ -6,18 +6,16 @@ import {
   adminQuery,
   createSubcontractor,
   invoiceBody,
-  startCisHarnessWithAdmin,
   type CisHarness,
+  useCisHarnessWithAdmin,
 } from './support.js';
 
 let h: CisHarness;
 let admin: string;
 
-beforeAll(async () => {
-  ({ h, admin } = await startCisHarnessWithAdmin());
+useCisHarnessWithAdmin((started) => {
+  ({ h, admin } = started);
 });
-
-afterAll(() => h.stop());
 
 async function invoice(subcontractorId: string, invoiceNumber: string): Promise<string> {
   const created = await h.call(admin, 'POST', '/invoices', invoiceBody(subcontractorId, { invoiceNumber }));

@@ -5,8 +5,8 @@ import {
   adminQuery,
   createSubcontractor,
   invoiceBody,
-  startCisHarnessWithAdmin,
   type CisHarness,
+  useCisHarnessWithAdmin,
 } from './support.js';
 
 /*
@@ -18,11 +18,9 @@ import {
 let h: CisHarness;
 let admin: string;
 
-beforeAll(async () => {
-  ({ h, admin } = await startCisHarnessWithAdmin());
+useCisHarnessWithAdmin((started) => {
+  ({ h, admin } = started);
 });
-
-afterAll(() => h.stop());
 
 /** Reads a job stream to its end: each `job` event's data. */
 async function followJob(

@@ -7,19 +7,17 @@ import {
   adminQuery,
   createSubcontractor,
   invoiceBody as standardInvoice,
-  startCisHarnessWithAdmin,
   subcontractorBody,
   type CisHarness,
+  useCisHarnessWithAdmin,
 } from './support.js';
 
 let h: CisHarness;
 let admin: string;
 
-beforeAll(async () => {
-  ({ h, admin } = await startCisHarnessWithAdmin());
+useCisHarnessWithAdmin((started) => {
+  ({ h, admin } = started);
 });
-
-afterAll(() => h.stop());
 
 /** The invoice these records are read back from: groundworks whose materials are 70 % of the gross, justified. */
 const invoiceBody = (subcontractorId: string, overrides: Record<string, unknown> = {}) =>

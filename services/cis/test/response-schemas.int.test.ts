@@ -1,13 +1,11 @@
 import type { z } from 'zod';
 import {
-  ALL_CIS_SCOPES,
-  CIS_ADMIN_ID,
   createSubcontractor,
   invoiceBody,
   settingsBody,
-  startCisHarness,
   subcontractorBody,
   type CisHarness,
+  useCisHarnessWithAdmin,
 } from './support.js';
 
 /*
@@ -22,15 +20,10 @@ let admin: string;
 let document: { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
 const taxMonth = '2026-11';
 
-beforeAll(async () => {
-  h = await startCisHarness();
-  admin = await h.token(ALL_CIS_SCOPES, 'demo', CIS_ADMIN_ID);
+useCisHarnessWithAdmin(async (started) => {
+  ({ h, admin } = started);
   document = (await (await fetch(`${h.cisUrl}/openapi.json`)).json()) as typeof document;
   expect((await h.call(admin, 'PUT', '/settings', settingsBody())).status).toBe(200);
-});
-
-afterAll(async () => {
-  await h.stop();
 });
 
 /** The response schema the route of `method path` declares for `status` (path as declared: '/invoices/:id'). */

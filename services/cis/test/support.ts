@@ -140,6 +140,24 @@ export async function startCisHarnessWithAdmin(
   return { h, admin: await h.token(ALL_CIS_SCOPES, 'demo', CIS_ADMIN_ID) };
 }
 
+/**
+ * A test file's harness and CIS administrator: started before its tests, stopped after them. `use` receives both
+ * once started, for the file's own variables and any further set-up.
+ */
+export function useCisHarnessWithAdmin(
+  use: (started: { h: CisHarness; admin: string }) => void | Promise<void>,
+): void {
+  let h: CisHarness | undefined;
+  beforeAll(async () => {
+    const started = await startCisHarnessWithAdmin();
+    h = started.h;
+    await use(started);
+  });
+  afterAll(async () => {
+    await h?.stop();
+  });
+}
+
 /** Valid, active CIS settings for PUT /settings (Demo Construction Ltd, standard VAT, 3 warning and 14 deadline days). */
 export function settingsBody(overrides: Record<string, unknown> = {}) {
   return {
