@@ -37,6 +37,14 @@ interface FormValues extends SubcontractorContactFields {
   };
 }
 
+/** The switches of the Consents and Access card, in order. */
+const consentSwitches = [
+  { label: 'GDPR consent', name: 'gdprConsent' },
+  { label: 'Marketing consent', name: 'marketingConsent' },
+  { label: 'Portal access', name: 'portalAccess' },
+  { label: 'Active', name: 'active' },
+] as const;
+
 const emptyAddress: Address = { line1: '', line2: '', city: '', county: '', postcode: '', country: 'GB' };
 
 const defaults: FormValues = {
@@ -311,34 +319,19 @@ export function SubcontractorForm() {
         </Card>
         <Card title="Consents and Access" size="small">
           <Row gutter={16}>
-            <FieldCol
-              cols={{ xs: 12, md: 6 }}
-              label="GDPR consent"
-              name="gdprConsent"
-              valuePropName="checked"
-              required={!editing}
-            >
-              <Switch />
-            </FieldCol>
-            <FieldCol
-              cols={{ xs: 12, md: 6 }}
-              label="Marketing consent"
-              name="marketingConsent"
-              valuePropName="checked"
-            >
-              <Switch />
-            </FieldCol>
-            <FieldCol
-              cols={{ xs: 12, md: 6 }}
-              label="Portal access"
-              name="portalAccess"
-              valuePropName="checked"
-            >
-              <Switch />
-            </FieldCol>
-            <FieldCol cols={{ xs: 12, md: 6 }} label="Active" name="active" valuePropName="checked">
-              <Switch />
-            </FieldCol>
+            {consentSwitches.map(({ label, name }) => (
+              <FieldCol
+                key={name}
+                cols={{ xs: 12, md: 6 }}
+                label={label}
+                name={name}
+                valuePropName="checked"
+                // GDPR consent is required on create only (the domain's rule); the other switches never are.
+                required={name === 'gdprConsent' && !editing}
+              >
+                <Switch />
+              </FieldCol>
+            ))}
           </Row>
         </Card>
         <Card title="Verification" size="small">
