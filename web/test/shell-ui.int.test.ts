@@ -25,6 +25,28 @@ shellStackPerFile(async (stack) => {
     );
 });
 
+/** Waits until the element `selector` finds has attribute `name` equal to `value`, read in the page. */
+async function attributeReaches(
+  page: Page,
+  selector: string,
+  name: string,
+  value: string,
+  options?: { timeout: number },
+): Promise<void> {
+  await page.waitForFunction(
+    ([s, n, v]) =>
+      (
+        globalThis as unknown as {
+          document: { querySelector(s: string): { getAttribute(n: string): string | null } | null };
+        }
+      ).document
+        .querySelector(s)
+        ?.getAttribute(n) === v,
+    [selector, name, value] as const,
+    options,
+  );
+}
+
 async function signedIn(
   tenant: 'demo' | 'acme',
   email: string,
@@ -172,18 +194,7 @@ describe('staff app shell UI in Chromium', () => {
     await page.goto(`${baseUrl}/schedule`);
     const bar = page.getByTestId('loading-bar');
     await visible(bar);
-    await page.waitForFunction(
-      () =>
-        (
-          globalThis as unknown as {
-            document: { querySelector(s: string): { getAttribute(n: string): string | null } | null };
-          }
-        ).document
-          .querySelector('[data-testid="loading-bar"]')
-          ?.getAttribute('aria-valuenow') === '90',
-      undefined,
-      { timeout: 15_000 },
-    );
+    await attributeReaches(page, '[data-testid="loading-bar"]', 'aria-valuenow', '90', { timeout: 15_000 });
     await page.screenshot({ path: `${shots}/shell-ui-loading-bar-90.png` });
     // Held: it stays at 90 and never passes it.
     await page.waitForTimeout(1000);
@@ -290,27 +301,9 @@ describe('staff app shell UI in Chromium', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.locator('label.ant-radio-button-wrapper', { hasText: 'Top bar with navigation' }).click();
     await page.getByRole('button', { name: 'Apply Changes' }).click();
-    await page.waitForFunction(
-      () =>
-        (
-          globalThis as unknown as {
-            document: { querySelector(s: string): { getAttribute(n: string): string | null } | null };
-          }
-        ).document
-          .querySelector('[data-testid="top-bar"]')
-          ?.getAttribute('data-layout') === 'topbar-nav',
-    );
+    await attributeReaches(page, '[data-testid="top-bar"]', 'data-layout', 'topbar-nav');
     await page.setViewportSize({ width: 375, height: 740 });
-    await page.waitForFunction(
-      () =>
-        (
-          globalThis as unknown as {
-            document: { querySelector(s: string): { getAttribute(n: string): string | null } | null };
-          }
-        ).document
-          .querySelector('[data-testid="top-bar"]')
-          ?.getAttribute('data-layout') === 'topbar',
-    );
+    await attributeReaches(page, '[data-testid="top-bar"]', 'data-layout', 'topbar');
     await visible(page.getByRole('button', { name: 'Open navigation' }));
     // The top bar is 3.5rem: 56 px with the page's 16 px root font.
     expect(
