@@ -48,6 +48,12 @@ async function invoice(number: string, subcontractorId: string, invoiceDate: str
   return id;
 }
 
+/** Creates a subcontractor from `body` (POST /subcontractors) and answers its id. */
+async function subcontractor(body: Record<string, unknown>): Promise<string> {
+  return ((await call('POST', '/subcontractors', body)) as { subcontractor: { id: string } }).subcontractor
+    .id;
+}
+
 /**
  * The tenant: active settings; Alice Mason (individual, emailed, standard 20 % verified online), Bob Nomail Ltd
  * (company, no email, gross 0 %), Carl Archived (archived); six invoices of distinct dates in every state the
@@ -64,47 +70,41 @@ async function seed() {
     }),
   );
   const address = { line1: '1 High Street', city: 'Leeds', postcode: 'LS1 1AA', country: 'GB' };
-  const alice = (
-    (await call('POST', '/subcontractors', {
-      type: 'individual',
-      name: 'Alice Mason',
-      utr: '1234567890',
-      nino: 'AB123456C',
-      email: 'alice@mason.test',
-      registeredAddress: address,
-      gdprConsent: true,
-    })) as { subcontractor: { id: string } }
-  ).subcontractor.id;
+  const alice = await subcontractor({
+    type: 'individual',
+    name: 'Alice Mason',
+    utr: '1234567890',
+    nino: 'AB123456C',
+    email: 'alice@mason.test',
+    registeredAddress: address,
+    gdprConsent: true,
+  });
   await call('POST', `/subcontractors/${alice}/verification`, {
     status: 'standard',
     method: 'online',
     reference: 'V1234567891',
   });
-  const bob = (
-    (await call('POST', '/subcontractors', {
-      type: 'company',
-      name: 'Bob Nomail Ltd',
-      utr: '2325648152',
-      companyNumber: '12345678',
-      registeredAddress: address,
-      gdprConsent: true,
-    })) as { subcontractor: { id: string } }
-  ).subcontractor.id;
+  const bob = await subcontractor({
+    type: 'company',
+    name: 'Bob Nomail Ltd',
+    utr: '2325648152',
+    companyNumber: '12345678',
+    registeredAddress: address,
+    gdprConsent: true,
+  });
   await call('POST', `/subcontractors/${bob}/verification`, {
     status: 'gross',
     method: 'online',
     reference: 'V1234567892',
   });
-  const carl = (
-    (await call('POST', '/subcontractors', {
-      type: 'individual',
-      name: 'Carl Archived',
-      utr: '3456789012',
-      email: 'carl@archived.test',
-      registeredAddress: address,
-      gdprConsent: true,
-    })) as { subcontractor: { id: string } }
-  ).subcontractor.id;
+  const carl = await subcontractor({
+    type: 'individual',
+    name: 'Carl Archived',
+    utr: '3456789012',
+    email: 'carl@archived.test',
+    registeredAddress: address,
+    gdprConsent: true,
+  });
   await call('POST', '/subcontractors/archive', { ids: [carl] });
   Object.assign(ids, { alice, bob, carl });
 
