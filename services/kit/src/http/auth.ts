@@ -1,7 +1,11 @@
 import type { RequestHandler } from 'express';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { normalizeRole } from '@workspace/rules';
 import { z } from 'zod';
 import { problems } from './problem.js';
+
+/** The role rule (workspace.md §6) is the browser-safe rules package's, re-exported for services. */
+export { normalizeRole, type Role } from '@workspace/rules';
 
 /** Who is calling, taken only from a verified access token (never from the request body or query). */
 export interface RequestContext {
@@ -18,17 +22,6 @@ declare module 'express-serve-static-core' {
   interface Request {
     ctx?: RequestContext;
   }
-}
-
-/** The role claim's values (workspace.md §6: admin, and the default standard). */
-export type Role = 'admin' | 'standard';
-
-/**
- * The spec's rule for the role claim (identity's domain rule too): 'admin' stays admin; a missing claim or any other
- * value (an unknown role, a portal session's 'subcontractor') is standard, so no unknown role can gain anything.
- */
-export function normalizeRole(claim: unknown): Role {
-  return claim === 'admin' ? 'admin' : 'standard';
 }
 
 /** The claims identity puts in an access token. */
