@@ -65,11 +65,9 @@ export const presentSaved = (saved: {
   warnings: saved.warnings,
 });
 
-const NO_INVOICES = { total: 0, draft: 0, approved: 0, thisMonthCisP: 0, pendingStatements: 0 };
-
-/** A page of invoices with the summary cards (an aggregate always answers a row: zeros stand in for none). */
+/** A page of invoices with the summary cards. */
 export const presentInvoicePage = (
-  list: { rows: InvoiceRecord[]; total: number; totalCapped: boolean; summary: InvoiceSummary | undefined },
+  list: { rows: InvoiceRecord[]; total: number; totalCapped: boolean; summary: InvoiceSummary },
   page: { page: number; pageSize: number },
 ): z.input<typeof invoiceListResponse> => ({
   items: list.rows.map(presentInvoice),
@@ -77,5 +75,5 @@ export const presentInvoicePage = (
   totalCapped: list.totalCapped,
   page: page.page,
   pageSize: page.pageSize,
-  summary: list.summary ?? NO_INVOICES,
+  summary: list.summary,
 });
