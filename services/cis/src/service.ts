@@ -41,8 +41,6 @@ export function cisService(config: CisConfig, mailer: Mailer): CisService {
     name: 'cis',
     schema: CIS_SCHEMA,
     migrations: cisMigrations,
-    // CSV imports of 10,000+ rows arrive as one JSON body.
-    bodyLimit: '16mb',
     publishes: Object.values(cisEvents),
     deps: () => started().deps,
     jobs: () => started().worker,

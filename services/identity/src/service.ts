@@ -61,9 +61,6 @@ export function identityService(config: IdentityConfig): IdentityService {
     name: 'identity',
     schema: IDENTITY_SCHEMA,
     migrations: identityMigrations,
-    // An image logo (up to 2 MB) arrives base64 in JSON (about 2.7 MB); the margin lets a somewhat larger file get
-    // the clear "at most 2 MB" answer rather than the body parser's 413.
-    bodyLimit: '6mb',
     publishes: Object.values(identityEvents),
     context: current,
     profile: { avatars },

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /** Thrown when the environment does not satisfy a service's configuration schema. */
@@ -8,9 +9,43 @@ export class ConfigError extends Error {
   }
 }
 
-const booleanFromEnv = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((value) => value === 'true' || value === '1');
+/** An IPv4 or IPv6 address, with an optional /prefix (CIDR). */
+function isAddressOrCidr(value: string): boolean {
+  const [address = '', prefix, ...rest] = value.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Which proxies in front may tell the client's address (X-Forwarded-For) and protocol: `false`/`0` none, a hop
+ * count (`1` behind one ingress: the right-most address is the client as the ingress saw it), or the proxies'
+ * addresses/CIDRs, comma-separated. `true` (every hop) is refused: a client could then name any address it likes,
+ * and rate limits keyed by it would give a fresh allowance per request.
+ */
+export const trustProxySchema = z
+  .string()
+  .trim()
+  .refine(
+    (value) => value !== 'true',
+    'TRUST_PROXY=true would trust every hop (clients could choose their own address): give the number of proxies in front (e.g. 1) or their addresses/CIDRs',
+  )
+  .refine(
+    (value) =>
+      value === 'false' ||
+      /^\d{1,2}$/.test(value) ||
+      value.split(',').every((entry) => isAddressOrCidr(entry.trim())),
+    'TRUST_PROXY must be false, a hop count (0-99) or comma-separated proxy addresses/CIDRs',
+  )
+  .transform((value): TrustProxy => {
+    if (value === 'false' || value === '0') return false;
+    if (/^\d{1,2}$/.test(value)) return Number(value);
+    return value.split(',').map((entry) => entry.trim());
+  });
+
+/** express's `trust proxy`: nothing, a number of hops, or the trusted proxies' addresses/CIDRs. */
+export type TrustProxy = false | number | string[];
 
 /** Settings every service shares. Services extend this schema with their own keys. */
 export const baseConfigSchema = z.object({
@@ -30,7 +65,12 @@ export const baseConfigSchema = z.object({
   JWT_AUDIENCE: z.string().default('workspace'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(25_000),
-  TRUST_PROXY: booleanFromEnv.default(false),
+  TRUST_PROXY: trustProxySchema.default(false),
+  /**
+   * The port of the operational endpoints (/healthz, /readyz, /metrics, /openapi.json): when set they are served
+   * there only, not on PORT (the charts set it, so the ingress never reaches them); unset (local runs), on PORT.
+   */
+  MANAGEMENT_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });
 
 export type BaseConfig = z.infer<typeof baseConfigSchema>;

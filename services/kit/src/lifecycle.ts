@@ -14,12 +14,29 @@ export interface RunOptions {
   shutdownTimeoutMs?: number;
   /** Milliseconds to keep answering (with `/readyz` at 503) before closing, so load balancers move traffic away. */
   drainDelayMs?: number;
+  /**
+   * The operational endpoints' own app and port (MANAGEMENT_PORT; 0 picks a free one). It keeps answering probes
+   * (`/readyz` 503 while draining) until the shutdown steps have run, then closes last.
+   */
+  management?: { app: Express; port: number };
 }
 
 export interface RunningService {
   server: Server;
   port: number;
+  /** The management server's port, when there is one. */
+  managementPort?: number;
   shutdown(reason?: string): Promise<void>;
+}
+
+async function listen(app: Express, port: number, host: string): Promise<{ server: Server; port: number }> {
+  const server = app.listen(port, host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const address = server.address();
+  return { server, port: typeof address === 'object' && address ? address.port : port };
 }
 
 /**
@@ -28,14 +45,12 @@ export interface RunningService {
  * run. A hard timeout ends whatever is left.
  */
 export async function runService(options: RunOptions): Promise<RunningService> {
-  const server = options.app.listen(options.port, options.host ?? '0.0.0.0');
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
-  options.logger.info({ port }, 'listening');
+  const host = options.host ?? '0.0.0.0';
+  const { server, port } = await listen(options.app, options.port, host);
+  const management = options.management
+    ? await listen(options.management.app, options.management.port, host)
+    : undefined;
+  options.logger.info({ port, ...(management ? { managementPort: management.port } : {}) }, 'listening');
 
   let shuttingDown: Promise<void> | undefined;
   const shutdown = (reason = 'shutdown') => {
@@ -62,12 +77,20 @@ export async function runService(options: RunOptions): Promise<RunningService> {
           options.logger.error({ err: error }, 'shutdown step failed');
         }
       }
+      if (management) {
+        await new Promise<void>((resolve) => {
+          management.server.close(() => {
+            resolve();
+          });
+          management.server.closeAllConnections();
+        });
+      }
       clearTimeout(timeout);
       options.logger.info('stopped');
     })();
     return shuttingDown;
   };
-  return { server, port, shutdown };
+  return { server, port, ...(management ? { managementPort: management.port } : {}), shutdown };
 }
 
 /**

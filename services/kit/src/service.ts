@@ -13,7 +13,7 @@ import { KafkaBus } from './events/kafka-bus.js';
 import { MemoryBus } from './events/memory-bus.js';
 import { OutboxRelay } from './events/outbox.js';
 import type { ApiRouter } from './http/api.js';
-import { createServiceApp, type LifecycleState } from './http/app.js';
+import { createManagementApp, createServiceApp, type LifecycleState } from './http/app.js';
 import { remoteJwks, type AuthOptions } from './http/auth.js';
 import { createMetricsRegistry } from './http/metrics.js';
 import { exitOnSignals, runService, type RunningService } from './lifecycle.js';
@@ -60,7 +60,7 @@ export interface ServiceDefinition<C extends BaseConfig> {
   routes(deps: ServiceDeps<C>): { basePath: string; api: ApiRouter }[];
   consumers?(deps: ServiceDeps<C>): ConsumerDefinition[];
   workers?(deps: ServiceDeps<C>): BackgroundWorker[];
-  /** Largest JSON body accepted (express syntax, e.g. '16mb'); default 1mb. */
+  /** The JSON body limit of routes that declare none (express syntax); default the kit's 256 kB. */
   bodyLimit?: string;
 }
 
@@ -167,20 +167,27 @@ export async function startService<C extends BaseConfig>(
   const keys =
     overrides.keys ?? definition.authKeys?.() ?? (config.JWKS_URL ? remoteJwks(config.JWKS_URL) : undefined);
   const lifecycle: LifecycleState = { draining: false };
-  const app = createServiceApp({
+  const operational = {
     name: definition.name,
     logger,
     metrics,
     lifecycle,
-    trustProxy: config.TRUST_PROXY,
-    ...(definition.bodyLimit ? { bodyLimit: definition.bodyLimit } : {}),
-    ...(keys ? { auth: { keys, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE } } : {}),
     readiness: { database: () => pingDatabase(db), bus: () => bus.isReady() },
     apis: definition.routes(deps),
+  };
+  const app = createServiceApp({
+    ...operational,
+    trustProxy: config.TRUST_PROXY,
+    separateManagement: config.MANAGEMENT_PORT !== undefined,
+    ...(definition.bodyLimit ? { bodyLimit: definition.bodyLimit } : {}),
+    ...(keys ? { auth: { keys, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE } } : {}),
   });
   const running = await runService({
     app,
     port: config.PORT,
+    ...(config.MANAGEMENT_PORT === undefined
+      ? {}
+      : { management: { app: createManagementApp(operational), port: config.MANAGEMENT_PORT } }),
     logger,
     lifecycle,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,

@@ -16,11 +16,6 @@ export const NOTIFICATION_SCHEMA = 'notification';
 export interface NotificationService extends ServiceDefinition<NotificationConfig> {
   /** The running service's delivery (after start): attempts and the retry worker. */
   delivery(): DeliveryWorker;
-  /**
-   * Largest JSON body (express syntax): 10 MB of attachments are 13.4 MB in base64, plus the bodies. Honoured once
-   * the kit passes `ServiceDefinition.bodyLimit` to its app; until then the kit's 1 MB applies.
-   */
-  bodyLimit?: string;
 }
 
 export interface NotificationServiceOptions {
@@ -43,7 +38,6 @@ export function notificationService(
     migrations: notificationMigrations,
     publishes: Object.values(notificationEvents),
     delivery: current,
-    bodyLimit: '17mb',
     setup(deps) {
       delivery = new DeliveryWorker({
         db: deps.db,

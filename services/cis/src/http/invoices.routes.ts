@@ -174,6 +174,8 @@ export function invoiceRoutes(deps: CisDeps, hub: InvoiceChangeHub): ApiRouter {
       summary:
         'Import invoices from CSV: each row validated; valid rows created, invalid ones reported by row',
       scopes: ['cis.io.import', 'cis.inv.write'],
+      // CSV imports of 10,000+ rows arrive as one JSON body.
+      bodyLimit: '16mb',
       request: { body: importBody },
       responses: {
         200: {

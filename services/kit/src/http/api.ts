@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { requireContext, requireScopes, type RequestContext } from './auth.js';
 import { problems, type FieldError } from './problem.js';
@@ -61,8 +61,16 @@ export interface RouteDefinition<
   public?: boolean;
   /** A route of the subcontractor portal: portal sessions only (staff tokens refused). By default, staff only. */
   portal?: boolean;
-  /** Runs before validation (e.g. an internal-caller check), so a refused caller learns nothing of the schema. */
+  /**
+   * Runs before the body is read and validated (e.g. an internal-caller check), so a refused caller learns nothing
+   * of the schema and sends no body the service parses.
+   */
   guard?: (req: Request) => void;
+  /**
+   * Largest JSON body this route reads (express syntax, e.g. '16mb'); default the router's `bodyLimit`. Read after
+   * the route's scope check and guard, so only a caller allowed to use the route gets a large body parsed.
+   */
+  bodyLimit?: string;
   request?: S;
   /** Success status; default 200. A handler that returns nothing answers 204. */
   status?: St;
@@ -123,6 +131,25 @@ function checkResponse(
 }
 
 /**
+ * The JSON body every route reads unless it declares its own `bodyLimit`. The largest ordinary body is a bulk
+ * action's 5,000 ids (about 195 kB); the few routes that take files (CSV import, logo, e-mail attachments) declare
+ * theirs (docs/adr/0032).
+ */
+export const DEFAULT_BODY_LIMIT = '256kb';
+
+const jsonParsers = new Map<string, RequestHandler>();
+
+/** One express.json parser per limit (a parser holds nothing per request). */
+function jsonParser(limit: string): RequestHandler {
+  let parser = jsonParsers.get(limit);
+  if (!parser) {
+    parser = express.json({ limit });
+    jsonParsers.set(limit, parser);
+  }
+  return parser;
+}
+
+/**
  * An express router whose routes are declared with zod schemas. The same schemas validate each request (every
  * field error is reported) and produce the service's OpenAPI document.
  */
@@ -132,6 +159,9 @@ export class ApiRouter {
 
   /** Checks each JSON answer against the route's success schema (tests: VALIDATE_RESPONSES=1); a mismatch is a 500. */
   validateResponses = false;
+
+  /** The JSON body limit of routes without their own (the app sets its `bodyLimit` here). */
+  bodyLimit = DEFAULT_BODY_LIMIT;
 
   route<S extends RequestSchemas, R extends ResponseSchemas, St extends number = 200>(
     definition: RouteDefinition<S, R, St>,
@@ -147,38 +177,53 @@ export class ApiRouter {
       request,
       responses: definition.responses,
     });
-    const guards = definition.public
+    const guards: RequestHandler[] = definition.public
       ? []
       : [requireScopes(scopes, { audience: definition.portal ? 'portal' : 'staff' })];
-    this.router[definition.method](definition.path, ...guards, async (req: Request, res: Response) => {
-      definition.guard?.(req);
-      const errors: FieldError[] = [];
-      const parse = (location: keyof RequestSchemas, value: unknown): unknown => {
-        const schema = request[location];
-        if (!schema) return undefined;
-        const result = schema.safeParse(value ?? {});
-        if (result.success) return result.data;
-        errors.push(...fieldErrors(location, result.error));
-        return undefined;
-      };
-      const input = {
-        params: parse('params', req.params),
-        query: parse('query', req.query),
-        body: parse('body', req.body),
-      } as RouteInput<S>;
-      if (errors.length > 0) throw problems.validation(errors);
-      const ctx = definition.public ? (req.ctx as RequestContext) : requireContext(req.ctx);
-      const result = await definition.handler({ ...input, ctx, req, res });
-      if (!res.headersSent) {
-        if (result === undefined) {
-          res.status(204).end();
-          return;
+    const { guard } = definition;
+    if (guard) {
+      guards.push((req, _res, next) => {
+        guard(req);
+        next();
+      });
+    }
+    // The body is read only now, after the caller passed the route's checks, and with the route's own limit.
+    const readBody: RequestHandler = (req, res, next) => {
+      jsonParser(definition.bodyLimit ?? this.bodyLimit)(req, res, next);
+    };
+    this.router[definition.method](
+      definition.path,
+      ...guards,
+      readBody,
+      async (req: Request, res: Response) => {
+        const errors: FieldError[] = [];
+        const parse = (location: keyof RequestSchemas, value: unknown): unknown => {
+          const schema = request[location];
+          if (!schema) return undefined;
+          const result = schema.safeParse(value ?? {});
+          if (result.success) return result.data;
+          errors.push(...fieldErrors(location, result.error));
+          return undefined;
+        };
+        const input = {
+          params: parse('params', req.params),
+          query: parse('query', req.query),
+          body: parse('body', req.body),
+        } as RouteInput<S>;
+        if (errors.length > 0) throw problems.validation(errors);
+        const ctx = definition.public ? (req.ctx as RequestContext) : requireContext(req.ctx);
+        const result = await definition.handler({ ...input, ctx, req, res });
+        if (!res.headersSent) {
+          if (result === undefined) {
+            res.status(204).end();
+            return;
+          }
+          const status = definition.status ?? 200;
+          if (this.validateResponses) checkResponse(definition, status, result);
+          res.status(status).json(result);
         }
-        const status = definition.status ?? 200;
-        if (this.validateResponses) checkResponse(definition, status, result);
-        res.status(status).json(result);
-      }
-    });
+      },
+    );
     return this;
   }
 }

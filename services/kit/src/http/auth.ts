@@ -16,6 +16,8 @@ export interface RequestContext {
   scopes: ReadonlySet<string>;
   /** Set for a subcontractor's portal session: the one subcontractor it is limited to. */
   subcontractorId?: string;
+  /** When the access token expires (epoch ms): what the caller may do ends then (e.g. a stream it opened). */
+  expiresAt?: number;
 }
 
 declare module 'express-serve-static-core' {
@@ -208,6 +210,7 @@ export function authenticate(options: AuthOptions & { cacheSize?: number }): Req
           role: claims.data.role,
           scopes: new Set(claims.data.scp),
           ...(claims.data.sctr === undefined ? {} : { subcontractorId: claims.data.sctr }),
+          ...(typeof payload.exp === 'number' ? { expiresAt: payload.exp * 1000 } : {}),
         };
         if (typeof payload.exp === 'number')
           cache.set(token, req.ctx, payload.exp * 1000, protectedHeader.kid);

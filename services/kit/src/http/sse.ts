@@ -86,11 +86,9 @@ export class SseHub implements BackgroundWorker {
 /** Proxies close idle connections; a comment line every 25 s keeps the stream open. */
 export const SSE_HEARTBEAT_MS = 25_000;
 
-/**
- * Serves one tenant's stream of the hub as `text/event-stream` until the client goes away or the hub stops:
- * `retry: 5000` first (EventSource reconnects by itself), then `event:`/`data:` per message and a heartbeat.
- * Use as a route's handler: `handler: ({ ctx, req, res }) => serveSse(hub, ctx.tenantId, req, res)`.
- */
+/** setTimeout's largest delay (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export interface ServeSseOptions {
   heartbeatMs?: number;
   /** Sends only the tenant's messages this accepts (e.g. the one record a stream is about). */
@@ -102,8 +100,17 @@ export interface ServeSseOptions {
   initial?: () => Promise<Pick<SseMessage, 'event' | 'data'>[]>;
   /** Ends the stream after a message it accepts (e.g. a job's final state). */
   last?: (message: Pick<SseMessage, 'event' | 'data'>) => boolean;
+  /** The clock the token's expiry is measured by (tests). */
+  now?: () => number;
 }
 
+/**
+ * Serves one tenant's stream of the hub as `text/event-stream` until the client goes away, the hub stops or the
+ * caller's access token expires (`req.ctx.expiresAt`: a stream never outlives the token that opened it; EventSource
+ * reconnects, and the bff does so with a fresh token while the session lasts). `retry: 5000` first, then
+ * `event:`/`data:` per message and a heartbeat.
+ * Use as a route's handler: `handler: ({ ctx, req, res }) => serveSse(hub, ctx.tenantId, req, res)`.
+ */
 export function serveSse(
   hub: SseHub,
   tenantId: string,
@@ -124,11 +131,22 @@ export function serveSse(
       () => res.write(': keep-alive\n\n'),
       options.heartbeatMs ?? SSE_HEARTBEAT_MS,
     );
+    const expiresAt = req.ctx?.expiresAt;
+    const expiry =
+      expiresAt === undefined
+        ? undefined
+        : setTimeout(
+            () => {
+              close();
+            },
+            Math.min(MAX_TIMER_MS, Math.max(0, expiresAt - (options.now ?? Date.now)())),
+          );
     let closed = false;
     const close = () => {
       if (closed) return;
       closed = true;
       clearInterval(heartbeat);
+      clearTimeout(expiry);
       unsubscribe();
       if (!res.writableEnded) res.end();
       resolve();

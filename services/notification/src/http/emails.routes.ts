@@ -44,6 +44,8 @@ export function notificationRoutes(context: RouteContext): { basePath: string; a
         'Send an e-mail: stored, tried once (unless waitForFirstAttempt is false), retried with backoff (internal)',
       public: true,
       guard: internal,
+      // 10 MB of attachments are 13.4 MB in base64, plus the bodies; read only once the caller proved internal.
+      bodyLimit: '17mb',
       request: { body: sendEmailBody },
       responses: {
         200: {
