@@ -1,6 +1,7 @@
 import {
   ApiRouter,
   createLogger,
+  createManagementApp,
   createMetricsRegistry,
   createServiceApp,
   runService,
@@ -22,6 +23,7 @@ import { webBundles } from './http/web-bundles.js';
 import { workspaceRoutes } from './http/workspace-routes.js';
 import { IdentityClient } from './identity-client.js';
 import { SharedRateLimiter } from './rate-limit.js';
+import { SessionStreams } from './streams.js';
 import { contentSecurityPolicyDirectives } from './security.js';
 import { IdentitySessionStore } from './identity-session-store.js';
 import { CachedSessionStore } from './session-store.js';
@@ -43,6 +45,8 @@ export interface BffDeps {
 
 export interface Bff {
   app: Express;
+  /** The operational endpoints' app when MANAGEMENT_PORT is set (then `app` does not serve them). */
+  management?: Express;
   lifecycle: LifecycleState;
   logger: Logger;
   context: BffContext;
@@ -91,10 +95,10 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
       now,
     }),
   );
-  const limiter = (bucket: string) =>
+  const limiter = (bucket: string, limit = config.SIGNIN_RATE_LIMIT_PER_MINUTE) =>
     new SharedRateLimiter({
       bucket,
-      limit: config.SIGNIN_RATE_LIMIT_PER_MINUTE,
+      limit,
       windowMs: RATE_WINDOW_MS,
       secret: config.SESSION_SECRET,
       identity,
@@ -118,7 +122,22 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
       now,
     }),
     signIn: new SignInSealer(config.SESSION_SECRET, now),
-    limits: { login: limiter('login'), callback: limiter('callback'), redeem: limiter('redeem') },
+    limits: {
+      login: limiter('login'),
+      callback: limiter('callback'),
+      redeem: limiter('redeem'),
+      metadata: limiter('metadata', config.METADATA_RATE_LIMIT_PER_MINUTE),
+      invite: limiter('invite', config.INVITE_RATE_LIMIT_PER_MINUTE),
+      portalSubmit: limiter('portal-submit', config.PORTAL_SUBMIT_RATE_LIMIT_PER_MINUTE),
+    },
+    streams: new SessionStreams({
+      perUser: config.STREAMS_PER_USER,
+      checkIntervalMs: config.STREAM_SESSION_CHECK_MS,
+      // The stores themselves, not the sessions' load: looking a session up for a stream is not activity.
+      sessionAlive: async (kind, key) =>
+        (await (kind === 'staff' ? staffStore.get(key) : portalStore.get(key))) !== undefined,
+      logger,
+    }),
     secure,
     logger,
   };
@@ -138,77 +157,124 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
   const browser = new ApiRouter();
   browser.router.use('/api', noStore, loadBrowserState(context), csrfGuard);
 
+  const apis: { basePath: string; api: ApiRouter }[] = [
+    { basePath: '/', api: browser },
+    { basePath: '/api', api: authRoutes(context) },
+    { basePath: '/api', api: workspaceRoutes(context) },
+    { basePath: '/api', api: portalRoutes(context) },
+    {
+      basePath: '/api',
+      api: serviceProxy(context, {
+        service: 'identity',
+        client: identity.http,
+        forward: { operations: identityForwards, at: '/v1' },
+      }),
+    },
+    { basePath: '/api', api: portalInviteRoute(context, cis('/v1')) },
+    {
+      basePath: '/api',
+      api: serviceProxy(context, {
+        service: 'cis',
+        client: cis('/v1'),
+        forward: {
+          prefix: 'cis',
+          routes: [
+            {
+              method: 'post',
+              path: '/invoices/import',
+              summary:
+                'Import invoices from CSV (forwarded to cis); the one cis body larger than the default',
+              // CSV imports (10,000+ rows) pass through as one JSON body.
+              bodyLimit: '16mb',
+            },
+            {
+              method: 'get',
+              path: '/invoices/stream',
+              summary: 'Live invoice changes of the tenant (Server-Sent Events from cis)',
+              stream: true,
+            },
+            {
+              method: 'get',
+              path: '/jobs/:id/stream',
+              summary: "A background job's progress (Server-Sent Events from cis)",
+              stream: true,
+            },
+          ],
+        },
+      }),
+    },
+    {
+      basePath: '/api',
+      api: serviceProxy(context, {
+        service: 'cis',
+        client: cis('/v1/portal'),
+        session: 'portal',
+        forward: {
+          prefix: 'portal/cis',
+          routes: [
+            {
+              method: 'post',
+              path: '/invoices',
+              summary:
+                "Submit an invoice from the subcontractor portal (forwarded to cis's /v1/portal/invoices)",
+              rateLimit: context.limits.portalSubmit,
+            },
+          ],
+        },
+      }),
+    },
+    {
+      basePath: '/api',
+      api: serviceProxy(context, {
+        service: 'live',
+        client: new ServiceClient({
+          service: 'live',
+          baseUrl: `${config.IDENTITY_URL}/v1/live`,
+          timeoutMs: config.SERVICE_TIMEOUT_MS,
+          logger,
+        }),
+        forward: {
+          prefix: 'live',
+          single: {
+            summary:
+              "Live updates of the signed-in user's tenant (Server-Sent Events from identity's /v1/live: tenant, user, whitelist, roles)",
+            stream: true,
+          },
+        },
+      }),
+    },
+    ...(config.STATIC_DIR ? [{ basePath: '/', api: webBundles(context, config.STATIC_DIR) }] : []),
+  ];
+
   const lifecycle: LifecycleState = { draining: false };
-  const app = createServiceApp({
+  const operational = {
     name: 'bff',
     description: 'Workspace backend-for-frontend: the only HTTP surface browsers talk to',
     logger,
     metrics: createMetricsRegistry('bff'),
     lifecycle,
+    readiness: { identity: () => identity.healthy() },
+    apis,
+  };
+  const app = createServiceApp({
+    ...operational,
     trustProxy: config.TRUST_PROXY,
+    // Behind the ingress, health, metrics and the OpenAPI document are on the management port only.
+    separateManagement: config.MANAGEMENT_PORT !== undefined,
     // One helmet pass for every answer, with the SPAs' strict CSP (the kit's endpoints get it too).
     helmet: {
       contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicyDirectives(secure) },
       frameguard: { action: 'deny' },
     },
-    // CSV imports (10,000+ rows) pass through as one JSON body.
-    bodyLimit: '16mb',
-    readiness: { identity: () => identity.healthy() },
-    apis: [
-      { basePath: '/', api: browser },
-      { basePath: '/api', api: authRoutes(context) },
-      { basePath: '/api', api: workspaceRoutes(context) },
-      { basePath: '/api', api: portalRoutes(context) },
-      {
-        basePath: '/api',
-        api: serviceProxy(context, {
-          service: 'identity',
-          client: identity.http,
-          forward: { operations: identityForwards, at: '/v1' },
-        }),
-      },
-      { basePath: '/api', api: portalInviteRoute(context, cis('/v1')) },
-      {
-        basePath: '/api',
-        api: serviceProxy(context, { service: 'cis', client: cis('/v1'), forward: { prefix: 'cis' } }),
-      },
-      {
-        basePath: '/api',
-        api: serviceProxy(context, {
-          service: 'cis',
-          client: cis('/v1/portal'),
-          session: 'portal',
-          forward: { prefix: 'portal/cis' },
-        }),
-      },
-      {
-        basePath: '/api',
-        api: serviceProxy(context, {
-          service: 'live',
-          client: new ServiceClient({
-            service: 'live',
-            baseUrl: `${config.IDENTITY_URL}/v1/live`,
-            timeoutMs: config.SERVICE_TIMEOUT_MS,
-            logger,
-          }),
-          forward: {
-            prefix: 'live',
-            single: {
-              summary:
-                "Live updates of the signed-in user's tenant (Server-Sent Events from identity's /v1/live: tenant, user, whitelist, roles)",
-            },
-          },
-        }),
-      },
-      ...(config.STATIC_DIR ? [{ basePath: '/', api: webBundles(context, config.STATIC_DIR) }] : []),
-    ],
   });
   return {
     app,
+    ...(config.MANAGEMENT_PORT === undefined ? {} : { management: createManagementApp(operational) }),
     lifecycle,
     logger,
     context,
     close: () => {
+      context.streams.closeAll();
       staffStore.close();
       portalStore.close();
     },
@@ -225,6 +291,9 @@ export async function startBff(config: BffConfig, deps: BffDeps = {}): Promise<R
   const running = await runService({
     app: bff.app,
     port: config.PORT,
+    ...(bff.management && config.MANAGEMENT_PORT !== undefined
+      ? { management: { app: bff.management, port: config.MANAGEMENT_PORT } }
+      : {}),
     logger: bff.logger,
     lifecycle: bff.lifecycle,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,

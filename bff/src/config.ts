@@ -25,11 +25,17 @@ const publicUrl = z
   .transform((value) => new URL(value).origin);
 
 /**
- * The bff has no database and no event bus, so it takes only the logging, tracing, shutdown and proxy settings
- * of the kit's base schema.
+ * The bff has no database and no event bus, so it takes only the logging, tracing, shutdown, proxy and management
+ * port settings of the kit's base schema.
  */
 export const bffConfigSchema = baseConfigSchema
-  .pick({ LOG_LEVEL: true, OTEL_EXPORTER_OTLP_ENDPOINT: true, SHUTDOWN_TIMEOUT_MS: true, TRUST_PROXY: true })
+  .pick({
+    LOG_LEVEL: true,
+    OTEL_EXPORTER_OTLP_ENDPOINT: true,
+    SHUTDOWN_TIMEOUT_MS: true,
+    TRUST_PROXY: true,
+    MANAGEMENT_PORT: true,
+  })
   .extend({
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
     /** Where identity answers (internal address). */
@@ -64,6 +70,16 @@ export const bffConfigSchema = baseConfigSchema
     SESSION_CACHE_MS: z.coerce.number().int().min(0).max(10_000).default(1_000),
     /** Per client IP (and per signed-in user) for sign-in start, sign-in callback and portal link redemption. */
     SIGNIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+    /** Per client IP for the unauthenticated tenant metadata (`GET /api/metadata`): a sign-in page asks once. */
+    METADATA_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+    /** Per staff user for portal invitations (`POST /api/portal/invite`), each of which sends an e-mail. */
+    INVITE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    /** Per portal subcontractor for invoice submissions (`POST /api/portal/cis/invoices`). */
+    PORTAL_SUBMIT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+    /** Server-Sent-Event streams one user (or portal subcontractor) may hold open on one replica. */
+    STREAMS_PER_USER: z.coerce.number().int().min(1).max(100).default(10),
+    /** How often the sessions behind open streams are looked up; a stream of an ended session is closed. */
+    STREAM_SESSION_CHECK_MS: z.coerce.number().int().min(10).max(300_000).default(30_000),
   });
 
 export type BffConfig = z.infer<typeof bffConfigSchema>;

@@ -12,6 +12,7 @@ import {
   type StaffSession,
   type StaffSessions,
 } from '../sessions.js';
+import type { SessionStreams } from '../streams.js';
 
 /** What the bff's handlers share. */
 export interface BffContext {
@@ -20,7 +21,19 @@ export interface BffContext {
   staff: StaffSessions;
   portal: PortalSessions;
   signIn: SignInSealer;
-  limits: { login: RateLimiter; callback: RateLimiter; redeem: RateLimiter };
+  limits: {
+    login: RateLimiter;
+    callback: RateLimiter;
+    redeem: RateLimiter;
+    /** The unauthenticated tenant metadata (per client IP). */
+    metadata: RateLimiter;
+    /** A staff user's portal invitations (each sends an e-mail). */
+    invite: RateLimiter;
+    /** A portal subcontractor's invoice submissions. */
+    portalSubmit: RateLimiter;
+  };
+  /** The Server-Sent-Event streams this replica forwards, bound to their sessions and capped per user. */
+  streams: SessionStreams;
   /** Cookies carry Secure (PUBLIC_URL is https). */
   secure: boolean;
   logger: Logger;

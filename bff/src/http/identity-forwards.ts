@@ -117,6 +117,8 @@ export const identityForwards: ForwardedOperation[] = [
     path: '/tenant/logo',
     summary:
       'Set the logo: {kind: "text", text} (at most 30 characters) or {kind: "image", data: base64, fileName} (PNG, JPG or GIF by content, at most 2 MB); tenant.edit_settings; CSRF header',
+    // identity's limit for the image (2 MB as base64, with a margin for its own clear answer); read after the session.
+    bodyLimit: '6mb',
     request: { body: z.record(z.string(), z.unknown()) },
     responses: { 200: { description: 'Saved', schema: logoView } },
   },

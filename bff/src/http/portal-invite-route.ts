@@ -1,5 +1,6 @@
 import { ApiRouter, HttpProblem, UpstreamProblem, type ServiceClient } from '@workspace/kit';
 import { z } from 'zod';
+import { enforceLimit } from '../rate-limit.js';
 import { requireSameTenant, requireStaff, type BffContext } from './context.js';
 
 const inviteAnswer = z.object({
@@ -37,10 +38,13 @@ export function portalInviteRoute(context: BffContext, cis: ServiceClient | unde
         description: 'The link (shown once), the tenant name and whether the email went',
         schema: inviteAnswer,
       },
+      429: { description: 'Too many invitations from this user (Retry-After)' },
     },
     handler: async ({ body, req, res }) => {
       const session = await requireStaff(context, req, res);
       requireSameTenant(session, body.tenantId);
+      // Each invitation sends an e-mail: a user's invitations are limited.
+      await enforceLimit(context.limits.invite, [`user:${session.tenantId}:${session.uid}`], res);
       if (!cis) throw new HttpProblem(503, 'unavailable', 'The cis service is not available.');
       try {
         return await cis.post({

@@ -10,6 +10,7 @@ import {
 } from '@workspace/kit';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
+import { enforceLimit, type RateLimiter } from '../rate-limit.js';
 import { browserState, requireStaff, type BffContext } from './context.js';
 
 /** Response headers a service's answer keeps on its way to the browser. */
@@ -30,11 +31,28 @@ type RequestSchemas = { params?: z.ZodType; query?: z.ZodType; body?: z.ZodType 
  */
 export type ForwardedOperation = Pick<
   RouteDefinition<RequestSchemas>,
-  'method' | 'path' | 'summary' | 'scopes' | 'request' | 'responses'
+  'method' | 'path' | 'summary' | 'scopes' | 'request' | 'responses' | 'bodyLimit'
 > & {
   /** The service's path for it, under the client's base URL (default: the browser path). */
   to?: string;
 };
+
+/** A path under a forwarded prefix that needs more than the prefix's defaults. */
+export interface ForwardedRoute {
+  method: 'get' | 'post' | 'put' | 'delete';
+  /** Under the prefix, in express syntax: '/invoices/import', '/jobs/:id/stream'. */
+  path: string;
+  summary: string;
+  /** A JSON body larger than the bff's default (e.g. a CSV import), read only once the session has been checked. */
+  bodyLimit?: string;
+  /** Each call counts against this limiter (its key: the signed-in user or portal subcontractor) first. */
+  rateLimit?: RateLimiter;
+  /**
+   * A Server-Sent-Event stream: forwarded without the upstream timeout, counted against the user's stream cap and
+   * closed when the session ends. No other forward is ever without the timeout, whatever its Accept header says.
+   */
+  stream?: boolean;
+}
 
 export interface ServiceProxyOptions {
   /** The service's name in messages, e.g. 'cis'. */
@@ -44,13 +62,37 @@ export interface ServiceProxyOptions {
   /** Whose session carries the token: staff (default) or the subcontractor portal's (reads and submissions). */
   session?: 'staff' | 'portal';
   /**
-   * What is forwarded: every path under `/api/<prefix>` (the service documents them itself), only `GET
-   * /api/<prefix>` (one read, e.g. a stream), or the listed operations (under the service's path `at`, e.g. /v1).
+   * What is forwarded: every path under `/api/<prefix>` (the service documents them itself; `routes` are the paths
+   * with a larger body, a rate limit or a stream), only `GET /api/<prefix>` (one read, e.g. a stream), or the listed
+   * operations (under the service's path `at`, e.g. /v1).
    */
   forward:
-    | { prefix: string }
-    | { prefix: string; single: { summary: string } }
+    | { prefix: string; routes?: ForwardedRoute[] }
+    | { prefix: string; single: { summary: string; stream?: boolean } }
     | { operations: ForwardedOperation[]; at?: string };
+}
+
+/** What a forwarded path may not hold: dots, slashes and backslashes percent-encoded, and backslashes (URL parsers resolve them). */
+const ESCAPING = /%2e|%2f|%5c|\\/i;
+
+/**
+ * Whether `path` (a browser path under a forwarded prefix, with its query) stays under the service's API at
+ * `baseUrl` once a URL parser has resolved it. Dot segments, and anything a parser may turn into one, are refused
+ * outright, and the resolved URL must still lie under the base path (so `/%2e%2e/metrics` never reaches /metrics).
+ */
+export function staysUnderBase(baseUrl: string, path: string): boolean {
+  const at = path.indexOf('?');
+  const pathname = at === -1 ? path : path.slice(0, at);
+  if (ESCAPING.test(pathname)) return false;
+  if (pathname.split('/').some((segment) => segment === '.' || segment === '..')) return false;
+  if (!URL.canParse(`${baseUrl}${path}`)) return false;
+  const base = new URL(baseUrl);
+  const resolved = new URL(`${baseUrl}${path}`);
+  const root = base.pathname.replace(/\/+$/, '');
+  return (
+    resolved.origin === base.origin &&
+    (resolved.pathname === root || resolved.pathname.startsWith(`${root}/`))
+  );
 }
 
 /**
@@ -58,47 +100,89 @@ export interface ServiceProxyOptions {
  * tenant from that token alone, so nothing the browser sends can name another tenant. Bodies stream both ways
  * (CSV, PDF and Server-Sent Events) and the service's answer, refusals included, reaches the browser as it gave
  * it; no answer at all is the kit client's 503. The session, CSRF and rate limits are the bff's as for every /api
- * call.
+ * call; a forwarded path stays under the service's API path (else 404), and the session is checked before a body
+ * is read.
  */
 export function serviceProxy(context: BffContext, options: ServiceProxyOptions): ApiRouter {
-  const forward = async (req: Request, res: Response, path: string, body: unknown): Promise<undefined> => {
-    const accessToken =
-      options.session === 'portal'
-        ? browserState(req).portal?.accessToken
-        : (await requireStaff(context, req, res)).accessToken;
+  const portal = options.session === 'portal';
+  const forward = async (
+    req: Request,
+    res: Response,
+    path: string,
+    body: unknown,
+    route: Pick<ForwardedRoute, 'rateLimit' | 'stream'> = {},
+  ): Promise<undefined> => {
+    const staff = portal ? undefined : await requireStaff(context, req, res);
+    const portalSession = portal ? browserState(req).portal : undefined;
+    const accessToken = staff?.accessToken ?? portalSession?.accessToken;
     if (!accessToken) throw problems.unauthorized();
+    if (route.rateLimit) {
+      await enforceLimit(
+        route.rateLimit,
+        [
+          staff
+            ? `user:${staff.tenantId}:${staff.uid}`
+            : `portal:${portalSession?.tenantId}:${portalSession?.subcontractorId}`,
+        ],
+        res,
+      );
+    }
     if (!options.client)
       throw new HttpProblem(503, 'unavailable', `The ${options.service} service is not available.`);
-    const streaming = req.get('accept')?.includes('text/event-stream') === true;
+    const streaming = route.stream === true;
     const hungUp = new AbortController();
     req.on('close', () => {
       hungUp.abort();
     });
-    const hasBody = !['GET', 'HEAD'].includes(req.method);
-    const requestId = req.get('x-request-id');
-    const upstream = await options.client.open(req.method as HttpMethod, {
-      path,
-      caller: { accessToken },
-      headers: {
-        accept: req.get('accept') ?? 'application/json',
-        ...(requestId ? { 'x-request-id': requestId } : {}),
-      },
-      ...(hasBody ? { body: body ?? {} } : {}),
-      signal: hungUp.signal,
-      ...(streaming ? { timeoutMs: null } : {}),
-    });
-    res.status(upstream.status);
-    for (const name of FORWARDED_HEADERS) {
-      const value = upstream.headers.get(name);
-      if (value) res.set(name, value);
-    }
-    if (streaming) res.flushHeaders();
+    const release = streaming
+      ? context.streams.add(
+          staff
+            ? { kind: 'staff', who: `staff:${staff.tenantId}:${staff.uid}`, sessionKey: staff.key }
+            : {
+                kind: 'portal',
+                who: `portal:${portalSession?.tenantId}:${portalSession?.subcontractorId}`,
+                sessionKey: portalSession?.key ?? '',
+              },
+          () => {
+            // The session has ended: the service's stream stops and the browser's ends (it reconnects to a 401).
+            hungUp.abort();
+            if (!res.writableEnded) res.end();
+          },
+        )
+      : undefined;
     try {
-      if (upstream.body) await pipeline(Readable.fromWeb(upstream.body as never), res);
-      else res.end();
+      const hasBody = !['GET', 'HEAD'].includes(req.method);
+      const requestId = req.get('x-request-id');
+      const upstream = await options.client.open(req.method as HttpMethod, {
+        path,
+        caller: { accessToken },
+        headers: {
+          accept: req.get('accept') ?? 'application/json',
+          ...(requestId ? { 'x-request-id': requestId } : {}),
+        },
+        ...(hasBody ? { body: body ?? {} } : {}),
+        signal: hungUp.signal,
+        ...(streaming ? { timeoutMs: null } : {}),
+      });
+      res.status(upstream.status);
+      for (const name of FORWARDED_HEADERS) {
+        const value = upstream.headers.get(name);
+        if (value) res.set(name, value);
+      }
+      if (streaming) res.flushHeaders();
+      try {
+        if (upstream.body) await pipeline(Readable.fromWeb(upstream.body as never), res);
+        else res.end();
+      } catch (error) {
+        if (!hungUp.signal.aborted) context.logger.warn({ err: error }, 'proxied response interrupted');
+        if (!res.writableEnded) res.end();
+      }
     } catch (error) {
-      if (!hungUp.signal.aborted) context.logger.warn({ err: error }, 'proxied response interrupted');
+      // Closed (browser gone, or its session ended) before the service answered: nothing left to say.
+      if (!hungUp.signal.aborted) throw error;
       if (!res.writableEnded) res.end();
+    } finally {
+      release?.();
     }
     return undefined;
   };
@@ -119,24 +203,47 @@ export function serviceProxy(context: BffContext, options: ServiceProxyOptions):
     const path = req.originalUrl.slice(`/api/${what.prefix}`.length);
     return path === '' || path.startsWith('/') || path.startsWith('?') ? path : `/${path}`;
   };
+  // Before any body is read: a session of the proxy's kind, and a path that stays under the service's API.
+  const guard = (req: Request) => {
+    const state = browserState(req);
+    if (!(portal ? state.portal : state.staff)) throw problems.unauthorized();
+    if (options.client && !staysUnderBase(options.client.baseUrl, under(req))) {
+      throw problems.notFound(`No route for ${req.method} ${req.path}.`);
+    }
+  };
   if ('single' in what) {
+    const route = { stream: what.single.stream ?? false };
     return api.route({
       method: 'get',
       path: `/${what.prefix}`,
       summary: what.single.summary,
       public: true,
+      guard,
       responses: answer,
-      handler: ({ req, res }) => forward(req, res, under(req), undefined),
+      handler: ({ req, res }) => forward(req, res, under(req), undefined, route),
     });
   }
-  const methods =
-    options.session === 'portal' ? (['get', 'post'] as const) : (['get', 'post', 'put', 'delete'] as const);
+  for (const route of what.routes ?? []) {
+    api.route({
+      method: route.method,
+      path: `/${what.prefix}${route.path}`,
+      summary: route.summary,
+      public: true,
+      guard,
+      ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
+      responses: answer,
+      handler: ({ req, res }) =>
+        forward(req, res, under(req), route.method === 'get' ? undefined : req.body, route),
+    });
+  }
+  const methods = portal ? (['get', 'post'] as const) : (['get', 'post', 'put', 'delete'] as const);
   for (const method of methods) {
     api.route({
       method,
       path: `/${what.prefix}/*path`,
       summary: `The ${what.prefix} service's API (see its own /openapi.json), with the session's access token`,
       public: true,
+      guard,
       responses: answer,
       handler: ({ req, res }) => forward(req, res, under(req), req.body),
     });

@@ -1,6 +1,6 @@
 import { ApiRouter, HttpProblem, problems, UpstreamProblem } from '@workspace/kit';
 import { z } from 'zod';
-import { browserState, requireSameTenant, requireStaff, type BffContext } from './context.js';
+import { browserState, limit, requireSameTenant, requireStaff, type BffContext } from './context.js';
 
 /** The spec's fallbacks when tenant metadata cannot be fetched. */
 export const METADATA_FALLBACK_REGION = 'uk';
@@ -29,10 +29,15 @@ export function workspaceRoutes(context: BffContext): ApiRouter {
       method: 'get',
       path: '/metadata',
       summary:
-        'Tenant metadata for the sign-in page, for the tenant in the x-tenant-id header (the session’s when signed in)',
+        'Tenant metadata for the sign-in page, for the tenant in the x-tenant-id header (the session’s when signed in); rate limited per client IP',
       public: true,
-      responses: { 200: { description: 'Metadata, or the fallback with error set', schema: metadataView } },
-      handler: async ({ req }) => {
+      responses: {
+        200: { description: 'Metadata, or the fallback with error set', schema: metadataView },
+        429: { description: 'Too many requests from this address (Retry-After)' },
+      },
+      handler: async ({ req, res }) => {
+        // Unauthenticated, and it tells whether a tenant id exists: limited, so tenants cannot be enumerated fast.
+        await limit(context.limits.metadata, req, res);
         const session = browserState(req).staff;
         const tenantId = req.get('x-tenant-id')?.trim() || session?.tenantId || config.DEFAULT_TENANT;
         if (!tenantId) {
