@@ -4,7 +4,7 @@ OTEL_EXPORTER_OTLP_ENDPOINT, SHUTDOWN_TIMEOUT_MS, TRUST_PROXY); it derives
   IDENTITY_URL  http://<release>-identity (the Service of identity in the same release, port 80),
   CIS_URL       http://<release>-cis (the Service of cis in the same release, port 80),
   PUBLIC_URL    global.publicUrl, else the ingress host (https with ingress.tls),
-  TRUST_PROXY   true behind the ingress, false otherwise,
+  TRUST_PROXY   1 behind the ingress (one hop: its controller appends the client's address), false otherwise,
 when they are not set. Secrets (SESSION_SECRET, INTERNAL_API_TOKEN) come from existingSecrets or secretEnvVars,
 never from here: every replica must hold the same SESSION_SECRET (sessions at identity are keyed and sealed with it,
 and the sign-in cookie may come back to another replica), so rendering fails when extraEnvVars gives either as a
@@ -26,7 +26,7 @@ plain value, or when existingSecrets is empty and neither secretEnvVars nor extr
 {{- end -}}
 {{- end -}}
 {{- if not (hasKey $env "TRUST_PROXY") -}}
-{{- $_ := set $env "TRUST_PROXY" (.Values.ingress.enabled | toString) -}}
+{{- $_ := set $env "TRUST_PROXY" (.Values.ingress.enabled | ternary "1" "false") -}}
 {{- end -}}
 {{- include "workspace-lib.require" (dict "value" (get $env "PUBLIC_URL") "name" "env.PUBLIC_URL (or global.publicUrl, or ingress.hostname)" "why" "the browser-facing origin, e.g. https://workspace.example.com" "context" .) -}}
 {{- range $name := list "SESSION_SECRET" "INTERNAL_API_TOKEN" -}}

@@ -11,6 +11,9 @@ preStop + max(SHUTDOWN_TIMEOUT_MS, 30 s), or the kubelet kills the pod mid-drain
 {{- $env := include "workspace-lib.env.base" . | fromYaml -}}
 {{- $shutdownMs := int64 (get $env "SHUTDOWN_TIMEOUT_MS" | default "25000") -}}
 {{- $neededMs := add (mul (int64 .Values.preStopSleepSeconds) 1000) (max $shutdownMs 30000) -}}
+{{- if eq (int64 .Values.managementPort) (int64 .Values.containerPort) -}}
+{{- fail (printf "%s: managementPort must differ from containerPort (the operational endpoints leave the public port)" (include "workspace-lib.name" .)) -}}
+{{- end -}}
 {{- if le (mul (int64 .Values.terminationGracePeriodSeconds) 1000) $neededMs -}}
 {{- fail (printf "%s: terminationGracePeriodSeconds (%d) must exceed preStopSleepSeconds + max(SHUTDOWN_TIMEOUT_MS, 30 s hard limit) = %d ms" (include "workspace-lib.name" .) (int64 .Values.terminationGracePeriodSeconds) $neededMs) -}}
 {{- end -}}
@@ -90,26 +93,30 @@ spec:
             - name: http
               containerPort: {{ .Values.containerPort }}
               protocol: TCP
+            # /healthz, /readyz, /metrics and /openapi.json: probes and the scraper only (the ingress reaches http).
+            - name: management
+              containerPort: {{ .Values.managementPort }}
+              protocol: TCP
           {{- include "workspace-lib.containerEnv" . | nindent 10 }}
           {{- if .Values.startupProbe.enabled }}
           startupProbe:
             httpGet:
               path: /healthz
-              port: http
+              port: management
             {{- omit .Values.startupProbe "enabled" | toYaml | nindent 12 }}
           {{- end }}
           {{- if .Values.livenessProbe.enabled }}
           livenessProbe:
             httpGet:
               path: /healthz
-              port: http
+              port: management
             {{- omit .Values.livenessProbe "enabled" | toYaml | nindent 12 }}
           {{- end }}
           {{- if .Values.readinessProbe.enabled }}
           readinessProbe:
             httpGet:
               path: /readyz
-              port: http
+              port: management
             {{- omit .Values.readinessProbe "enabled" | toYaml | nindent 12 }}
           {{- end }}
           {{- if gt (int64 .Values.preStopSleepSeconds) 0 }}

@@ -139,7 +139,8 @@ Usage: include "workspace-lib.tplvalues.render" (dict "value" .Values.path "cont
 
 {{/*
 The component's environment before what its chart derives: global.env, then the chart's env on top, without empty
-values (an empty value means "not set": the service's own default applies), plus PORT from containerPort.
+values (an empty value means "not set": the service's own default applies), plus PORT from containerPort and
+MANAGEMENT_PORT from managementPort (health, readiness, metrics and the OpenAPI document are served there only).
 Returns YAML (a map of strings); charts add what they derive and check what they require (identity.env, bff.env).
 Usage: include "workspace-lib.env.base" .
    or: include "workspace-lib.env.base" (dict "globalKeys" (list "LOG_LEVEL") "context" .) to take only those
@@ -168,6 +169,7 @@ Usage: include "workspace-lib.env.base" .
 {{- end -}}
 {{- end -}}
 {{- $_ := set $env "PORT" (include "workspace-lib.string" $ctx.Values.containerPort) -}}
+{{- $_ := set $env "MANAGEMENT_PORT" (include "workspace-lib.string" $ctx.Values.managementPort) -}}
 {{- toYaml $env -}}
 {{- end -}}
 

@@ -2,7 +2,8 @@
 The component's NetworkPolicy (networkPolicy.enabled; needs a CNI that enforces it). Ingress to the http port:
 from anywhere when networkPolicy.allowExternal, otherwise only from the components of this release named in
 networkPolicy.allowedClients (their app.kubernetes.io/name) and the peers in networkPolicy.extraIngressFrom
-(for example the Prometheus namespace). Egress is open unless networkPolicy.allowExternalEgress is false, in
+(for example the Prometheus namespace). The management port (metrics, probes) only from networkPolicy.extraIngressFrom
+(the scraper; kubelet probes come from the node). Egress is open unless networkPolicy.allowExternalEgress is false, in
 which case only DNS and networkPolicy.extraEgress are allowed.
 */}}
 {{- define "workspace-lib.networkpolicy" -}}
@@ -43,6 +44,13 @@ spec:
           protocol: TCP
       from:
         {{- toYaml $peers | nindent 8 }}
+    {{- end }}
+    {{- with .Values.networkPolicy.extraIngressFrom }}
+    - ports:
+        - port: management
+          protocol: TCP
+      from:
+        {{- toYaml . | nindent 8 }}
     {{- end }}
     {{- with .Values.networkPolicy.extraIngress }}
     {{- toYaml . | nindent 4 }}

@@ -1,4 +1,7 @@
-{{/* The component's Service: port `service.port` (name http) to the container's http port. */}}
+{{/*
+The component's Service: port `service.port` (name http) to the container's http port, and `managementPort` (name
+management) for the metrics scraper. The Ingress routes to http only, so the operational endpoints are not public.
+*/}}
 {{- define "workspace-lib.service" -}}
 apiVersion: v1
 kind: Service
@@ -16,6 +19,10 @@ spec:
     - name: http
       port: {{ .Values.service.port }}
       targetPort: http
+      protocol: TCP
+    - name: management
+      port: {{ .Values.managementPort }}
+      targetPort: management
       protocol: TCP
   selector:
     {{- include "workspace-lib.selectorLabels" . | nindent 4 }}

@@ -1,4 +1,7 @@
-{{/* A prometheus-operator ServiceMonitor for /metrics (metrics.serviceMonitor.enabled; needs the operator's CRDs). */}}
+{{/*
+A prometheus-operator ServiceMonitor for /metrics on the management port (metrics.serviceMonitor.enabled; needs the
+operator's CRDs).
+*/}}
 {{- define "workspace-lib.servicemonitor" -}}
 {{- if .Values.metrics.serviceMonitor.enabled -}}
 apiVersion: monitoring.coreos.com/v1
@@ -23,7 +26,7 @@ spec:
     matchLabels:
       {{- include "workspace-lib.selectorLabels" . | nindent 6 }}
   endpoints:
-    - port: http
+    - port: management
       path: /metrics
       interval: {{ .Values.metrics.serviceMonitor.interval }}
       {{- with .Values.metrics.serviceMonitor.scrapeTimeout }}
