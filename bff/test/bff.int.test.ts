@@ -558,6 +558,11 @@ describe('HTTP surface', () => {
         'DELETE /api/cis/*path',
         'GET /api/portal/cis/*path',
         'POST /api/portal/cis/*path',
+        // Forwards with more than the defaults: a larger body, a stream (no timeout), a rate limit (ADR 0032).
+        'POST /api/cis/invoices/import',
+        'GET /api/cis/invoices/stream',
+        'GET /api/cis/jobs/{id}/stream',
+        'POST /api/portal/cis/invoices',
         'POST /api/portal/invite',
       ].sort(),
     );
