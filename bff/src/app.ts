@@ -184,8 +184,9 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
               path: '/invoices/import',
               summary:
                 'Import invoices from CSV (forwarded to cis); the one cis body larger than the default',
-              // CSV imports (10,000+ rows) pass through as one JSON body.
+              // CSV imports (10,000+ rows) pass through as one JSON body, read only for a user who may import.
               bodyLimit: '16mb',
+              scopes: ['cis.io.import', 'cis.inv.write'],
             },
             {
               method: 'get',

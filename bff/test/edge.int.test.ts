@@ -185,7 +185,7 @@ describe('JSON bodies (M6)', () => {
     expect(cis.received.length).toBe(before);
   });
 
-  it('reads no large body for a session of the wrong kind: a portal session’s 1 MB to the staff import is a 401 unread', async () => {
+  it('reads no large body for a caller who may not import: a portal session’s 1 MB is a 401, a viewer’s a 403, both unread', async () => {
     const sub = await portal('sub-edge-body');
     const res = await raw('/api/cis/invoices/import', {
       method: 'POST',
@@ -193,6 +193,15 @@ describe('JSON bodies (M6)', () => {
       body: oneMegabyteOfBrokenJson,
     });
     expect(res.status).toBe(401);
+    // A staff user without the import scopes is refused before the body is read too.
+    const viewer = await staff('viewer@demo.test');
+    const refused = await raw('/api/cis/invoices/import', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: viewer.cookie, 'x-csrf-token': viewer.csrf },
+      body: oneMegabyteOfBrokenJson,
+    });
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.body)).toMatchObject({ code: 'forbidden' });
   });
 
   it('gives the CSV import (16 MB) and the logo (6 MB) their sizes for a signed-in user; other forwards refuse 1 MB', async () => {

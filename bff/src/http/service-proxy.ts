@@ -45,6 +45,11 @@ export interface ForwardedRoute {
   summary: string;
   /** A JSON body larger than the bff's default (e.g. a CSV import), read only once the session has been checked. */
   bodyLimit?: string;
+  /**
+   * Scopes the staff session must hold before the body is read (the service checks them again): a large body is
+   * parsed only for a user who may use the route. Staff forwards only.
+   */
+  scopes?: string[];
   /** Each call counts against this limiter (its key: the signed-in user or portal subcontractor) first. */
   rateLimit?: RateLimiter;
   /**
@@ -228,7 +233,7 @@ export function serviceProxy(context: BffContext, options: ServiceProxyOptions):
       method: route.method,
       path: `/${what.prefix}${route.path}`,
       summary: route.summary,
-      public: true,
+      ...(route.scopes && !portal ? { scopes: route.scopes } : { public: true }),
       guard,
       ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
       responses: answer,
