@@ -23,8 +23,9 @@ import { eventually } from '../../src/testing/index.js';
 /**
  * The kit's Kafka adapter against a real broker that speaks only SASL_SSL (SCRAM-SHA-512 over TLS) and allows
  * nothing without an ACL: deploy/local/kafka-auth.sh starts it (`make test-kafka-auth`). The users get the ACLs
- * the charts' KafkaUsers grant (charts/workspace-lib/templates/_kafkauser.tpl): Write, Describe and Create on the
- * service's own `<service>.events.v1`, Read and Describe on the topics it consumes, Read on its `<service>-` groups.
+ * the charts' KafkaUsers grant (charts/workspace-lib/templates/_kafka.tpl): Write, Describe and Create on the
+ * service's own `<service>.events.v1`, Read and Describe on the topics it consumes and, when it consumes any,
+ * Read on its `<service>-` consumer groups.
  */
 const required = (name: string): string => {
   const value = process.env[name];
@@ -84,13 +85,15 @@ const serviceAcls = (service: string, consumes: string[]): AclEntry[] => [
   ...consumes.flatMap((topic) =>
     allow(service, AclResourceTypes.TOPIC, topic, [AclOperationTypes.READ, AclOperationTypes.DESCRIBE]),
   ),
-  ...allow(
-    service,
-    AclResourceTypes.GROUP,
-    `${service}-`,
-    [AclOperationTypes.READ],
-    ResourcePatternTypes.PREFIXED,
-  ),
+  ...(consumes.length === 0
+    ? []
+    : allow(
+        service,
+        AclResourceTypes.GROUP,
+        `${service}-`,
+        [AclOperationTypes.READ],
+        ResourcePatternTypes.PREFIXED,
+      )),
 ];
 
 const event = (topic: string, source: string): BusMessage => ({
