@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Test only (`make test-kafka-auth`): a second single-node KRaft broker, apart from the shared one, that speaks
-# only SASL_SSL (SCRAM-SHA-512 over TLS) and authorises with ACLs (StandardAuthorizer, nothing allowed without
-# an ACL), as the Strimzi cluster of the charts does. It proves the kit's Kafka adapter against a real broker:
+# SASL_SSL (SCRAM-SHA-512 over TLS), and mutual TLS on a second listener, and authorises with ACLs
+# (StandardAuthorizer, nothing allowed without an ACL), as the Strimzi cluster of the charts does. It proves the kit's Kafka adapter against a real broker:
 # services/kit/test/kafka-auth/sasl-acl.auth-test.ts.
 #
-# Same cached jars as deploy/local/kafka.sh (installed if missing), its own ports ($KAFKA_AUTH_PORT, 59192, and
-# the controller's 59193) and state dir ($STATE/kafka-auth, wiped on every start): certificates made with
-# openssl at start (a CA, the broker's certificate for localhost and 127.0.0.1, PEM keystore), SCRAM users
-# added when the storage is formatted. The broker never touches the shared infrastructure.
+# Same cached jars as deploy/local/kafka.sh (installed if missing), its own ports ($KAFKA_AUTH_PORT, 59192;
+# mutual TLS on $KAFKA_AUTH_MTLS_PORT, 59194; the controller's 59193) and state dir ($STATE/kafka-auth, wiped on
+# every start): certificates made with openssl at start (a CA, the broker's certificate for localhost and
+# 127.0.0.1 in a PEM keystore, a client certificate for CN=notification), SCRAM users added when the storage is
+# formatted. The broker never touches the shared infrastructure.
 #   kafka-auth.sh start | stop | env | test
 # `env` prints the KAFKA_AUTH_* variables the test reads; `test` starts, runs the test and stops.
 # shellcheck source=lib.sh source-path=SCRIPTDIR
@@ -15,6 +16,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 : "${KAFKA_AUTH_PORT:=59192}"
 : "${KAFKA_AUTH_CONTROLLER_PORT:=59193}"
+: "${KAFKA_AUTH_MTLS_PORT:=59194}"
 KAFKA_LIB="$CACHE/kafka/$KAFKA_VERSION/lib"
 KAFKA_LOG4J="$LOCAL_DIR/kafka/log4j2.properties"
 AUTH_DIR="$(cd "$STATE" && pwd)/kafka-auth"
@@ -41,6 +43,13 @@ make_certificates() {
   # Kafka's PEM keystore: the PKCS#8 private key, then the certificate chain, in one file.
   openssl pkcs8 -topk8 -nocrypt -in "$tls/broker.key.pem" -out "$tls/broker.key"
   cat "$tls/broker.key" "$tls/broker.crt" "$tls/ca.crt" >"$tls/broker.pem"
+  # A client certificate for mutual TLS: the broker maps CN=notification to the principal User:notification.
+  openssl req -newkey rsa:2048 -nodes -subj "/CN=notification" \
+    -keyout "$tls/client.key.pem" -out "$tls/client.csr" 2>/dev/null
+  printf 'extendedKeyUsage=clientAuth\n' >"$tls/client.ext"
+  openssl x509 -req -in "$tls/client.csr" -CA "$tls/ca.crt" -CAkey "$tls/ca.key" -CAcreateserial -days 2 \
+    -extfile "$tls/client.ext" -out "$tls/client.crt" 2>/dev/null
+  openssl pkcs8 -topk8 -nocrypt -in "$tls/client.key.pem" -out "$tls/client.key"
   # A CA the broker's certificate is not from: a client trusting only it must refuse the broker.
   openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=some-other-ca" \
     -keyout "$tls/other-ca.key" -out "$tls/other-ca.crt" 2>/dev/null
@@ -53,10 +62,13 @@ write_properties() {
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:$KAFKA_AUTH_CONTROLLER_PORT
-listeners=SASL_SSL://127.0.0.1:$KAFKA_AUTH_PORT,CONTROLLER://127.0.0.1:$KAFKA_AUTH_CONTROLLER_PORT
-advertised.listeners=SASL_SSL://127.0.0.1:$KAFKA_AUTH_PORT
+listeners=SASL_SSL://127.0.0.1:$KAFKA_AUTH_PORT,SSL://127.0.0.1:$KAFKA_AUTH_MTLS_PORT,CONTROLLER://127.0.0.1:$KAFKA_AUTH_CONTROLLER_PORT
+advertised.listeners=SASL_SSL://127.0.0.1:$KAFKA_AUTH_PORT,SSL://127.0.0.1:$KAFKA_AUTH_MTLS_PORT
 controller.listener.names=CONTROLLER
-listener.security.protocol.map=CONTROLLER:PLAINTEXT,SASL_SSL:SASL_SSL
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,SASL_SSL:SASL_SSL,SSL:SSL
+# The mutual TLS listener: a client certificate is required, its CN is the principal.
+listener.name.ssl.ssl.client.auth=required
+ssl.principal.mapping.rules=RULE:^CN=([^,]+)\$/\$1/,DEFAULT
 inter.broker.listener.name=SASL_SSL
 sasl.enabled.mechanisms=SCRAM-SHA-512
 sasl.mechanism.inter.broker.protocol=SCRAM-SHA-512
@@ -96,6 +108,7 @@ start_broker() {
   rm -f "$AUTH_PID"
   port_open "$KAFKA_AUTH_PORT" && die "port $KAFKA_AUTH_PORT is taken; set KAFKA_AUTH_PORT to a free port."
   port_open "$KAFKA_AUTH_CONTROLLER_PORT" && die "port $KAFKA_AUTH_CONTROLLER_PORT is taken; set KAFKA_AUTH_CONTROLLER_PORT."
+  port_open "$KAFKA_AUTH_MTLS_PORT" && die "port $KAFKA_AUTH_MTLS_PORT is taken; set KAFKA_AUTH_MTLS_PORT."
   bash "$LOCAL_DIR/kafka.sh" install
   rm -rf "$AUTH_DIR"
   mkdir -p "$AUTH_DIR/users" "$AUTH_DIR/data"
@@ -128,7 +141,7 @@ start_broker() {
     fi
     sleep 0.2
   done
-  log "test Kafka broker (SASL_SSL 127.0.0.1:$KAFKA_AUTH_PORT, pid $(cat "$AUTH_PID")) is up"
+  log "test Kafka broker (SASL_SSL 127.0.0.1:$KAFKA_AUTH_PORT, mutual TLS $KAFKA_AUTH_MTLS_PORT, pid $(cat "$AUTH_PID")) is up"
 }
 
 stop_broker() {
@@ -137,7 +150,10 @@ stop_broker() {
 
 print_env() {
   printf 'KAFKA_AUTH_BROKERS=127.0.0.1:%s\n' "$KAFKA_AUTH_PORT"
+  printf 'KAFKA_AUTH_MTLS_BROKERS=127.0.0.1:%s\n' "$KAFKA_AUTH_MTLS_PORT"
   printf 'KAFKA_AUTH_CA_FILE=%s\n' "$AUTH_DIR/tls/ca.crt"
+  printf 'KAFKA_AUTH_CLIENT_CERT_FILE=%s\n' "$AUTH_DIR/tls/client.crt"
+  printf 'KAFKA_AUTH_CLIENT_KEY_FILE=%s\n' "$AUTH_DIR/tls/client.key"
   printf 'KAFKA_AUTH_OTHER_CA_FILE=%s\n' "$AUTH_DIR/tls/other-ca.crt"
   printf 'KAFKA_AUTH_USERS_DIR=%s\n' "$AUTH_DIR/users"
 }

@@ -21,8 +21,8 @@ import {
 import { eventually } from '../../src/testing/index.js';
 
 /**
- * The kit's Kafka adapter against a real broker that speaks only SASL_SSL (SCRAM-SHA-512 over TLS) and allows
- * nothing without an ACL: deploy/local/kafka-auth.sh starts it (`make test-kafka-auth`). The users get the ACLs
+ * The kit's Kafka adapter against a real broker that speaks only SASL_SSL (SCRAM-SHA-512 over TLS) and mutual TLS,
+ * and allows nothing without an ACL: deploy/local/kafka-auth.sh starts it (`make test-kafka-auth`). The users get the ACLs
  * the charts' KafkaUsers grant (charts/workspace-lib/templates/_kafka.tpl): Write, Describe and Create on the
  * service's own `<service>.events.v1`, Read and Describe on the topics it consumes and, when it consumes any,
  * Read on its `<service>-` consumer groups.
@@ -33,6 +33,9 @@ const required = (name: string): string => {
   return value;
 };
 const brokers = required('KAFKA_AUTH_BROKERS');
+const mtlsBrokers = required('KAFKA_AUTH_MTLS_BROKERS');
+const clientCertFile = required('KAFKA_AUTH_CLIENT_CERT_FILE');
+const clientKeyFile = required('KAFKA_AUTH_CLIENT_KEY_FILE');
 const caFile = required('KAFKA_AUTH_CA_FILE');
 const otherCaFile = required('KAFKA_AUTH_OTHER_CA_FILE');
 const usersDir = required('KAFKA_AUTH_USERS_DIR');
@@ -142,7 +145,7 @@ afterAll(async () => {
   await Promise.all(buses.map((bus) => bus.close()));
 });
 
-describe('Kafka over SASL_SSL with ACLs', () => {
+describe('Kafka over SASL_SSL and mutual TLS, with ACLs', () => {
   it('lets a service create and write its own topic, and the consumer read it in its own group', async () => {
     const cis = busAs('cis');
     const identity = busAs('identity');
@@ -194,6 +197,23 @@ describe('Kafka over SASL_SSL with ACLs', () => {
       }),
     ).rejects.toThrow(
       /^Kafka user 'identity' may not read notification\.events\.v1 as group identity-snooping/,
+    );
+  });
+
+  it("authenticates by client certificate (mutual TLS), with the certificate's user's ACLs", async () => {
+    // The broker's mutual TLS listener maps the certificate's CN=notification to User:notification.
+    const notification = busAs('notification', {
+      KAFKA_BROKERS: mtlsBrokers,
+      KAFKA_TLS_CERT_FILE: clientCertFile,
+      KAFKA_TLS_KEY_FILE: clientKeyFile,
+      KAFKA_SASL_MECHANISM: undefined,
+      KAFKA_SASL_USERNAME: undefined,
+      KAFKA_SASL_PASSWORD_FILE: undefined,
+    });
+    await notification.ensureTopics(['notification.events.v1']);
+    await notification.publish([event('notification.events.v1', '/workspace/notification')]);
+    await expect(notification.publish([event('cis.events.v1', '/workspace/cis')])).rejects.toThrow(
+      'this client may not write to cis.events.v1: TOPIC_AUTHORIZATION_FAILED (its ACLs do not grant the topic)',
     );
   });
 
