@@ -58,6 +58,9 @@ export async function startConsumer(options: ConsumerOptions): Promise<Subscript
   const { db, bus, logger, groupId, handlers } = options;
   const topics = Object.keys(options.topics);
   if (topics.length === 0) throw new Error(`Consumer group ${groupId} reads no topic`);
+  for (const topic of topics) {
+    if (!options.topics[topic]) throw new Error(`Consumer group ${groupId} names no producer for ${topic}`);
+  }
   const skip = (
     message: DeliveredMessage,
     reason: 'malformed' | 'untrusted',
@@ -91,8 +94,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Subscript
         }
         throw error;
       }
-      const producer = options.topics[message.topic] ?? '';
-      const untrusted = untrustedEventReason(event, producer);
+      const untrusted = untrustedEventReason(event, options.topics[message.topic] ?? '');
       if (untrusted) {
         const { id, type, source, tenantId } = event;
         skip(
