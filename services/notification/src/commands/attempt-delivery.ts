@@ -1,13 +1,15 @@
 import { recordEvent, withTenant, type Knex, type Logger, type NewEvent } from '@workspace/kit';
 import { notificationEvents, type EventDefinition } from '@workspace/proto';
 import type { Mailer } from '../clients/smtp-mailer.js';
-import { deliveryQueue, EmailStore, type EmailRecord } from '../db/emails.store.js';
+import { deliveryQueue, EmailStore, type ContentCipher, type EmailRecord } from '../db/emails.store.js';
 import { recipientDomains } from '../domain/addresses.js';
 import { describeSmtpError, failureOutcome, responseCodeOf, type RetryPolicy } from '../domain/delivery.js';
 
 export interface AttemptDeps {
   db: Knex;
   mailer: Mailer;
+  /** Opens the e-mail's sealed content for the attempt. */
+  cipher: ContentCipher;
   logger: Logger;
   /** CloudEvents source of the events. */
   source: string;
@@ -18,7 +20,8 @@ export interface AttemptDeps {
 
 /**
  * Makes one attempt at the e-mail (unless it is already sent or failed) and records the outcome: `sent`, or
- * `retrying` with its next due time, or `failed` when the server refused it for good or the attempts ran out.
+ * `retrying` with its next due time, or `failed` when the server refused it for good or the attempts ran out. A
+ * final outcome drops the e-mail's content (EmailStore.finish).
  * Never throws for an SMTP failure; a database failure propagates (the e-mail stays claimed until the lease
  * ends, then the worker tries again).
  */
@@ -27,8 +30,8 @@ export async function attemptDelivery(
   tenantId: string,
   emailId: string,
 ): Promise<EmailRecord | undefined> {
-  const { db, mailer, logger, policy } = deps;
-  const started = await withTenant(db, tenantId, (trx) => new EmailStore(trx).beginAttempt(emailId));
+  const { db, mailer, cipher, logger, policy } = deps;
+  const started = await withTenant(db, tenantId, (trx) => new EmailStore(trx, cipher).beginAttempt(emailId));
   if (!started) return undefined;
   if (!started.email) {
     await withTenant(db, tenantId, (trx) => deliveryQueue.remove(trx, emailId));
@@ -42,7 +45,7 @@ export async function attemptDelivery(
     failure = error;
   }
   return withTenant(db, tenantId, async (trx) => {
-    const store = new EmailStore(trx);
+    const store = new EmailStore(trx, cipher);
     const event = {
       emailId,
       category: record.category ?? '',
