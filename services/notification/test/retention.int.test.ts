@@ -94,6 +94,44 @@ describe('the retention clean-up', () => {
   });
 });
 
+describe('sealed content moved to another row', () => {
+  it('is refused: the e-mail fails for good with ECONTENT and nothing is sent', async () => {
+    await harness.sinkClient.failNext(2, 451);
+    const victim = await send('the victim');
+    const donor = await send('the donor');
+    expect([victim.status, donor.status]).toEqual(['retrying', 'retrying']);
+    // Someone with write access to the table copies one e-mail's sealed content into another's row.
+    await admin.query(
+      `UPDATE notification.emails SET content_sealed = (SELECT content_sealed FROM notification.emails WHERE email_id = $2)
+        WHERE email_id = $1`,
+      [victim.id, donor.id],
+    );
+    await harness.sinkClient.clear();
+    await admin.query('UPDATE notification.delivery_queue SET due_at = now() WHERE email_id = $1', [
+      victim.id,
+    ]);
+
+    const failed = await eventually(
+      async () => {
+        const status = await client().status('demo', victim.id);
+        return status.status === 'failed' ? status : undefined;
+      },
+      15_000,
+      'the tampered e-mail to fail',
+    );
+    expect(failed).toMatchObject({
+      attempts: 2,
+      lastError: expect.stringMatching(/^ECONTENT: .*another e-mail/),
+    });
+    expect(await harness.sinkClient.messages()).toHaveLength(0);
+    const { rows } = await admin.query<{ content_sealed: string | null }>(
+      'SELECT content_sealed FROM notification.emails WHERE email_id = $1',
+      [victim.id],
+    );
+    expect(rows[0]?.content_sealed).toBeNull();
+  });
+});
+
 describe('what an older version stored in clear', () => {
   it('is dropped for final e-mails by the migration and sealed for pending ones at start; the pending one is still delivered', async () => {
     const token = randomBytes(32).toString('base64url');

@@ -93,6 +93,16 @@ const toRecord = (row: RecordRow): EmailRecord => ({
   updatedAt: row.updated_at,
 });
 
+/**
+ * An attempt's start: the record, and the message to send; nothing when the e-mail is already final, or `unreadable`
+ * (why, without the content) when its sealed content cannot be opened.
+ */
+export interface AttemptStart {
+  record: EmailRecord;
+  email?: OutgoingEmail;
+  unreadable?: string;
+}
+
 /** Seals and opens content at rest: the kit's FieldCipher (AES-256-GCM, keys from NOTIFICATION_ENCRYPTION_KEYS). */
 export interface ContentCipher {
   encrypt(plaintext: string): string;
@@ -241,7 +251,7 @@ export class EmailStore {
    * Locks the e-mail and, unless it is already final, counts the attempt about to be made and marks it `sending`.
    * Returns the record and the message to send, or just the record when there is nothing to send.
    */
-  async beginAttempt(id: string): Promise<{ record: EmailRecord; email?: OutgoingEmail } | undefined> {
+  async beginAttempt(id: string): Promise<AttemptStart | undefined> {
     const row = await this.trx<EmailRow>('emails').where({ email_id: id }).forUpdate().first();
     if (!row) return undefined;
     if (row.status === 'sent' || row.status === 'failed') return { record: toRecord(row) };
@@ -254,22 +264,28 @@ export class EmailStore {
         updated_at: this.trx.fn.now(),
       })
       .returning<RecordRow[]>(RECORD_COLUMNS);
+    const record = toRecord(updated ?? row);
     const attachments = await this.trx('email_attachments')
       .select<AttachmentRow[]>('position', 'filename', 'content_type', 'content', 'content_sealed')
       .where({ email_id: id })
       .orderBy('position');
-    return {
-      record: toRecord(updated ?? row),
-      email: {
-        from: row.from_address,
-        to: row.to_addresses,
-        cc: row.cc_addresses,
-        ...(row.reply_to ? { replyTo: row.reply_to } : {}),
-        ...this.openContent(row),
-        messageId: row.message_id,
-        attachments: attachments.map((attachment) => this.openAttachment(id, attachment)),
-      },
-    };
+    try {
+      return {
+        record,
+        email: {
+          from: row.from_address,
+          to: row.to_addresses,
+          cc: row.cc_addresses,
+          ...(row.reply_to ? { replyTo: row.reply_to } : {}),
+          ...this.openContent(row),
+          messageId: row.message_id,
+          attachments: attachments.map((attachment) => this.openAttachment(id, attachment)),
+        },
+      };
+    } catch (error) {
+      // No retry can open it (its key is gone, or the value was tampered with): the caller fails it for good.
+      return { record, unreadable: `ECONTENT: ${(error as Error).message}` };
+    }
   }
 
   /**
