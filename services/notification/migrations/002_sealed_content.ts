@@ -11,6 +11,7 @@ import type { Migration } from '@workspace/kit';
  *   owner, so the runtime role gets no policy or setting that opens other tenants' rows: it can only call this,
  *   which deletes nothing but final e-mails older than `days` (at least 1). Two policies let the owner role, and
  *   no other, see and delete final e-mails; the owner can switch row-level security off on its tables anyway.
+ *   EXECUTE stays with PUBLIC: only roles with USAGE on the schema (the runtime role) can reach the function.
  */
 export const sealedContent: Migration = {
   name: '002_sealed_content',
