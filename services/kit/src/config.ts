@@ -9,6 +9,10 @@ export class ConfigError extends Error {
   }
 }
 
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
 /** An IPv4 or IPv6 address, with an optional /prefix (CIDR). */
 function isAddressOrCidr(value: string): boolean {
   const [address = '', prefix, ...rest] = value.split('/');
