@@ -65,9 +65,13 @@ async function pdfText(bytes: Buffer): Promise<string> {
   }
 }
 
-/** The statement PDF a click opens in a new tab, read as text. */
+/**
+ * The statement PDF a click opens in a new tab, as this session gets it: the tab's request is awaited, the tab
+ * closed (Chromium's viewer may request the document again), and the same URL read with the page's cookies.
+ */
 async function openedPdf(page: Page, click: () => Promise<void>): Promise<string> {
-  const [response] = await Promise.all([
+  const [tab, response] = await Promise.all([
+    page.context().waitForEvent('page'),
     page
       .context()
       .waitForEvent('response', (candidate) =>
@@ -76,14 +80,10 @@ async function openedPdf(page: Page, click: () => Promise<void>): Promise<string
     click(),
   ]);
   expect(response.status()).toBe(200);
-  expect(response.headers()['content-type']).toContain('application/pdf');
-  // The tab's own answer when Chromium keeps it; else the same document fetched with the page's cookies.
-  const fromTab = await response.body().catch(() => Buffer.alloc(0));
-  const bytes =
-    fromTab.subarray(0, 5).toString('latin1') === '%PDF-'
-      ? fromTab
-      : await (await page.request.get(response.url())).body();
-  return pdfText(bytes);
+  await tab.close();
+  const fetched = await page.request.get(response.url());
+  expect(fetched.headers()['content-type']).toContain('application/pdf');
+  return pdfText(await fetched.body());
 }
 
 beforeAll(async () => {
