@@ -1,7 +1,7 @@
 {{/*
 notification's environment (ConfigMap): the shared base and the SMTP and delivery settings, with the ones it cannot
 do without checked (SMTP_HOST: the service's own default is the local sink of `make up`; MAIL_FROM). Secrets
-(DATABASE_URL, INTERNAL_API_TOKEN, SMTP_PASSWORD) come from existingSecrets and
+(DATABASE_URL, NOTIFICATION_ENCRYPTION_KEYS, INTERNAL_API_TOKEN, SMTP_PASSWORD) come from existingSecrets and
 secretEnvVars, never from here.
 */}}
 {{- define "notification.env" -}}
@@ -12,7 +12,7 @@ secretEnvVars, never from here.
 {{- include "workspace-lib.require" (dict "value" (get $env "KAFKA_BROKERS") "name" "env.KAFKA_BROKERS (or global.env.KAFKA_BROKERS)" "why" "the Kafka bootstrap servers" "context" .) -}}
 {{- end -}}
 {{- if not (or .Values.existingSecrets .Values.secretEnvVars) -}}
-{{- fail "notification: existingSecrets (or secretEnvVars) must name the Secret(s) holding DATABASE_URL and INTERNAL_API_TOKEN (and SMTP_PASSWORD when the relay wants authentication)" -}}
+{{- fail "notification: existingSecrets (or secretEnvVars) must name the Secret(s) holding DATABASE_URL, NOTIFICATION_ENCRYPTION_KEYS and INTERNAL_API_TOKEN (and SMTP_PASSWORD when the relay wants authentication)" -}}
 {{- end -}}
 {{- include "workspace-lib.runtimeRoleOnly" . -}}
 {{- toYaml $env -}}
