@@ -9,7 +9,7 @@ const TAG_BYTES = 16;
  * open with theirs. Format: `v1.<kid>.<iv>.<tag>.<ciphertext>` (base64url parts): a 12-byte IV and a 16-byte tag,
  * both pinned when opening (GCM would otherwise accept a tag cut down to 4 bytes, and a forgery would need only
  * 2^32 tries). The AAD is the kid alone, not the tenant or row: binding those would make every value stored so far
- * unreadable without a re-encryption of every sealed column (security review L7; docs/security.md says why).
+ * unreadable without a re-encryption of every sealed column (security review L7).
  */
 export class FieldCipher {
   private readonly keys: Map<string, Buffer>;
