@@ -10,6 +10,7 @@ secretEnvVars, never from here.
 {{- include "workspace-lib.require" (dict "value" (get $env "MAIL_FROM") "name" "env.MAIL_FROM" "why" "the sender address of every e-mail, e.g. Workspace <no-reply@workspace.example.com>" "context" .) -}}
 {{- if ne (get $env "BUS") "memory" -}}
 {{- include "workspace-lib.require" (dict "value" (get $env "KAFKA_BROKERS") "name" "env.KAFKA_BROKERS (or global.env.KAFKA_BROKERS)" "why" "the Kafka bootstrap servers" "context" .) -}}
+{{- $env = merge $env (include "workspace-lib.kafkaEnv" . | fromYaml) -}}
 {{- end -}}
 {{- if not (or .Values.existingSecrets .Values.secretEnvVars) -}}
 {{- fail "notification: existingSecrets (or secretEnvVars) must name the Secret(s) holding DATABASE_URL, NOTIFICATION_ENCRYPTION_KEYS and INTERNAL_API_TOKEN (and SMTP_PASSWORD when the relay wants authentication)" -}}
