@@ -129,6 +129,19 @@ for chart in "${SERVICE_CHARTS[@]}" workspace; do
   done
 done
 
+# M5 (ADR 0033): no serving pod gets the schema owner's URL; the migrate Job alone does. Checked on every render,
+# and a render that tries to give it to the pods must fail.
+for entry in "${renders[@]}"; do
+  IFS='|' read -r rendered values chart <<<"$entry"
+  check "no Deployment holds DATABASE_MIGRATION_URL: charts/$chart -f $values" \
+    node "$REPO_DIR/deploy/k8s/runtime-role-only.mjs" "$rendered"
+done
+refuses_owner_url_for_pods() {
+  ! "$HELM" template workspace "$CHARTS/identity" --namespace workspace -f "$CHARTS/identity/ci/required-values.yaml" \
+    --set secretEnvVars.DATABASE_MIGRATION_URL.name=owner --set secretEnvVars.DATABASE_MIGRATION_URL.key=uri
+}
+check "helm template refuses secretEnvVars.DATABASE_MIGRATION_URL (the pods' environment)" refuses_owner_url_for_pods
+
 if [ "${SKIP_SCHEMA_VALIDATION:-}" != 1 ]; then
   for entry in "${renders[@]}"; do
     IFS='|' read -r rendered values chart <<<"$entry"

@@ -72,7 +72,10 @@ export const identityEvents = {
 
 const CIS_TOPIC = domainTopic('cis');
 
-/** The audit actions of cis.md section 7, each its own CloudEvents type on cis.events.v1. */
+/**
+ * The audit actions of cis.md section 7, each its own CloudEvents type on cis.events.v1, and three more for reads
+ * of identifiers in clear (ADR 0029): cis.pii.unmasked, cis.statement.downloaded, cis.return.downloaded.
+ */
 export const cisAuditActions = [
   'cis.subcontractor.created',
   'cis.subcontractor.updated',
@@ -80,6 +83,7 @@ export const cisAuditActions = [
   'cis.subcontractor.archived',
   'cis.subcontractor.deleted',
   'cis.subcontractor.invited',
+  'cis.pii.unmasked',
   'cis.invoice.created',
   'cis.invoice.updated',
   'cis.invoice.approved',
@@ -95,11 +99,13 @@ export const cisAuditActions = [
   'cis.statement.generated',
   'cis.statement.bulk.generate',
   'cis.statement.sent',
+  'cis.statement.downloaded',
   'cis.return.compiled',
   'cis.return.submitted',
   'cis.return.amended',
   'cis.return.unlocked',
   'cis.return.exported',
+  'cis.return.downloaded',
   'cis.settings.updated',
   'cis.module.activated',
   'cis.module.deactivated',

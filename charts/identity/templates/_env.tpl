@@ -1,6 +1,6 @@
 {{/*
 identity's environment (ConfigMap): the shared base, PORTAL_LOGIN_URL derived from global.publicUrl when not set,
-and the settings identity cannot start without. Secrets (DATABASE_URL, DATABASE_MIGRATION_URL,
+and the settings identity cannot start without. Secrets (DATABASE_URL,
 IDENTITY_ENCRYPTION_KEYS, INTERNAL_API_TOKEN, OIDC_CLIENT_SECRET) come from existingSecrets, never from here.
 */}}
 {{- define "identity.env" -}}
@@ -17,7 +17,8 @@ IDENTITY_ENCRYPTION_KEYS, INTERNAL_API_TOKEN, OIDC_CLIENT_SECRET) come from exis
 {{- $env = merge $env (include "workspace-lib.kafkaEnv" . | fromYaml) -}}
 {{- end -}}
 {{- if not (or .Values.existingSecrets .Values.secretEnvVars) -}}
-{{- fail "identity: existingSecrets (or secretEnvVars) must name the Secret(s) holding DATABASE_URL, DATABASE_MIGRATION_URL, IDENTITY_ENCRYPTION_KEYS, INTERNAL_API_TOKEN and OIDC_CLIENT_SECRET" -}}
+{{- fail "identity: existingSecrets (or secretEnvVars) must name the Secret(s) holding DATABASE_URL, IDENTITY_ENCRYPTION_KEYS, INTERNAL_API_TOKEN and OIDC_CLIENT_SECRET" -}}
 {{- end -}}
+{{- include "workspace-lib.runtimeRoleOnly" . -}}
 {{- toYaml $env -}}
 {{- end -}}

@@ -4,8 +4,9 @@ start (provision.enabled; off by default). It runs provision.command in the comp
 non-root user with the same security context, and gets:
   DATABASE_ADMIN_URL      from the Secret key provision.adminUrlSecret (an administrative connection; CloudNativePG's
                           <cluster>-superuser Secret has it under `uri`)
-  DATABASE_URL,           from existingSecrets / secretEnvVars, like the service: the runtime role and the schema
-  DATABASE_MIGRATION_URL  owner role whose names and passwords the job creates or resets
+  DATABASE_URL            from existingSecrets / secretEnvVars, like the service: the runtime role
+  DATABASE_MIGRATION_URL  from the Secret key migrate.ownerUrlSecret, like the migrate Job: the owner role
+                          (the job creates or resets both roles' names and passwords)
   PROVISION_SCHEMA        provision.schema
   PROVISION_ROLE          provision.role (the owner role is <role>_owner)
 The release's ConfigMap and ServiceAccount do not exist yet when a pre-install hook runs, so the job reads neither.
@@ -84,6 +85,11 @@ spec:
                 secretKeyRef:
                   name: {{ .Values.provision.adminUrlSecret.name | quote }}
                   key: {{ .Values.provision.adminUrlSecret.key | quote }}
+            - name: DATABASE_MIGRATION_URL
+              valueFrom:
+                secretKeyRef:
+                  name: {{ .Values.migrate.ownerUrlSecret.name | quote }}
+                  key: {{ .Values.migrate.ownerUrlSecret.key | quote }}
             - name: PROVISION_SCHEMA
               value: {{ .Values.provision.schema | quote }}
             - name: PROVISION_ROLE

@@ -18,7 +18,9 @@ export const embedded: EmbeddedService = {
       PORT: String(embedded.port),
       BUS: 'memory',
       DATABASE_URL: roles.databaseUrl,
+      // One process: it migrates at start as the owner (a deployed service leaves that to the migrate step).
       DATABASE_MIGRATION_URL: roles.migrationUrl,
+      MIGRATE_AT_START: 'true',
       JWKS_URL: `${identityUrl}/.well-known/jwks.json`,
       CIS_ENCRYPTION_KEYS: context.secret('cisEncryptionKeys', 'key'),
       IDENTITY_URL: identityUrl,

@@ -4,6 +4,7 @@ import { cisEvents } from '@workspace/proto';
 import { cisMigrations } from '../migrations/index.js';
 import { createCisDeps, type CisDeps } from './cis-deps.js';
 import type { Mailer } from './clients/mailer.js';
+import { sealStoredCis300 } from './commands/seal-stored-cis300.js';
 import type { CisConfig } from './config.js';
 import { JobQueue } from './db/jobs.store.js';
 import { auditFailures } from './http/audit-failures.js';
@@ -44,7 +45,7 @@ export function cisService(config: CisConfig, mailer: Mailer): CisService {
     publishes: Object.values(cisEvents),
     deps: () => started().deps,
     jobs: () => started().worker,
-    setup(service) {
+    async setup(service) {
       const ready = createCisDeps({
         db: service.db,
         config,
@@ -59,6 +60,9 @@ export function cisService(config: CisConfig, mailer: Mailer): CisService {
       });
       jobHub = new JobChangeHub(config.DATABASE_URL, service.logger);
       worker = new JobWorker(ready);
+      // Documents stored in clear by an earlier version are sealed before anything reads them (migration 003).
+      const sealed = await sealStoredCis300(ready);
+      if (sealed > 0) service.logger.info({ sealed }, 'stored CIS300 documents sealed');
       // Queue depth and the oldest due job's age, read at scrape time (the queue holds ids only).
       const queue = new JobQueue(service.db);
       new Gauge({
@@ -78,7 +82,6 @@ export function cisService(config: CisConfig, mailer: Mailer): CisService {
           this.set(oldest ? Math.max(0, (Date.now() - oldest.getTime()) / 1000) : 0);
         },
       });
-      return Promise.resolve();
     },
     workers: () => [hub, jobHub, worker].filter((w) => w !== undefined),
     routes: () => {

@@ -346,7 +346,7 @@ describe('submit and amend', () => {
       locked: false,
       locked_at: null,
       submitted_at: null,
-      cis300_xml: null,
+      cis300_xml_enc: null,
     });
   });
 
@@ -387,8 +387,11 @@ describe('submit and amend', () => {
     });
     expect(Date.parse(String(stored?.locked_at))).toBe(Date.parse(String(ret.lockedAt)));
     expect(Date.parse(String(stored?.submitted_at))).toBe(Date.parse(String(ret.submittedAt)));
-    // The submission reference is the IRmark of the CIS300 document kept with it.
-    expect(String(stored?.cis300_xml)).toContain(`>${String(ret.submissionRef)}</IRmark>`);
+    // The submission reference is the IRmark of the CIS300 document kept with it, sealed.
+    expect(stored?.cis300_xml).toBeNull();
+    expect(h.definition.deps().sealed.open(String(stored?.cis300_xml_enc))).toContain(
+      `>${String(ret.submissionRef)}</IRmark>`,
+    );
     const [entry] = await adminQuery(
       h,
       `SELECT performed_by, details FROM cis.activity WHERE action = 'cis.return.submitted' AND target_id = $1`,

@@ -997,8 +997,8 @@ describe('tenant isolation', () => {
     await seed('acme', 'Rhys Acme', '2026-08-11', '2026-08');
 
     // Every table that holds tenant data has forced row-level security; the others are the outbox, the inbox, the
-    // job queue (event envelopes and ids without personal data, read across tenants by the relay and the workers)
-    // and the migrations' bookkeeping.
+    // job queue (event envelopes and ids without personal data, read across tenants by the relay and the workers),
+    // the CIS300 seal backlog (tenant ids only, read across tenants at start-up) and the migrations' bookkeeping.
     const tables = await adminQuery(
       h,
       `SELECT c.relname AS name, c.relrowsecurity AS rls, c.relforcerowsecurity AS forced
@@ -1008,6 +1008,7 @@ describe('tenant isolation', () => {
     const forced = tables.filter((t) => t.rls === true && t.forced === true).map((t) => String(t.name));
     expect(forced.sort()).toEqual([...TABLES].sort());
     expect(tables.filter((t) => t.rls !== true).map((t) => t.name)).toEqual([
+      'cis300_seal_backlog',
       'inbox',
       'job_queue',
       'knex_migrations',

@@ -5,6 +5,7 @@ import { tenantLogo } from './003_tenant_logo.js';
 import { sessionHardening } from './004_session_hardening.js';
 import { userKeys } from './005_user_keys.js';
 import { rateLimits } from './006_rate_limits.js';
+import { ownerOnlyCleanup } from './007_owner_only_cleanup.js';
 
 /**
  * identity's migrations in the order they apply. Append only: a new change is a new file, added at the end. A
@@ -17,4 +18,5 @@ export const identityMigrations: Migration[] = [
   sessionHardening,
   userKeys,
   rateLimits,
+  ownerOnlyCleanup,
 ];

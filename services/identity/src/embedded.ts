@@ -17,7 +17,9 @@ export const embedded: EmbeddedService = {
       PORT: String(embedded.port),
       BUS: 'memory',
       DATABASE_URL: roles.databaseUrl,
+      // One process: it migrates at start as the owner (a deployed service leaves that to the migrate step).
       DATABASE_MIGRATION_URL: roles.migrationUrl,
+      MIGRATE_AT_START: 'true',
       IDENTITY_ENCRYPTION_KEYS: context.secret('encryptionKeys', 'key'),
       INTERNAL_API_TOKEN: context.secret('internalToken'),
       OIDC_ISSUER_URL: context.oidc.issuer,

@@ -3,7 +3,6 @@ import { identityEvents } from '@workspace/proto';
 import { identityMigrations } from '../migrations/index.js';
 import { httpPhotoFetcher, AvatarCache } from './commands/avatars.js';
 import { TokenSigner } from './commands/token-signer.js';
-import { backfillUserKeys } from './commands/user-keys.js';
 import type { IdentityConfig } from './config.js';
 import { IdentityContext } from './context.js';
 import { cisSubcontractorConsumer } from './events/cis-subcontractor.consumer.js';
@@ -76,8 +75,6 @@ export function identityService(config: IdentityConfig): IdentityService {
       });
       const ready = new IdentityContext(deps.db, config, cipher, signer, deps.logger, deps.source);
       context = ready;
-      // Users created before migration 005 get their key pair.
-      await backfillUserKeys(deps.db, cipher, deps.logger);
       // Live updates (GET /v1/live): every replica hears the NOTIFY its peers send with each recorded change, and
       // drops its cached scopes of the tenant at once when their inputs changed (the scope-cache consumer does so too).
       hub = new IdentityLiveHub(config.DATABASE_URL, deps.logger, (tenantId, event) => {

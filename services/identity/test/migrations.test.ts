@@ -10,6 +10,7 @@ const applied = [
   '004_session_hardening',
   '005_user_keys',
   '006_rate_limits',
+  '007_owner_only_cleanup',
 ];
 
 describe('identity migrations', () => {

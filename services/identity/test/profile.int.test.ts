@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { FieldCipher } from '@workspace/kit';
 import pg from 'pg';
 import sharp from 'sharp';
-import { backfillUserKeys, openSealedForUser, sealForUser } from '../src/commands/user-keys.js';
+import { openSealedForUser, sealForUser } from '../src/commands/user-keys.js';
 import { acmeSeed, demoSeed, signIn, startIdentityHarness, type IdentityHarness } from './support.js';
 
 let harness: IdentityHarness;
@@ -73,22 +73,6 @@ describe('each user has a public key', () => {
         `INSERT INTO identity.users (uid, tenant_id, email) VALUES ('20000000-0000-4000-8000-000000000009', 'demo', 'nokey@demo.test')`,
       ),
     ).rejects.toThrow(/users_key_present/);
-  });
-
-  it('users from before the keys existed get one from the backfill identity runs at start', async () => {
-    const uid = demoUser?.uid ?? '';
-    await admin.query('ALTER TABLE identity.users DROP CONSTRAINT users_key_present');
-    await admin.query(
-      'UPDATE identity.users SET public_key = NULL, private_key_sealed = NULL, key_created_at = NULL WHERE uid = $1',
-      [uid],
-    );
-    expect(await usersWithoutKey()).toBe(1);
-    const cipher = FieldCipher.fromConfig(harness.config.IDENTITY_ENCRYPTION_KEYS);
-    expect(await backfillUserKeys(harness.service.deps.db, cipher)).toBe(1);
-    expect(await usersWithoutKey()).toBe(0);
-    await admin.query(`
-      ALTER TABLE identity.users ADD CONSTRAINT users_key_present
-        CHECK (public_key IS NOT NULL AND private_key_sealed IS NOT NULL AND key_created_at IS NOT NULL) NOT VALID`);
   });
 
   it('GET /v1/users/:uid/public-key gives a colleague’s key; what is sealed to it opens with their keys only', async () => {

@@ -57,8 +57,16 @@ export const baseConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** The service's runtime role (data only). */
   DATABASE_URL: z.url(),
-  /** The schema owner role that runs migrations; the runtime role when not set (single-role deployments). */
+  /**
+   * The schema owner role, for the migrate step (`node dist/main.js migrate`) and for MIGRATE_AT_START only: a
+   * serving process started without MIGRATE_AT_START refuses it (ADR 0033).
+   */
   DATABASE_MIGRATION_URL: z.url().optional(),
+  /**
+   * Run the migrations when the process starts (as DATABASE_MIGRATION_URL, else DATABASE_URL's role). For one-process
+   * setups only (`make up`, the test harnesses); deployed services leave it off and run the migrate step first.
+   */
+  MIGRATE_AT_START: booleanFromEnv.default(false),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   BUS: z.enum(['kafka', 'memory']).default('kafka'),
   KAFKA_BROKERS: z.string().default('127.0.0.1:9092'),
@@ -101,4 +109,19 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
   const parsed = schema.safeParse(env);
   if (parsed.success) return parsed.data;
   throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+}
+
+/**
+ * A serving process holds the runtime role only (ADR 0033): the schema owner's URL is refused unless the process
+ * migrates at start (`make up`, the tests), so a Secret that still carries it fails the rollout with this message
+ * instead of leaving the owner's password in a long-running pod.
+ */
+export function checkServingDatabaseConfig(config: BaseConfig): void {
+  if (config.DATABASE_MIGRATION_URL && !config.MIGRATE_AT_START) {
+    throw new ConfigError([
+      "DATABASE_MIGRATION_URL: a serving process must not hold the schema owner's URL; migrations run in their " +
+        "own step (`node dist/main.js migrate`, the chart's migrate Job). Only MIGRATE_AT_START=true (make up, " +
+        'tests) takes it.',
+    ]);
+  }
 }

@@ -1,9 +1,15 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
 /**
  * AES-256-GCM for values the product keeps encrypted at rest (UTR, NINO, signing keys, IdP secrets). Each value
  * carries the id of the key that sealed it, so keys can rotate: new values use the active key, old ones still
- * open with theirs. Format: `v1.<kid>.<iv>.<tag>.<ciphertext>` (base64url parts).
+ * open with theirs. Format: `v1.<kid>.<iv>.<tag>.<ciphertext>` (base64url parts): a 12-byte IV and a 16-byte tag,
+ * both pinned when opening (GCM would otherwise accept a tag cut down to 4 bytes, and a forgery would need only
+ * 2^32 tries). The AAD is the kid alone, not the tenant or row: binding those would make every value stored so far
+ * unreadable without a re-encryption of every sealed column (security review L7).
  */
 export class FieldCipher {
   private readonly keys: Map<string, Buffer>;
@@ -39,8 +45,8 @@ export class FieldCipher {
   encrypt(plaintext: string): string {
     const key = this.keys.get(this.activeKid);
     if (!key) throw new Error('No active encryption key');
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(Buffer.from(this.activeKid));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     const parts = [iv, cipher.getAuthTag(), ciphertext].map((part) => part.toString('base64url'));
@@ -54,9 +60,13 @@ export class FieldCipher {
     }
     const key = this.keys.get(kid);
     if (!key) throw new Error(`Encryption key ${kid} is not configured`);
-    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+    const ivBytes = Buffer.from(iv, 'base64url');
+    const tagBytes = Buffer.from(tag, 'base64url');
+    if (ivBytes.length !== IV_BYTES || tagBytes.length !== TAG_BYTES)
+      throw new Error('Not an encrypted value');
+    const decipher = createDecipheriv('aes-256-gcm', key, ivBytes, { authTagLength: TAG_BYTES });
     decipher.setAAD(Buffer.from(kid));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    decipher.setAuthTag(tagBytes);
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString(
       'utf8',
     );

@@ -3,10 +3,10 @@ import type { Knex } from 'knex';
 import type { Registry } from 'prom-client';
 import { Counter, Gauge } from 'prom-client';
 import type { EventDefinition } from '@workspace/proto';
-import type { z } from 'zod';
-import { loadConfig, type BaseConfig } from './config.js';
+import { z } from 'zod';
+import { baseConfigSchema, checkServingDatabaseConfig, loadConfig, type BaseConfig } from './config.js';
 import { createDatabase, pingDatabase } from './db/database.js';
-import { migrateLatest, type Migration } from './db/migrations.js';
+import { migrateLatest, pendingMigrations, type Migration } from './db/migrations.js';
 import type { EventBus, Subscription } from './events/bus.js';
 import { eventSource } from './events/cloudevents.js';
 import { startConsumer, type EventHandler } from './events/consumer.js';
@@ -49,11 +49,15 @@ export interface BackgroundWorker {
   stop(): Promise<void>;
 }
 
-export interface ServiceDefinition<C extends BaseConfig> {
-  name: string;
+/** A service's database schema and its migrations: all the migrate step needs (not the service's configuration). */
+export interface ServiceSchema {
   /** PostgreSQL schema (and role) the service owns. */
   schema: string;
   migrations: Migration[];
+}
+
+export interface ServiceDefinition<C extends BaseConfig> extends ServiceSchema {
+  name: string;
   /** The event types it records in its outbox; their topics are created (if missing) at start. */
   publishes: EventDefinition[];
   /** Runs once the database is migrated and the bus exists, before routes and consumers are built. */
@@ -110,27 +114,40 @@ export function createBus(
 }
 
 /**
- * Assembles and starts a service: logger, metrics, database (migrated), bus (topics ensured), outbox relay,
- * consumers, the app, and a graceful shutdown that drains requests, flushes the relay and closes everything.
+ * Applies the kit's and the service's pending migrations as `url`'s role (the schema owner) on a one-connection
+ * pool, closed afterwards; returns the names applied.
+ */
+export async function migrateServiceSchema(
+  target: ServiceSchema,
+  url: string,
+  logger: Logger,
+): Promise<string[]> {
+  const migrator = createDatabase({ url, schema: target.schema, poolMax: 1, logger });
+  try {
+    const applied = await migrateLatest(migrator, target.schema, target.migrations);
+    if (applied.length > 0) logger.info({ schema: target.schema, applied }, 'migrations applied');
+    return applied;
+  } finally {
+    await migrator.destroy();
+  }
+}
+
+/**
+ * Assembles and starts a service: logger, metrics, database, bus (topics ensured), outbox relay, consumers, the
+ * app, and a graceful shutdown that drains requests, flushes the relay and closes everything. The process runs
+ * as the runtime role (DATABASE_URL); it migrates first only with MIGRATE_AT_START (`make up`, tests). Otherwise
+ * a schema behind this release's migrations starts nothing but a not-ready app (see `serveSchemaBehind`).
  */
 export async function startService<C extends BaseConfig>(
   definition: ServiceDefinition<C>,
   config: C,
   overrides: StartOverrides = {},
 ): Promise<StartedService<C>> {
+  checkServingDatabaseConfig(config);
   const logger = overrides.logger ?? createLogger({ name: definition.name, level: config.LOG_LEVEL });
   const metrics = createMetricsRegistry(definition.name);
-  const migrator = createDatabase({
-    url: config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL,
-    schema: definition.schema,
-    poolMax: 1,
-    logger,
-  });
-  try {
-    const applied = await migrateLatest(migrator, definition.schema, definition.migrations);
-    if (applied.length > 0) logger.info({ applied }, 'migrations applied');
-  } finally {
-    await migrator.destroy();
+  if (config.MIGRATE_AT_START) {
+    await migrateServiceSchema(definition, config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL, logger);
   }
   const db = createDatabase({
     url: config.DATABASE_URL,
@@ -141,6 +158,8 @@ export async function startService<C extends BaseConfig>(
   const ownsBus = !overrides.bus;
   const bus = overrides.bus ?? createBus(definition.name, config, logger, metrics);
   const deps: ServiceDeps<C> = { config, logger, metrics, db, bus, source: eventSource(definition.name) };
+  const pending = await pendingMigrations(db, definition.schema, definition.migrations);
+  if (pending.length > 0) return serveSchemaBehind(definition, deps, pending, ownsBus);
 
   await definition.setup?.(deps);
   const consumers = definition.consumers?.(deps) ?? [];
@@ -220,15 +239,102 @@ export async function startService<C extends BaseConfig>(
 }
 
 /**
+ * The database is behind this release (the migrate step did not run): nothing that reads or writes tables starts
+ * (no setup, relay, consumers, workers or API routes), so nothing half-works. The process answers `/healthz`, and
+ * `/readyz` 503 with `schema: down`, and says what to do; it stays so until restarted after the migrate step.
+ */
+async function serveSchemaBehind<C extends BaseConfig>(
+  definition: ServiceDefinition<C>,
+  deps: ServiceDeps<C>,
+  pending: string[],
+  ownsBus: boolean,
+): Promise<StartedService<C>> {
+  const { config, logger, metrics, db, bus } = deps;
+  logger.error(
+    { schema: definition.schema, pending },
+    `schema ${definition.schema} is behind this release (${pending.length} migration(s) not applied): run the ` +
+      "migrate step as the schema owner (`node dist/main.js migrate`; the chart's migrate Job runs it before " +
+      'install and upgrade), then restart. Not ready until then.',
+  );
+  const lifecycle: LifecycleState = { draining: false };
+  const app = createServiceApp({
+    name: definition.name,
+    logger,
+    metrics,
+    lifecycle,
+    trustProxy: config.TRUST_PROXY,
+    readiness: { database: () => pingDatabase(db), schema: () => Promise.resolve(false) },
+    apis: [],
+  });
+  const running = await runService({
+    app,
+    port: config.PORT,
+    logger,
+    lifecycle,
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    onShutdown: [
+      async () => {
+        if (ownsBus) await bus.close();
+      },
+      () => db.destroy(),
+    ],
+  });
+  const relay = new OutboxRelay({
+    db,
+    databaseUrl: config.DATABASE_URL,
+    schema: definition.schema,
+    bus,
+    logger,
+  });
+  return { ...running, app, deps, relay };
+}
+
+const migrateConfigSchema = z.object({
+  DATABASE_MIGRATION_URL: z.url({ error: "the migrate step needs the schema owner's URL" }),
+  LOG_LEVEL: baseConfigSchema.shape.LOG_LEVEL,
+});
+
+/**
+ * The migrate step (`node dist/main.js migrate`, the chart's migrate Job): applies the service's pending
+ * migrations as the schema owner (DATABASE_MIGRATION_URL, the only setting it reads besides LOG_LEVEL) and returns
+ * their names. Serving processes then run with the runtime role only.
+ */
+export async function runMigrateCommand(
+  options: { name: string; schema: ServiceSchema },
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string[]> {
+  const config = loadConfig(migrateConfigSchema, env);
+  const logger = createLogger({ name: options.name, level: config.LOG_LEVEL });
+  const applied = await migrateServiceSchema(options.schema, config.DATABASE_MIGRATION_URL, logger);
+  if (applied.length === 0) logger.info({ schema: options.schema.schema }, 'schema is current');
+  return applied;
+}
+
+/**
  * A service's `main`: reads its configuration from the environment, starts tracing before the service's modules
  * load (so their libraries are instrumented), starts the service and stops it on SIGTERM/SIGINT.
  * `load` imports the service's modules (dynamically, after tracing) and builds its definition.
+ * With the argument `migrate` it runs the migrate step instead (`schema` gives what to migrate) and exits.
  */
-export async function runServiceMain<C extends BaseConfig>(options: {
-  name: string;
-  configSchema: z.ZodType<C>;
-  load: (config: C, logger: Logger) => Promise<ServiceDefinition<C>>;
-}): Promise<void> {
+export async function runServiceMain<C extends BaseConfig>(
+  options: {
+    name: string;
+    configSchema: z.ZodType<C>;
+    schema: () => Promise<ServiceSchema>;
+    load: (config: C, logger: Logger) => Promise<ServiceDefinition<C>>;
+  },
+  args: string[] = process.argv.slice(2),
+): Promise<void> {
+  const [command] = args;
+  if (command === 'migrate') {
+    await runMigrateCommand({ name: options.name, schema: await options.schema() });
+    return;
+  }
+  if (command !== undefined) {
+    throw new Error(
+      `Unknown command "${command}": ${options.name} serves with no argument, or runs "migrate"`,
+    );
+  }
   const config = loadConfig(options.configSchema);
   const telemetry = await startTelemetry({
     serviceName: options.name,

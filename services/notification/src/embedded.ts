@@ -20,7 +20,9 @@ export const embedded: EmbeddedService = {
       PORT: String(embedded.port),
       BUS: 'memory',
       DATABASE_URL: roles.databaseUrl,
+      // One process: it migrates at start as the owner (a deployed service leaves that to the migrate step).
       DATABASE_MIGRATION_URL: roles.migrationUrl,
+      MIGRATE_AT_START: 'true',
       INTERNAL_API_TOKEN: context.secret('notificationToken'),
       SMTP_HOST: '127.0.0.1',
       SMTP_PORT: String(SMTP_PORT),

@@ -11,15 +11,18 @@ import {
 } from '../domain/index.js';
 import { settingsOrDefaults } from './settings.js';
 
-/** The CIS dashboard: setup state, deadline alerts, tiles, the tax month and recent activity. */
-export function dashboard(deps: CisDeps, tenantId: string) {
+/**
+ * The CIS dashboard: setup state, deadline alerts, tiles, the tax month and recent activity. The activity is the
+ * audit trail's latest entries, for a reader who may view the audit trail (cis.md section 6), else none.
+ */
+export function dashboard(deps: CisDeps, tenantId: string, options: { withActivity: boolean }) {
   return deps.inTenant(tenantId, async (trx) => {
     const settings = await settingsOrDefaults(deps, trx, tenantId);
     const label = currentTaxMonth();
     const today = londonDate(new Date());
     const tiles = await new InvoiceStore(trx).dashboardTiles(label);
     const activeSubcontractors = await new SubcontractorStore(trx).countActive();
-    const activity = await new ActivityStore(trx).recent(10);
+    const activity = options.withActivity ? await new ActivityStore(trx).recent(10) : [];
     return {
       setupRequired: !settings.active,
       period: taxMonthPeriod(label),

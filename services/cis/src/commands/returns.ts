@@ -126,8 +126,24 @@ export function returnOfMonth(deps: CisDeps, tenantId: string, taxMonth: string,
   });
 }
 
-export function readReturn(deps: CisDeps, tenantId: string, id: string) {
-  return deps.inTenant(tenantId, (trx) => requireReturn(trx, id));
+/**
+ * A submitted return's CIS300 document, opened, for a holder of cis.pii.unmask (the route checks it): every UTR and
+ * NINO in clear, as HMRC receives them, so each download is audited (ids only; ADR 0029).
+ */
+export function downloadCis300(deps: CisDeps, actor: Actor, id: string) {
+  return deps.inTenant(actor.tenantId, async (trx) => {
+    const row = await requireReturn(trx, id);
+    if (!row.cis300XmlEnc) throw problems.notFound('This return has not been submitted');
+    const xml = deps.sealed.open(row.cis300XmlEnc);
+    await deps.audit.write(trx, actor, 'cis.return.downloaded', {
+      targetType: 'return',
+      targetId: row.id,
+      taxMonth: row.taxMonth,
+      summary: `CIS300 document for the ${taxMonthInSentence(row.period)} downloaded`,
+      details: { format: 'cis300' },
+    });
+    return { id: row.id, xml };
+  });
 }
 
 /** Compiles (or recompiles) the return of a tax month from its paid invoices; nil without lines. */
@@ -206,7 +222,8 @@ export function submitReturn(deps: CisDeps, actor: Actor, id: string): Promise<R
       submissionRef: irMark,
       lines,
       issues: [],
-      cis300Xml: xml,
+      // Sealed at rest like the identifier columns: the document carries every UTR and NINO in clear.
+      cis300XmlEnc: deps.sealed.seal(xml),
       updatedAt: now,
       updatedBy: actor.userId,
     });
@@ -275,7 +292,7 @@ export function unlockReturn(deps: CisDeps, actor: Actor, id: string): Promise<R
       submittedAt: null,
       submittedBy: null,
       submissionRef: null,
-      cis300Xml: null,
+      cis300XmlEnc: null,
       updatedAt: new Date(),
       updatedBy: actor.userId,
     });

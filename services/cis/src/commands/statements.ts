@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { HttpProblem, problems, type Knex } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
+import { mailRefused } from '../clients/mailer.js';
 import { InvoiceStore, type InvoiceRecord } from '../db/invoices.store.js';
 import { SettingsStore } from '../db/settings.store.js';
 import {
@@ -20,9 +21,11 @@ import {
   currentTaxMonth,
   daysBetween,
   londonDate,
+  statementCopyFor,
   statementDeadlineState,
   taxMonthInSentence,
   taxMonthPeriod,
+  type StatementReader,
 } from '../domain/index.js';
 import type { Actor } from '../events/audit.js';
 import { refused } from './problems.js';
@@ -149,12 +152,16 @@ export function queueGenerateAll(deps: CisDeps, actor: Actor, taxMonth: string) 
   });
 }
 
-/** Everything the PDF needs, with the subcontractor's UTR in clear (a statement must carry it). */
+/**
+ * Everything the PDF needs. The subcontractor's copy carries the UTR in clear (a statement must); the staff copy
+ * (ADR 0029) carries the masked UTR, and its sealed value is never opened.
+ */
 export async function statementPdfInput(
   deps: Pick<CisDeps, 'sealed'>,
   trx: Knex.Transaction,
   tenantId: string,
   row: StatementRecord,
+  copy: StatementPdfInput['copy'] = 'subcontractor',
 ): Promise<StatementPdfInput> {
   const settings = await new SettingsStore(trx).load(tenantId);
   const subcontractor = await new SubcontractorStore(trx).findAny(row.subcontractorId);
@@ -167,7 +174,8 @@ export async function statementPdfInput(
     },
     subcontractor: {
       name: row.subcontractorName,
-      utr: deps.sealed.open(subcontractor?.utrEnc ?? null),
+      utr:
+        copy === 'staff' ? (subcontractor?.utrMasked ?? '') : deps.sealed.open(subcontractor?.utrEnc ?? null),
       verificationNumber: row.verificationReference || null,
       rate: row.cisRate as StatementCisRate,
     },
@@ -189,32 +197,59 @@ export async function statementPdfInput(
     statementId: row.id,
     generatedAt: row.generatedAt.toISOString(),
     ...(settings.statementFooter ? { footer: settings.statementFooter } : {}),
+    copy,
   };
 }
 
-/** A statement rendered as its PDF (the staff's copy: any statement of the tenant). */
-export async function statementPdf(deps: CisDeps, tenantId: string, id: string) {
-  const input = await deps.inTenant(tenantId, async (trx) => {
-    const row = await new StatementStore(trx).find(id);
-    if (!row) throw problems.notFound('Statement not found');
-    return statementPdfInput(deps, trx, tenantId, row);
+/** Records that a copy with the full UTR left cis (never the UTR itself: ids only). */
+function auditFullCopy(
+  deps: CisDeps,
+  trx: Knex.Transaction,
+  actor: Actor,
+  row: StatementRecord,
+  basis: 'unmask' | 'print-issue' | 'portal',
+) {
+  return deps.audit.write(trx, actor, 'cis.statement.downloaded', {
+    targetType: 'statement',
+    targetId: row.id,
+    taxMonth: row.taxMonth,
+    summary: `Statement for ${row.subcontractorName} downloaded with the full UTR`,
+    details: { copy: 'subcontractor', basis },
   });
-  return { taxMonth: input.taxMonth, pdf: await renderStatementPdf(input) };
 }
 
-/** One of a subcontractor's issued statements as its PDF (the portal's copy). */
-export async function portalStatementPdf(
-  deps: CisDeps,
-  tenantId: string,
-  subcontractorId: string,
-  id: string,
-) {
-  const input = await deps.inTenant(tenantId, async (trx) => {
+/**
+ * A statement as the member of staff may have it (ADR 0029): the subcontractor's copy for a holder of
+ * cis.pii.unmask or for the issuer who issued it by print, audited; otherwise the staff copy, UTR masked.
+ */
+export async function statementPdf(deps: CisDeps, reader: Actor & StatementReader, id: string) {
+  return deps.inTenant(reader.tenantId, async (trx) => {
+    const row = await new StatementStore(trx).find(id);
+    if (!row) throw problems.notFound('Statement not found');
+    const copy = statementCopyFor(reader, row);
+    const input = await statementPdfInput(deps, trx, reader.tenantId, row, copy.copy);
+    // Rendered inside the transaction: a copy that fails to render leaves no audit entry behind.
+    const pdf = await renderStatementPdf(input);
+    if (copy.copy === 'subcontractor') await auditFullCopy(deps, trx, reader, row, copy.basis);
+    return { taxMonth: row.taxMonth, copy: copy.copy, pdf };
+  });
+}
+
+/** One of a subcontractor's issued statements as its PDF: the portal's copy, the subcontractor's own, audited. */
+export async function portalStatementPdf(deps: CisDeps, actor: Actor, subcontractorId: string, id: string) {
+  return deps.inTenant(actor.tenantId, async (trx) => {
     const row = await new StatementStore(trx).findIssued(id, subcontractorId);
     if (!row) throw problems.notFound('Statement not found');
-    return statementPdfInput(deps, trx, tenantId, row);
+    const pdf = await renderStatementPdf(await statementPdfInput(deps, trx, actor.tenantId, row));
+    await auditFullCopy(deps, trx, actor, row, 'portal');
+    return { taxMonth: row.taxMonth, pdf };
   });
-  return { taxMonth: input.taxMonth, pdf: await renderStatementPdf(input) };
+}
+
+/** Why a statement e-mail was not handed over, in words for the browser (cis.md section 8's '{message}'). */
+function mailFailure(error: unknown): string {
+  if (mailRefused(error)) return 'the email service refused the email';
+  return 'the email service is not available, try again later';
 }
 
 /** Emails a statement with its PDF attached; answers whether the mail went (an unreachable mailer is a 503). */
@@ -250,8 +285,9 @@ async function emailStatement(
       category: 'cis-statement',
     });
   } catch (error) {
-    const message = error instanceof Error ? error.message : 'the email service is unavailable';
-    throw new HttpProblem(503, 'unavailable', `Failed to issue statement: ${message}`);
+    // The client's own message names the notification service's internal address: it stays in the log.
+    deps.logger.warn({ err: error, statementId: prepared.row.id }, 'statement email not handed over');
+    throw new HttpProblem(503, 'unavailable', `Failed to issue statement: ${mailFailure(error)}`);
   }
 }
 

@@ -181,18 +181,28 @@ export function exportSubcontractors(deps: CisDeps, actor: Actor, query: Subcont
   });
 }
 
-/** One subcontractor; with `unmask`, its UTR and NINO opened (the caller must hold cis.pii.unmask). */
+/**
+ * One subcontractor; with `unmask`, its UTR and NINO opened (the caller must hold cis.pii.unmask), audited as
+ * cis.pii.unmasked with the subcontractor's id (ADR 0029).
+ */
 export function readSubcontractor(
   deps: CisDeps,
-  tenantId: string,
+  reader: Actor,
   id: string,
   unmask: { allowed: boolean } | undefined,
 ): Promise<{ row: SubcontractorRecord; clear?: { utr: string; nino: string } }> {
-  return deps.inTenant(tenantId, async (trx) => {
+  return deps.inTenant(reader.tenantId, async (trx) => {
     const row = await requireSubcontractor(new SubcontractorStore(trx), id);
     if (!unmask) return { row };
     if (!unmask.allowed) throw problems.forbidden('This requires the cis.pii.unmask permission.');
-    return { row, clear: { utr: deps.sealed.open(row.utrEnc), nino: deps.sealed.open(row.ninoEnc) } };
+    const clear = { utr: deps.sealed.open(row.utrEnc), nino: deps.sealed.open(row.ninoEnc) };
+    await deps.audit.write(trx, reader, 'cis.pii.unmasked', {
+      targetType: 'subcontractor',
+      targetId: row.id,
+      summary: `Identifiers of ${row.name} shown unmasked`,
+      details: { fields: 'utr,nino' },
+    });
+    return { row, clear };
   });
 }
 

@@ -23,7 +23,8 @@ interface ReturnRow {
   submitted_by: string | null;
   amendment_of: string | null;
   compiled_by: string | null;
-  cis300_xml: string | null;
+  /** The submitted CIS300 document, sealed (it carries UTRs and NINOs in clear). */
+  cis300_xml_enc: string | null;
   created_at: Date;
   updated_at: Date;
   updated_by: string | null;
@@ -87,5 +88,35 @@ export class ReturnStore {
       .update(columnsOf(changes) as never)
       .returning('*');
     return row ? camelise(row) : undefined;
+  }
+
+  /** The documents stored in clear before they were sealed (migration 003): ids and documents. */
+  async unsealedCis300(): Promise<{ id: string; xml: string }[]> {
+    return this.trx('returns')
+      .whereNotNull('cis300_xml')
+      .select<{ id: string; xml: string }[]>('id', { xml: 'cis300_xml' });
+  }
+
+  /** Replaces a document stored in clear by its sealed form. */
+  async sealCis300(id: string, sealed: string): Promise<void> {
+    await this.trx('returns').where({ id }).update({ cis300_xml_enc: sealed, cis300_xml: null });
+  }
+}
+
+/**
+ * The tenants whose returns still hold a CIS300 document in clear, listed by migration 003 (tenant ids only, no
+ * tenant isolation): the only code touching `cis300_seal_backlog`.
+ */
+export class Cis300SealBacklog {
+  constructor(private readonly db: Knex) {}
+
+  async tenants(): Promise<string[]> {
+    const rows = await this.db<{ tenant_id: string }>('cis300_seal_backlog').select('tenant_id');
+    return rows.map((row) => row.tenant_id);
+  }
+
+  /** The tenant's documents are all sealed (in the transaction that sealed them). */
+  async done(trx: Knex.Transaction, tenantId: string): Promise<void> {
+    await trx('cis300_seal_backlog').where({ tenant_id: tenantId }).delete();
   }
 }

@@ -6,6 +6,8 @@
 //   - the subcontractor's name and Unique Taxpayer Reference (UTR, in clear);
 //   - the verification number, ONLY when the higher (30 %) rate applied;
 //   - the gross amount paid (excluding VAT), the cost of materials and the amount deducted.
+// That is the subcontractor's copy. The staff copy (`copy: 'staff'`, ADR 0029) is the same statement with the UTR
+// masked, marked on every page as not for issue; it is given the masked UTR, never the clear one.
 // It also shows the amount liable to deduction, the amount payable (gross − deduction), the invoices the
 // statement covers, and the spec's notice that records must be kept for at least 6 years.
 //
@@ -41,7 +43,10 @@ export interface StatementPdfInput {
   };
   subcontractor: {
     name: string;
-    /** The subcontractor's UTR in clear (10 digits; spaces and a 'K' are tolerated). */
+    /**
+     * The subcontractor's copy: the UTR in clear (10 digits; spaces and a 'K' are tolerated). The staff copy: the
+     * UTR as masked for display ('******7890'), never more than 4 digits.
+     */
     utr: string;
     /** Printed only when the rate is 30 (HMRC: the verification number appears only at the higher rate). */
     verificationNumber?: string | null;
@@ -56,10 +61,14 @@ export interface StatementPdfInput {
   generatedAt: string;
   /** The contractor's statement footer (settings.statementFooter). */
   footer?: string | null;
+  /** 'subcontractor' (the default): the statement to issue. 'staff': identifiers masked, marked not for issue. */
+  copy?: 'subcontractor' | 'staff';
 }
 
 export const STATEMENT_TITLE = 'Payment and Deduction Statement';
 export const STATEMENT_KEEP_NOTICE = 'Keep this statement: you must keep records for at least 6 years.';
+/** What marks the staff copy, under the header and in every page's footer. */
+export const STAFF_COPY_MARK = 'STAFF COPY: identifiers masked, not for issue';
 
 const RATE_LABELS: Record<StatementCisRate, string> = {
   0: '0% (gross payment status)',
@@ -79,6 +88,7 @@ const COLOR = {
   highlight: '#e7eef7',
   noticeFill: '#fff8e5',
   noticeBorder: '#e3bf5d',
+  staffMark: '#b42318',
 } as const;
 
 const PAGE = { margin: 48, bottomMargin: 64, footerY: 806 } as const;
@@ -92,10 +102,17 @@ interface Column {
   align: 'left' | 'right';
 }
 
-/** Fails loudly on input a statement cannot be issued with (a statement must carry a valid UTR). */
+/**
+ * Fails loudly on input a statement cannot be issued with (the subcontractor's copy must carry a valid UTR), and
+ * on a staff copy given more of the UTR than its mask shows.
+ */
 function checkInput(input: StatementPdfInput): { utr: string } {
   const utr = input.subcontractor.utr.replace(/[\sK]/gi, '');
-  if (!/^\d{10}$/.test(utr)) throw new RangeError('A statement needs the subcontractor UTR (10 digits)');
+  if (input.copy === 'staff') {
+    if (!/^\**\d{0,4}$/.test(utr))
+      throw new RangeError('A staff copy takes the masked UTR (no more than its last 4 digits)');
+  } else if (!/^\d{10}$/.test(utr))
+    throw new RangeError('A statement needs the subcontractor UTR (10 digits)');
   if (![0, 20, 30].includes(input.subcontractor.rate)) {
     throw new RangeError(`Invalid CIS rate: ${String(input.subcontractor.rate)}`);
   }
@@ -195,6 +212,18 @@ function drawHeader(doc: Doc, input: StatementPdfInput, periodLine: string, rang
   return 124;
 }
 
+/** The staff copy's mark, a band under the header. */
+function drawStaffMark(doc: Doc, top: number): number {
+  const width = doc.page.width - PAGE.margin * 2;
+  doc.rect(PAGE.margin, top, width, 22).fill(COLOR.staffMark);
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(10)
+    .fillColor(COLOR.brandText)
+    .text(STAFF_COPY_MARK, PAGE.margin, top + 6, { width, align: 'center', lineBreak: false });
+  return top + 22 + 14;
+}
+
 function drawParties(doc: Doc, input: StatementPdfInput, utr: string, top: number): number {
   const gap = 16;
   const contentWidth = doc.page.width - PAGE.margin * 2;
@@ -213,7 +242,7 @@ function drawParties(doc: Doc, input: StatementPdfInput, utr: string, top: numbe
 
   const subcontractorFields: [string, string, boolean][] = [
     ['Subcontractor', input.subcontractor.name, true],
-    ['Unique Taxpayer Reference (UTR)', utr, false],
+    ['Unique Taxpayer Reference (UTR)', utr || 'Not recorded', false],
     ['Deduction rate', RATE_LABELS[input.subcontractor.rate], false],
   ];
   if (input.subcontractor.rate === 30) {
@@ -451,7 +480,9 @@ function drawNotice(doc: Doc, input: StatementPdfInput, top: number): number {
 function drawPageFooters(doc: Doc, input: StatementPdfInput): void {
   const range = doc.bufferedPageRange();
   const generated = formatDateTimeGb(input.generatedAt) ?? input.generatedAt;
-  const left = `Generated ${generated} · Statement ${input.statementId}`;
+  const left = `Generated ${generated} · Statement ${input.statementId}${
+    input.copy === 'staff' ? ` · ${STAFF_COPY_MARK}` : ''
+  }`;
   for (let index = range.start; index < range.start + range.count; index += 1) {
     doc.switchToPage(index);
     const bottom = doc.page.margins.bottom;
@@ -486,7 +517,9 @@ export async function renderStatementPdf(input: StatementPdfInput): Promise<Buff
     compress: true,
     autoFirstPage: true,
     info: {
-      Title: `${STATEMENT_TITLE} – ${input.subcontractor.name} – ${period.displayLabel}`,
+      Title: `${STATEMENT_TITLE} – ${input.subcontractor.name} – ${period.displayLabel}${
+        input.copy === 'staff' ? ' (staff copy)' : ''
+      }`,
       Author: input.contractor.name,
       Subject: `Construction Industry Scheme payment and deduction statement, ${period.displayLabel}`,
       Keywords: `CIS, statement, ${input.statementId}`,
@@ -509,6 +542,7 @@ export async function renderStatementPdf(input: StatementPdfInput): Promise<Buff
         formatLongDateGb(period.endDate) ?? period.endDate
       }`;
       let y = drawHeader(doc, input, period.displayLabel, range);
+      if (input.copy === 'staff') y = drawStaffMark(doc, y - 8);
       y = drawParties(doc, input, utr, y);
       y = drawSummary(doc, input, y);
       y = drawInvoices(doc, input, y);

@@ -8,6 +8,7 @@ export * from './identifiers.js';
 export * from './cis300.js';
 export * from './masking.js';
 export * from './states.js';
+export * from './statement-copies.js';
 export * from './returns.js';
 export * from './validation.js';
 export * from './scopes.js';

@@ -1,4 +1,4 @@
-import { ApiRouter } from '@workspace/kit';
+import { ApiRouter, hasScope } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
 import { analytics, dashboard, recentActivity } from '../commands/dashboard.js';
 import { presentActivity, presentDashboard } from './dashboard.present.js';
@@ -15,10 +15,14 @@ export function dashboardRoutes(deps: CisDeps): ApiRouter {
     .route({
       method: 'get',
       path: '/dashboard',
-      summary: 'The CIS dashboard: setup state, deadline alerts, tiles, the tax month and recent activity',
+      summary:
+        'The CIS dashboard: setup state, deadline alerts, tiles, the tax month and recent activity (with cis.audit.read)',
       scopes: ['cis.inv.read'],
       responses: { 200: { description: 'Dashboard', schema: dashboardResponse } },
-      handler: async ({ ctx }) => presentDashboard(await dashboard(deps, ctx.tenantId)),
+      handler: async ({ ctx }) =>
+        presentDashboard(
+          await dashboard(deps, ctx.tenantId, { withActivity: hasScope(ctx, 'cis.audit.read') }),
+        ),
     })
     .route({
       method: 'get',
@@ -32,8 +36,8 @@ export function dashboardRoutes(deps: CisDeps): ApiRouter {
     .route({
       method: 'get',
       path: '/activity',
-      summary: 'The activity log, newest first',
-      scopes: ['cis.inv.read'],
+      summary: 'The activity log (the audit trail), newest first',
+      scopes: ['cis.audit.read'],
       request: { query: activityQuery },
       responses: { 200: { description: 'Entries', schema: activityResponse } },
       handler: async ({ ctx, query }) => ({

@@ -45,18 +45,14 @@ export function portalRoutes(deps: CisDeps): ApiRouter {
     .route({
       method: 'get',
       path: '/portal/statements/:id/pdf',
-      summary: 'One of the subcontractor’s issued statements as a PDF',
+      summary:
+        'One of the subcontractor’s issued statements as a PDF (their own copy, the full UTR; audited)',
       portal: true,
       scopes: ['portal.self'],
       request: { params: statementIdParam },
       responses: { 200: { description: 'application/pdf' } },
       handler: async ({ ctx, params, res }) => {
-        const { taxMonth, pdf } = await portalStatementPdf(
-          deps,
-          ctx.tenantId,
-          ownSubcontractor(ctx),
-          params.id,
-        );
+        const { taxMonth, pdf } = await portalStatementPdf(deps, ctx, ownSubcontractor(ctx), params.id);
         sendDocument(res, {
           type: 'application/pdf',
           disposition: 'inline',

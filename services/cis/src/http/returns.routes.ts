@@ -1,11 +1,11 @@
-import { ApiRouter, problems } from '@workspace/kit';
+import { ApiRouter } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
 import {
   amendReturn,
   compileReturn,
   currentReturn,
+  downloadCis300,
   exportReturnCsv,
-  readReturn,
   returnHistory,
   returnOfMonth,
   returnValidation,
@@ -142,18 +142,18 @@ export function returnRoutes(deps: CisDeps): ApiRouter {
     .route({
       method: 'get',
       path: '/returns/:id/cis300.xml',
-      summary: "The submitted return's CIS300 document (HMRC's GovTalk XML)",
-      scopes: ['cis.ret.submit'],
+      summary:
+        "The submitted return's CIS300 document (HMRC's GovTalk XML): identifiers in clear, so cis.pii.unmask too; audited",
+      scopes: ['cis.ret.submit', 'cis.pii.unmask'],
       request: { params: returnIdParams },
       responses: { 200: { description: 'application/xml' } },
       handler: async ({ ctx, params, res }) => {
-        const row = await readReturn(deps, ctx.tenantId, params.id);
-        if (!row.cis300Xml) throw problems.notFound('This return has not been submitted');
+        const { id, xml } = await downloadCis300(deps, ctx, params.id);
         sendDocument(res, {
           type: 'application/xml',
           disposition: 'attachment',
-          filename: `cis300-${row.id}.xml`,
-          body: row.cis300Xml,
+          filename: `cis300-${id}.xml`,
+          body: xml,
         });
       },
     });

@@ -1,4 +1,4 @@
-import { ApiRouter } from '@workspace/kit';
+import { ApiRouter, hasScope } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
 import {
   generateStatementNow,
@@ -71,16 +71,26 @@ export function statementRoutes(deps: CisDeps): ApiRouter {
     .route({
       method: 'get',
       path: '/statements/:id/pdf',
-      summary: 'The statement as a PDF (what HMRC requires of a payment and deduction statement)',
+      summary:
+        'The statement as a PDF: with the full UTR for cis.pii.unmask or its print issuer (audited), else the staff copy',
       scopes: ['cis.inv.read'],
       request: { params: statementIdParam },
       responses: { 200: { description: 'application/pdf' } },
       handler: async ({ ctx, params, res }) => {
-        const { taxMonth, pdf } = await statementPdf(deps, ctx.tenantId, params.id);
+        const { taxMonth, copy, pdf } = await statementPdf(
+          deps,
+          {
+            tenantId: ctx.tenantId,
+            userId: ctx.userId,
+            canUnmask: hasScope(ctx, 'cis.pii.unmask'),
+            canIssue: hasScope(ctx, 'cis.stmt.issue'),
+          },
+          params.id,
+        );
         sendDocument(res, {
           type: 'application/pdf',
           disposition: 'inline',
-          filename: `cis-statement-${taxMonth}-${params.id}.pdf`,
+          filename: `cis-statement-${taxMonth}-${params.id}${copy === 'staff' ? '-staff-copy' : ''}.pdf`,
           body: pdf,
         });
       },

@@ -62,7 +62,7 @@ export function subcontractorRoutes(deps: CisDeps): ApiRouter {
       responses: { 200: { description: 'The subcontractor', schema: subcontractorResponse } },
       handler: async ({ ctx, params, query }) => {
         const unmask = query.unmask === 'true' ? { allowed: hasScope(ctx, 'cis.pii.unmask') } : undefined;
-        const { row, clear } = await readSubcontractor(deps, ctx.tenantId, params.id, unmask);
+        const { row, clear } = await readSubcontractor(deps, ctx, params.id, unmask);
         return { subcontractor: presentSubcontractor(row, clear) };
       },
     })

@@ -2,7 +2,14 @@ import { problems } from '@workspace/kit';
 import { identityEvents } from '@workspace/proto';
 import type { IdentityContext } from '../context.js';
 import type { RoleBundle } from '../db/role-bundles.store.js';
-import { allScopes, isSystemScope } from '../domain/index.js';
+import {
+  allScopes,
+  cannotGrant,
+  firstUnheldGrant,
+  isSystemScope,
+  roleBundleRefusal,
+  type Grantor,
+} from '../domain/index.js';
 import { requireTenant } from './records.js';
 
 const isCisScope = (scope: string) => scope.startsWith('cis.');
@@ -13,12 +20,23 @@ export async function cisRoleBundles(context: IdentityContext, tenantId: string)
   return bundles.map((bundle) => ({ ...bundle, scopes: bundle.scopes.filter(isCisScope) }));
 }
 
-/** Creates or replaces a role bundle; the tenant's cached scopes are dropped at once. */
+/**
+ * Creates or replaces a role bundle; the caller grants only scopes they hold, and only an administrator changes the
+ * admin bundle (domain/grants.ts). The tenant's cached scopes are dropped at once.
+ */
 export async function saveRoleBundle(
   context: IdentityContext,
-  input: { tenantId: string; bundleId: string; name: string; scopes: string[]; actor: string },
+  input: { tenantId: string; bundleId: string; name: string; scopes: string[]; actor: Grantor },
 ): Promise<void> {
   await context.inTenant(input.tenantId, async (stores) => {
+    const current = (await stores.bundles.bundles()).find((bundle) => bundle.id === input.bundleId);
+    const refusal = roleBundleRefusal({
+      grantor: input.actor,
+      bundleId: input.bundleId,
+      requested: input.scopes,
+      current: current?.scopes ?? [],
+    });
+    if (refusal) throw problems.forbidden(refusal);
     await stores.bundles.upsertBundle(input.tenantId, {
       id: input.bundleId,
       name: input.name,
@@ -28,7 +46,7 @@ export async function saveRoleBundle(
     await context.record(stores, identityEvents.roleBundleChanged, {
       tenantId: input.tenantId,
       aggregateId: input.bundleId,
-      data: { bundleId: input.bundleId, scopes: input.scopes, deleted: false, changedBy: input.actor },
+      data: { bundleId: input.bundleId, scopes: input.scopes, deleted: false, changedBy: input.actor.userId },
     });
   });
   context.scopeCache.invalidateTenant(input.tenantId);
@@ -36,26 +54,23 @@ export async function saveRoleBundle(
 
 /**
  * Replaces the CIS scopes of a role bundle, keeping its other scopes; a caller can only grant CIS scopes they hold
- * (`held`). The tenant's cached scopes are dropped at once.
+ * (domain/grants.ts). The tenant's cached scopes are dropped at once.
  */
 export async function saveCisRoleBundle(
   context: IdentityContext,
-  input: { tenantId: string; bundleId: string; scopes: string[]; actor: string; held: ReadonlySet<string> },
+  input: { tenantId: string; bundleId: string; scopes: string[]; actor: Grantor },
 ): Promise<void> {
   await context.inTenant(input.tenantId, async (stores) => {
     const bundle = (await stores.bundles.bundles()).find((candidate) => candidate.id === input.bundleId);
     if (!bundle) throw problems.notFound('Role bundle not found.');
-    const current = new Set(bundle.scopes.filter(isCisScope));
-    const raised = input.scopes.find(
-      (scope) => !current.has(scope) && !input.held.has(scope) && !input.held.has('*'),
-    );
-    if (raised) throw problems.forbidden(`You cannot grant ${raised}: you do not hold it.`);
+    const raised = firstUnheldGrant(input.actor, input.scopes, bundle.scopes.filter(isCisScope));
+    if (raised) throw problems.forbidden(cannotGrant(raised));
     const scopes = [...bundle.scopes.filter((scope) => !isCisScope(scope)), ...new Set(input.scopes)];
     await stores.bundles.upsertBundle(input.tenantId, { ...bundle, scopes });
     await context.record(stores, identityEvents.roleBundleChanged, {
       tenantId: input.tenantId,
       aggregateId: bundle.id,
-      data: { bundleId: bundle.id, scopes, deleted: false, changedBy: input.actor },
+      data: { bundleId: bundle.id, scopes, deleted: false, changedBy: input.actor.userId },
     });
   });
   context.scopeCache.invalidateTenant(input.tenantId);
@@ -74,19 +89,30 @@ export function availableScopes(
   });
 }
 
-/** Replaces the permission whitelist (null lifts it); the tenant's cached scopes are dropped at once. */
+/**
+ * Replaces the permission whitelist (null lifts it); the caller makes available only scopes they hold (lifting it
+ * makes every tenant scope available). The tenant's cached scopes are dropped at once.
+ */
 export async function setAvailableScopes(
   context: IdentityContext,
-  input: { tenantId: string; scopes: string[] | null; actor: string },
+  input: { tenantId: string; scopes: string[] | null; actor: Grantor },
 ): Promise<void> {
   await context.inTenant(input.tenantId, async (stores) => {
+    const tenant = await requireTenant(stores, input.tenantId);
+    const everyTenantScope = allScopes.filter((scope) => !isSystemScope(scope));
+    const raised = firstUnheldGrant(
+      input.actor,
+      input.scopes ?? everyTenantScope,
+      tenant.availableScopes ?? everyTenantScope,
+    );
+    if (raised) throw problems.forbidden(cannotGrant(raised));
     await stores.tenants.setAvailableScopes(input.tenantId, input.scopes);
     await context.record(stores, identityEvents.whitelistChanged, {
       tenantId: input.tenantId,
       aggregateId: input.tenantId,
       data: {
         availableScopes: input.scopes ?? [],
-        changedBy: input.actor,
+        changedBy: input.actor.userId,
         restricted: input.scopes !== null,
       },
     });

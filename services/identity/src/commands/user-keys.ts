@@ -13,8 +13,7 @@ import {
   randomBytes,
   type KeyObject,
 } from 'node:crypto';
-import type { FieldCipher, Knex, Logger } from '@workspace/kit';
-import { UserKeysBackfillStore } from '../db/user-keys-backfill.store.js';
+import type { FieldCipher } from '@workspace/kit';
 import type { UserKeys } from '../db/users.store.js';
 
 export type { UserKeys } from '../db/users.store.js';
@@ -78,20 +77,4 @@ export function openSealedForUser(keys: UserKeys, cipher: FieldCipher, sealed: s
   );
   decipher.setAuthTag(bytes.subarray(44, 60));
   return Buffer.concat([decipher.update(bytes.subarray(60)), decipher.final()]);
-}
-
-/**
- * Gives every user without a key pair one (users created before migration 005), in batches of 200, across tenants.
- * Returns how many users got a key.
- */
-export async function backfillUserKeys(db: Knex, cipher: FieldCipher, logger?: Logger): Promise<number> {
-  const store = new UserKeysBackfillStore(db);
-  let total = 0;
-  for (;;) {
-    const done = await store.fillBatch(200, () => generateUserKeys(cipher));
-    total += done;
-    if (done < 200) break;
-  }
-  if (total > 0) logger?.info({ users: total }, 'gave users created before their keys existed a key pair');
-  return total;
 }

@@ -2,14 +2,13 @@ import { problems } from '@workspace/kit';
 import { identityEvents } from '@workspace/proto';
 import type { IdentityContext } from '../context.js';
 import type { User } from '../db/users.store.js';
+import { userAccessRefusal, type Grantor } from '../domain/index.js';
 import { userUpdatedData } from '../events/identity-events.js';
 import { requireUser } from './records.js';
 
-/** Who asks for a change: the signed-in caller. */
-export interface Actor {
+/** Who asks for a change: the signed-in caller, with their effective scopes. */
+export interface Actor extends Grantor {
   tenantId: string;
-  userId: string;
-  role: string;
 }
 
 /** The signed-in user's own status or appearance settings (merged into the saved ones). */
@@ -39,31 +38,35 @@ export function updateOwnProfile(
   });
 }
 
-/** A user's role or role bundles, changed by an administrator; the tenant's cached scopes are dropped at once. */
+/**
+ * A user's role or role bundles, changed by someone with `users.manage`; the tenant's cached scopes are dropped at
+ * once. No change raises the caller (domain/grants.ts): nobody changes their own role or bundles, a bundle is given
+ * only by someone holding its scopes, and only an administrator gives or takes away administration.
+ */
 export async function updateUserAccess(
   context: IdentityContext,
   actor: Actor,
   uid: string,
   changes: { role?: User['role'] | undefined; bundleIds?: string[] | undefined },
 ): Promise<User> {
-  // Role changes cannot raise the caller: only an administrator grants the admin role, and nobody changes their
-  // own role (another administrator must).
-  if (changes.role !== undefined && uid === actor.userId) {
-    throw problems.forbidden('You cannot change your own role.');
-  }
-  if (changes.role === 'admin' && actor.role !== 'admin') {
-    throw problems.forbidden('Only an administrator can make someone an administrator.');
-  }
   const user = await context.inTenant(actor.tenantId, async (stores) => {
+    const bundles = new Map((await stores.bundles.bundles()).map((bundle) => [bundle.id, bundle.scopes]));
     if (changes.bundleIds) {
-      const known = new Set((await stores.bundles.bundles()).map((bundle) => bundle.id));
-      const unknown = changes.bundleIds.filter((id) => !known.has(id));
+      const unknown = changes.bundleIds.filter((id) => !bundles.has(id));
       if (unknown.length > 0) {
         throw problems.validation(
           unknown.map((id) => ({ field: 'body.bundleIds', message: `Unknown role bundle ${id}` })),
         );
       }
     }
+    const target = await requireUser(stores, uid);
+    const refusal = userAccessRefusal({
+      grantor: actor,
+      target,
+      changes,
+      bundleScopes: (bundleId) => bundles.get(bundleId) ?? [],
+    });
+    if (refusal) throw problems.forbidden(refusal);
     const updated = await stores.users.updateUser(uid, {
       ...(changes.role === undefined ? {} : { role: changes.role }),
       ...(changes.bundleIds === undefined ? {} : { bundleIds: changes.bundleIds }),

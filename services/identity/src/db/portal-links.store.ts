@@ -63,9 +63,4 @@ export class PortalLinkStore {
       .where('expires_at', '>', this.trx.fn.now())
       .update({ expires_at: this.trx.fn.now() });
   }
-
-  /** Deletes expired links, used or not (a clean-up transaction shows every tenant's expired rows). */
-  async deleteExpired(): Promise<number> {
-    return this.trx('portal_links').where('expires_at', '<', this.trx.fn.now()).del();
-  }
 }

@@ -72,9 +72,4 @@ export class RefreshSessionStore {
       .whereNull('revoked_at')
       .update({ revoked_at: this.trx.fn.now() });
   }
-
-  /** Deletes expired sessions (a clean-up transaction shows every tenant's expired rows). */
-  async deleteExpired(): Promise<number> {
-    return this.trx('refresh_sessions').where('expires_at', '<', this.trx.fn.now()).del();
-  }
 }

@@ -1,2 +1,3 @@
 export * from './scopes.js';
 export * from './logo.js';
+export * from './grants.js';

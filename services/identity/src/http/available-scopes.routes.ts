@@ -17,12 +17,12 @@ export function availableScopesRoutes(context: IdentityContext): ApiRouter {
       method: 'put',
       path: '/tenant/available-scopes',
       summary:
-        'Replace the permission whitelist (null lifts it); cached scopes of the tenant are dropped at once',
+        'Replace the permission whitelist (null lifts it), making available only scopes the caller holds; cached scopes of the tenant are dropped at once',
       scopes: ['roles.manage'],
       request: { body: availableScopesBody },
       responses: { 204: { description: 'Saved' } },
       handler: async ({ ctx, body }) => {
-        await setAvailableScopes(context, { tenantId: ctx.tenantId, scopes: body.scopes, actor: ctx.userId });
+        await setAvailableScopes(context, { tenantId: ctx.tenantId, scopes: body.scopes, actor: ctx });
         return undefined;
       },
     });

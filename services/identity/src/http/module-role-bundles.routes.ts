@@ -27,7 +27,7 @@ export function moduleRoleBundlesRoutes(context: IdentityContext): ApiRouter {
       responses: { 204: { description: 'Saved' } },
       handler: async ({ ctx, params, body }) => {
         const input = { tenantId: ctx.tenantId, bundleId: params.bundleId, scopes: body.scopes };
-        await saveCisRoleBundle(context, { ...input, actor: ctx.userId, held: ctx.scopes });
+        await saveCisRoleBundle(context, { ...input, actor: ctx });
         return undefined;
       },
     });

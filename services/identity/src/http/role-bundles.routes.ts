@@ -21,12 +21,13 @@ export function roleBundlesRoutes(context: IdentityContext): ApiRouter {
     .route({
       method: 'put',
       path: '/role-bundles/:bundleId',
-      summary: 'Create or replace a role bundle; cached scopes of the tenant are dropped at once',
+      summary:
+        'Create or replace a role bundle (granting only scopes the caller holds; the admin bundle by an administrator only); cached scopes of the tenant are dropped at once',
       scopes: ['roles.manage'],
       request: { params: roleBundleParams, body: roleBundleBody },
       responses: { 204: { description: 'Saved' } },
       handler: async ({ ctx, params, body }) => {
-        const input = { tenantId: ctx.tenantId, bundleId: params.bundleId, actor: ctx.userId, ...body };
+        const input = { tenantId: ctx.tenantId, bundleId: params.bundleId, actor: ctx, ...body };
         await saveRoleBundle(context, input);
         return undefined;
       },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { footerLinkTarget } from '../domain/appearance.js';
 import { REGIONS, STORAGE_TIERS, tenantModule } from '../domain/tenant.js';
 
 const hexColour = (label: string, example: string) =>
@@ -41,7 +42,7 @@ const footerUrl = z
   .trim()
   .max(500)
   .refine(
-    (value) => value === '' || value.startsWith('/') || /^https?:\/\//.test(value),
+    (value) => value === '' || footerLinkTarget(value) !== 'invalid',
     'Enter a web address (https://…) or a path (/…)',
   );
 

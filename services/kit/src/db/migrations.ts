@@ -65,6 +65,32 @@ export const kitMigrations: Migration[] = [
   },
 ];
 
+/** The migration names knex records as applied in `schema` (empty when it never migrated). */
+async function appliedMigrationNames(db: Knex, schema: string): Promise<Set<string>> {
+  const table = `${assertIdentifier(schema)}.knex_migrations`;
+  const exists = await db.raw<{ rows: { found: string | null }[] }>('SELECT to_regclass(?)::text AS found', [
+    table,
+  ]);
+  if (!exists.rows[0]?.found) return new Set();
+  const rows = await db.withSchema(schema).table('knex_migrations').select<{ name: string }[]>('name');
+  return new Set(rows.map((row) => row.name));
+}
+
+/**
+ * The kit's and the service's migrations not applied in `schema` yet, in order. Reads only, so the runtime role
+ * can ask (it may read knex's table, not change it).
+ */
+export async function pendingMigrations(
+  db: Knex,
+  schema: string,
+  migrations: Migration[],
+): Promise<string[]> {
+  const applied = await appliedMigrationNames(db, schema);
+  return [...kitMigrations, ...migrations]
+    .map((migration) => migration.name)
+    .filter((name) => !applied.has(name));
+}
+
 /** Applies the kit's migrations, then the service's, in order, inside the service's schema. */
 export async function migrateLatest(db: Knex, schema: string, migrations: Migration[]): Promise<string[]> {
   const all = [...kitMigrations, ...migrations];

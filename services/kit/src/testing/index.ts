@@ -33,7 +33,7 @@ export function testInfra() {
 
 /**
  * The settings every service a test starts shares: any free port, the tests' log level, the two connections of
- * its schema (what provisionServiceSchema answers) and the test Kafka.
+ * its schema (what provisionServiceSchema answers), migrating at start, and the test Kafka.
  */
 export function serviceTestEnv(roles: { databaseUrl: string; migrationUrl: string }) {
   return {
@@ -41,6 +41,8 @@ export function serviceTestEnv(roles: { databaseUrl: string; migrationUrl: strin
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_URL: roles.databaseUrl,
     DATABASE_MIGRATION_URL: roles.migrationUrl,
+    // A harness is one process: it migrates at start, as `make up` does (deployed services run the migrate step).
+    MIGRATE_AT_START: 'true',
     KAFKA_BROKERS: testInfra().kafkaBrokers,
   };
 }

@@ -6,7 +6,19 @@ import {
   FileTextOutlined,
   UnlockOutlined,
 } from '@ant-design/icons';
-import { Alert, App, Button, Card, Descriptions, Empty, Skeleton, Space, Table, Typography } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Descriptions,
+  Empty,
+  Skeleton,
+  Space,
+  Table,
+  Tooltip,
+  Typography,
+} from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useToast, useConfirm } from '../../ui/feedback';
 import {
@@ -21,6 +33,10 @@ import { useCis } from './context';
 import { downloadFile } from './download';
 import { pounds, ukDate, ukDateTime } from '../../ui/format';
 import { errorMessage, fieldErrors } from '../../ui/problem';
+
+/** Why a submitter without cis.pii.unmask cannot download the CIS300 document. */
+const CIS300_NEEDS_UNMASK =
+  'The CIS300 document carries every UTR and NINO in clear: downloading it needs the permission to see unmasked identifiers';
 
 function IssueList({ issues }: { issues: string[] }) {
   return (
@@ -200,14 +216,18 @@ export function Returns() {
         </Button>
       )}
       {abilities.canSubmit && (ret.hasCis300 || ret.status === 'submitted') && (
-        <Button
-          icon={<FileTextOutlined />}
-          onClick={() => {
-            downloadXml(ret);
-          }}
-        >
-          Download CIS300 XML
-        </Button>
+        // The document carries every UTR and NINO in clear: the service also asks for cis.pii.unmask (ADR 0029).
+        <Tooltip title={abilities.canUnmask ? undefined : CIS300_NEEDS_UNMASK}>
+          <Button
+            icon={<FileTextOutlined />}
+            disabled={!abilities.canUnmask}
+            onClick={() => {
+              downloadXml(ret);
+            }}
+          >
+            Download CIS300 XML
+          </Button>
+        </Tooltip>
       )}
       {ret.locked && testingTools && abilities.canSubmit && (
         <Button danger icon={<UnlockOutlined />} onClick={() => void unlock(ret)}>

@@ -70,6 +70,12 @@ function statementState(group: StatementGroup): { label: string; colour: string 
 
 const pdfUrl = (id: string) => `/api/cis/statements/${encodeURIComponent(id)}/pdf`;
 
+/**
+ * Without cis.pii.unmask the PDF is the staff copy (UTR masked, not for issue); Print issues the statement and opens
+ * the subcontractor's copy, with the full UTR, for the person who printed it (ADR 0029).
+ */
+const STAFF_COPY_HINT = 'Staff copy: UTR masked, not for issue. Print gives the copy to hand over.';
+
 /** /cis/statements: deadline, counters, filter, Generate All (a polled job) and the per-subcontractor list. */
 export function Statements() {
   const { abilities } = useCis();
@@ -134,6 +140,7 @@ export function Statements() {
       const result = await issue({ id: group.statement.id, method }).unwrap();
       if (result.warning) toast.warning(result.warning);
       else toast.success(`Statement issued to ${group.name} by ${method}`);
+      // Issued by print, the PDF is the subcontractor's copy (full UTR) for whoever printed it, audited.
       if (method === 'print') openInNewTab(pdfUrl(group.statement.id));
     } catch (failure) {
       toast.error(`Failed to issue statement: ${errorMessage(failure)}`);
@@ -214,15 +221,17 @@ export function Statements() {
             </>
           )}
           {group.statement && (
-            <Button
-              size="small"
-              icon={<DownloadOutlined />}
-              onClick={() => {
-                if (group.statement) openInNewTab(pdfUrl(group.statement.id));
-              }}
-            >
-              Download PDF
-            </Button>
+            <Tooltip title={abilities.canUnmask ? undefined : STAFF_COPY_HINT}>
+              <Button
+                size="small"
+                icon={<DownloadOutlined />}
+                onClick={() => {
+                  if (group.statement) openInNewTab(pdfUrl(group.statement.id));
+                }}
+              >
+                Download PDF
+              </Button>
+            </Tooltip>
           )}
         </Space>
       ),

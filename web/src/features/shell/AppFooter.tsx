@@ -1,24 +1,6 @@
 import { Layout, Space, Typography } from 'antd';
-import type { FooterSettings } from '@workspace/identity/contract';
 import { useFooterQuery } from '../../app/api';
-
-/** The links the footer shows, in order: About, Privacy, Terms, then the enabled custom links. */
-export function footerLinks(footer: FooterSettings): { key: string; label: string; url: string }[] {
-  return [
-    ...(footer.showAbout && footer.aboutUrl
-      ? [{ key: 'about', label: footer.aboutLabel, url: footer.aboutUrl }]
-      : []),
-    ...(footer.showPrivacy && footer.privacyUrl
-      ? [{ key: 'privacy', label: footer.privacyLabel, url: footer.privacyUrl }]
-      : []),
-    ...(footer.showTerms && footer.termsUrl
-      ? [{ key: 'terms', label: footer.termsLabel, url: footer.termsUrl }]
-      : []),
-    ...footer.links
-      .filter((link) => link.enabled)
-      .map((link) => ({ key: link.id, label: link.label, url: link.url })),
-  ];
-}
+import { footerLinks } from './footerLinks';
 
 /** The tenant's footer, as its settings describe it (hidden when Display footer is off). */
 export function AppFooter() {
@@ -34,8 +16,8 @@ export function AppFooter() {
           <Typography.Link
             key={link.key}
             href={link.url}
-            target={link.url.startsWith('/') ? undefined : '_blank'}
-            rel="noreferrer"
+            target={link.sameTab ? undefined : '_blank'}
+            rel="noopener noreferrer"
           >
             {link.label}
           </Typography.Link>
