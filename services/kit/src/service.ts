@@ -257,18 +257,26 @@ async function serveSchemaBehind<C extends BaseConfig>(
       'install and upgrade), then restart. Not ready until then.',
   );
   const lifecycle: LifecycleState = { draining: false };
-  const app = createServiceApp({
+  const operational = {
     name: definition.name,
     logger,
     metrics,
     lifecycle,
-    trustProxy: config.TRUST_PROXY,
     readiness: { database: () => pingDatabase(db), schema: () => Promise.resolve(false) },
     apis: [],
+  };
+  const app = createServiceApp({
+    ...operational,
+    trustProxy: config.TRUST_PROXY,
+    separateManagement: config.MANAGEMENT_PORT !== undefined,
   });
   const running = await runService({
     app,
     port: config.PORT,
+    // The probes ask the management port when there is one: it must answer there (healthy, not ready).
+    ...(config.MANAGEMENT_PORT === undefined
+      ? {}
+      : { management: { app: createManagementApp(operational), port: config.MANAGEMENT_PORT } }),
     logger,
     lifecycle,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
