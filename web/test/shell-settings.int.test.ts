@@ -15,7 +15,7 @@ import {
 } from '@workspace/cis/testing';
 import { demoSeed } from '@workspace/identity/testing';
 import { statusColours, statusStorageKey } from '../src/ui/avatar.js';
-import { hueOf, rgb, shots, signInThroughPages, styleOf, visible } from './browser.js';
+import { animationsDone, hueOf, rgb, shots, signInThroughPages, styleOf, visible } from './browser.js';
 import { cisStackPerFile } from './cis-stack.js';
 
 let harness: CisHarness;
@@ -315,7 +315,7 @@ describe('shell settings in Chromium', () => {
     await visible(drawer);
     for (const label of ['Schedule', 'Notes', 'Drive', 'CIS', 'Settings'])
       await visible(drawer.getByRole('menu', { name: 'Modules' }).getByText(label, { exact: true }));
-    await page.waitForTimeout(400); // the drawer's opening animation, for the screenshot
+    await animationsDone(page.locator('.ant-drawer')); // the drawer's opening, for the screenshot
     await page.screenshot({ path: `${shots}/shell-settings-layout-topbar.png` });
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'hidden' });
