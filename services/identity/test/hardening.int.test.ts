@@ -571,7 +571,9 @@ describe('IdP discovery cache', () => {
     await expect(clients.authorize(settings, REDIRECT_URI)).rejects.toThrow();
     idp = await start();
     try {
-      await expect(clients.authorize(settings, REDIRECT_URI)).resolves.toBeDefined();
+      await expect(clients.authorize(settings, REDIRECT_URI)).resolves.toMatchObject({
+        authorizationUrl: expect.stringContaining(`http://localhost:${port}/`) as unknown,
+      });
     } finally {
       await idp.close();
     }
