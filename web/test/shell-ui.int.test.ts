@@ -7,7 +7,6 @@ import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { acmeSeed, type IdentityHarness } from '@workspace/identity/testing';
 import { darkSurfaces, fonts, lightSurfaces, PLATFORM_THEME } from '../src/ui/appearance.js';
 import { avatarPixels, statusColours } from '../src/ui/avatar.js';
-import { TOAST_MS } from '../src/ui/feedback.js';
 import {
   animationsDone,
   hueOf,
@@ -24,6 +23,8 @@ let browser: Browser;
 let baseUrl: string;
 
 const acmeAdmin = acmeSeed.users[0];
+/** The spec's toast duration (WS-169): 4 seconds. */
+const TOAST_MS = 4_000;
 
 shellStackPerFile(async (stack) => {
   ({ identity: harness, browser, baseUrl } = stack);

@@ -153,7 +153,7 @@ describe('problem+json errors', () => {
     expect((await send()).status).toBe(201);
     expect((await send()).status).toBe(201);
     // Only Date is faked, moved 2.1 s on (past the token's expiry): nothing waits, timers and I/O stay real.
-    jest.useFakeTimers({ doNotFake: REAL_TIMERS, now: Date.now() });
+    jest.useFakeTimers({ doNotFake: [...REAL_TIMERS], now: Date.now() });
     try {
       jest.setSystemTime(Date.now() + 2_100);
       const late = await send();
