@@ -71,7 +71,12 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
   // a subcontractor's portal sessions; each replica serves a session it read from memory for SESSION_CACHE_MS.
   const cached = <T extends object>(store: IdentitySessionStore<T>) =>
     config.SESSION_CACHE_MS > 0
-      ? new CachedSessionStore(store, { ttlMs: config.SESSION_CACHE_MS, now })
+      ? new CachedSessionStore(store, {
+          ttlMs: config.SESSION_CACHE_MS,
+          now,
+          // A test's clock runs the cache too (the cache's own monotonic clock otherwise).
+          ...(deps.now ? { clock: { now: deps.now } } : {}),
+        })
       : store;
   const staffStore = cached(
     new IdentitySessionStore<StaffSession>({
