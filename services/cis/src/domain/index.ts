@@ -14,3 +14,4 @@ export * from './scopes.js';
 export * from './permissions.js';
 export * from './alerts.js';
 export * from './filters.js';
+export * from './import-limits.js';
