@@ -16,6 +16,7 @@ import {
   londonDate,
   maskNino,
   maskUtr,
+  portalAccessEnded,
   validateNino,
   validateSubcontractorInput,
   validateUtr,
@@ -259,6 +260,18 @@ export function updateSubcontractor(
       targetId: row.id,
       summary: `Subcontractor ${row.name} updated`,
     });
+    if (portalAccessEnded(existing, row)) {
+      // Identity ends the subcontractor's portal sessions and unused links on this event; the portal routes
+      // refuse at once (commands/portal.ts).
+      await deps.audit.write(trx, actor, 'cis.subcontractor.portal_access_ended', {
+        targetType: 'subcontractor',
+        targetId: row.id,
+        targetIds: [row.id],
+        succeeded: 1,
+        summary: `Subcontractor ${row.name}: portal access ended`,
+        details: { reason: row.archived ? 'archived' : 'portal access turned off' },
+      });
+    }
     if (verificationChanged) {
       await deps.audit.write(trx, actor, 'cis.subcontractor.verified', {
         targetType: 'subcontractor',

@@ -15,3 +15,4 @@ export * from './permissions.js';
 export * from './alerts.js';
 export * from './filters.js';
 export * from './import-limits.js';
+export * from './portal-access.js';
