@@ -231,3 +231,48 @@ describe('portal access', () => {
     await expectEnded(deletedToken);
   });
 });
+
+describe('the invite’s UTR', () => {
+  it('is validated as the create form validates it, and nothing is created with a bad one', async () => {
+    const inviter = await h.signInAs('admin@demo.test');
+    const messageOf = (response: { body: Record<string, unknown> }) =>
+      (response.body.errors as { field: string; message: string }[]).find((e) => e.field === 'body.utr')
+        ?.message;
+    const created = await h.call(
+      admin,
+      'POST',
+      '/subcontractors',
+      subcontractorBody({ name: 'Bad Utr Form', utr: '12345abc' }),
+    );
+    expect(created.status).toBe(400);
+    const invited = await h.call(inviter, 'POST', '/subcontractors/invite', {
+      name: 'Bad Utr Invite',
+      email: 'bad.utr@invite.test',
+      type: 'individual',
+      utr: '12345abc',
+    });
+    expect(invited.status).toBe(400);
+    expect(messageOf(invited)).toBe('Valid UTR required (10 digits)');
+    expect(messageOf(invited)).toBe(messageOf(created));
+    expect(await adminQuery(h, `SELECT id FROM cis.subcontractors WHERE name = 'Bad Utr Invite'`)).toEqual(
+      [],
+    );
+
+    // A good one is stored; none at all is still allowed.
+    const good = await h.call(inviter, 'POST', '/subcontractors/invite', {
+      name: 'Good Utr Invite',
+      email: 'good.utr@invite.test',
+      type: 'company',
+      utr: '0123456789',
+    });
+    expect(good.status).toBe(200);
+    const record = await h.call(admin, 'GET', `/subcontractors/${String(good.body.subcontractorId)}`);
+    expect(record.body.subcontractor).toMatchObject({ utrMasked: '******6789' });
+    const none = await h.call(inviter, 'POST', '/subcontractors/invite', {
+      name: 'No Utr Invite',
+      email: 'no.utr@invite.test',
+      type: 'partnership',
+    });
+    expect(none.status).toBe(200);
+  });
+});

@@ -7,6 +7,7 @@ import {
   maskUtr,
   validateNino,
   validateSubcontractorInput,
+  validateUtr,
   type InviteeFields,
 } from '../domain/index.js';
 import type { Actor } from '../events/audit.js';
@@ -49,6 +50,8 @@ async function createInvitee(
       type: input.type,
       name,
       email,
+      // The UTR is checked as the create form checks it (security review L17), when one is given.
+      ...(input.utr.trim() ? { utr: input.utr } : {}),
       ...(input.type === 'individual' && input.nino ? { nino: input.nino } : {}),
       ...(input.type === 'company' && input.companyNumber ? { companyNumber: input.companyNumber } : {}),
     },
@@ -56,12 +59,12 @@ async function createInvitee(
   );
   assertValid(
     Object.fromEntries(
-      Object.entries(errors).filter(([field]) => ['name', 'email', 'nino', 'type'].includes(field)),
+      Object.entries(errors).filter(([field]) => ['name', 'email', 'utr', 'nino', 'type'].includes(field)),
     ),
   );
   return deps.inTenant(actor.tenantId, async (trx) => {
     const id = randomUUID();
-    const utr = input.utr.replace(/\D/g, '');
+    const utr = input.utr.trim() ? validateUtr(input.utr).normalised : '';
     const nino = input.type === 'individual' && input.nino ? validateNino(input.nino).normalised : '';
     await new SubcontractorStore(trx).insert({
       id,
