@@ -5,10 +5,19 @@
 //   consumes; a re-invite turns access back on, an archived subcontractor is not invited;
 // - the invite validates a UTR as the create form does.
 import { internalPost } from '@workspace/identity/testing';
-import { IMPORT_BODY_BYTES, IMPORT_LIMITS, PORTAL_ACCESS_ENDED } from '../src/domain/index.js';
 import {
+  EXPORT_ROWS_MAX,
+  IMPORT_BODY_BYTES,
+  IMPORT_LIMITS,
+  PORTAL_ACCESS_ENDED,
+  PORTAL_STATEMENTS_MAX,
+  SUBCONTRACTOR_PAGE_MAX,
+} from '../src/domain/index.js';
+import {
+  ALL_CIS_SCOPES,
   adminQuery,
   createSubcontractor,
+  invoiceBody,
   subcontractorBody,
   useCisHarnessWithAdmin,
   type CisHarness,
@@ -22,6 +31,16 @@ useCisHarnessWithAdmin((started) => {
 
 const HEADER =
   'Invoice Number,Subcontractor,Invoice Date,Gross,Materials,VAT Rate,Reverse Charge,Description,Materials Justification';
+
+/** Invites the subcontractor (tenant demo) and redeems the link: a live portal token of theirs. */
+async function portalTokenOf(inviter: string, subcontractorId: string): Promise<string> {
+  const invite = await h.call(inviter, 'POST', '/subcontractors/invite', { subcontractorId });
+  expect(invite.status).toBe(200);
+  const token = new URL(String(invite.body.magicLink)).searchParams.get('token');
+  const redeemed = await internalPost(h.identity, '/v1/portal/links/redeem', { tenantId: 'demo', token });
+  expect(redeemed.status).toBe(200);
+  return ((await redeemed.json()) as { accessToken: string }).accessToken;
+}
 
 describe('the invoice import over its caps', () => {
   const importedCount = async (name: string) =>
@@ -92,15 +111,7 @@ describe('portal access', () => {
     inviter = await h.signInAs('admin@demo.test');
   });
 
-  /** Invites the subcontractor and redeems the link: a live portal token of theirs. */
-  const portalToken = async (subcontractorId: string) => {
-    const invite = await h.call(inviter, 'POST', '/subcontractors/invite', { subcontractorId });
-    expect(invite.status).toBe(200);
-    const token = new URL(String(invite.body.magicLink)).searchParams.get('token');
-    const redeemed = await internalPost(h.identity, '/v1/portal/links/redeem', { tenantId: 'demo', token });
-    expect(redeemed.status).toBe(200);
-    return ((await redeemed.json()) as { accessToken: string }).accessToken;
-  };
+  const portalToken = (subcontractorId: string) => portalTokenOf(inviter, subcontractorId);
   const newSubcontractor = (name: string, utr: string) =>
     createSubcontractor(h, admin, { name, utr, nino: '', email: `${utr}@sub.test` });
   /** Every portal route, each answering 403 `portal_access_ended` once access has ended. */
@@ -274,5 +285,106 @@ describe('the invite’s UTR', () => {
       type: 'partnership',
     });
     expect(none.status).toBe(200);
+  });
+});
+
+describe('lists and exports with a bound (security review L9), in tenant acme', () => {
+  /** Copies one row of `table` `count` times with new ids (and `column` numbered), as the schema owner. */
+  const cloneRows = (table: string, id: string, count: number, column: string, prefix: string) =>
+    adminQuery(
+      h,
+      `INSERT INTO cis.${table}
+       SELECT r.* FROM cis.${table} t, generate_series(1, $3::int) g,
+         LATERAL jsonb_populate_record(null::cis.${table}, to_jsonb(t) || jsonb_build_object(
+           'id', gen_random_uuid(), '${column}', $2::text || lpad(g::text, 6, '0'))) r
+       WHERE t.id = $1`,
+      [id, prefix, count],
+    );
+
+  it('pages the subcontractor list by 1,000 and refuses an export over 100,000 rows', async () => {
+    const acme = await h.token(ALL_CIS_SCOPES, 'acme');
+    const first = await createSubcontractor(h, acme, { name: 'Aaron Acme', utr: '7070707070', nino: '' });
+    // 100,001 more: a list of 100,002 and an export over the cap.
+    await cloneRows('subcontractors', first, EXPORT_ROWS_MAX + 1, 'name', 'Bulk Sub ');
+    const list = await h.call(acme, 'GET', '/subcontractors');
+    expect(list.status).toBe(200);
+    expect((list.body.items as unknown[]).length).toBe(SUBCONTRACTOR_PAGE_MAX);
+    expect(list.body).toMatchObject({ total: EXPORT_ROWS_MAX + 2, page: 1, pageSize: 1000 });
+    expect((list.body.items as { name: string }[])[0]?.name).toBe('Aaron Acme');
+    const last = await h.call(acme, 'GET', '/subcontractors?page=101&pageSize=1000');
+    expect((last.body.items as { name: string }[]).map((s) => s.name)).toEqual([
+      'Bulk Sub 100000',
+      'Bulk Sub 100001',
+    ]);
+    expect((await h.call(acme, 'GET', '/subcontractors?pageSize=1001')).status).toBe(400);
+    const subExport = await h.call(acme, 'GET', '/subcontractors/export.csv');
+    expect({ status: subExport.status, code: subExport.body.code, detail: subExport.body.detail }).toEqual({
+      status: 422,
+      code: 'too_many_rows',
+      detail:
+        'Too many subcontractors to export: more than 100,000 match the filters (at most 100,000 per file). Narrow the filters and export again.',
+    });
+    // Filtered to fewer, it exports.
+    const filtered = await h.call(acme, 'GET', '/subcontractors/export.csv?search=Aaron');
+    expect(filtered.status).toBe(200);
+    expect(filtered.headers.get('x-record-count')).toBe('1');
+
+    const invoice = await h.call(acme, 'POST', '/invoices', invoiceBody(first, { invoiceNumber: 'ACME-1' }));
+    expect(invoice.status).toBe(201);
+    await cloneRows(
+      'invoices',
+      (invoice.body.invoice as { id: string }).id,
+      EXPORT_ROWS_MAX,
+      'invoice_number',
+      'BULK-',
+    );
+    const invExport = await h.call(acme, 'GET', '/invoices/export.csv');
+    expect({ status: invExport.status, detail: invExport.body.detail }).toEqual({
+      status: 422,
+      detail:
+        'Too many invoices to export: more than 100,000 match the filters (at most 100,000 per file). Narrow the filters and export again.',
+    });
+    expect((await h.call(acme, 'GET', '/invoices/export.csv?search=ACME-1')).status).toBe(200);
+  });
+
+  it('shows the portal its newest 120 issued statements', async () => {
+    const id = await createSubcontractor(h, admin, {
+      name: 'Stan Statements',
+      utr: '8080808080',
+      nino: '',
+      email: 'stan@statements.test',
+    });
+    const created = await h.call(admin, 'POST', '/invoices', invoiceBody(id, { invoiceNumber: 'STAN-1' }));
+    const invoiceId = (created.body.invoice as { id: string }).id;
+    expect((await h.call(admin, 'POST', `/invoices/${invoiceId}/approve`)).status).toBe(200);
+    const paid = await h.call(admin, 'POST', `/invoices/${invoiceId}/pay`, {});
+    const taxMonth = (paid.body.invoice as { taxMonth: string }).taxMonth;
+    const generated = await h.call(admin, 'POST', '/statements/generate', { subcontractorId: id, taxMonth });
+    expect(generated.status).toBe(201);
+    const statementId = (generated.body.statement as { id: string }).id;
+    expect(
+      (await h.call(admin, 'POST', `/statements/${statementId}/issue`, { method: 'print' })).status,
+    ).toBe(200);
+    // 130 more issued statements, for the months of 2001 to 2011 (all older than the real one).
+    await adminQuery(
+      h,
+      `INSERT INTO cis.statements
+       SELECT r.* FROM cis.statements s, generate_series(1, 130) g,
+         LATERAL jsonb_populate_record(null::cis.statements, to_jsonb(s) || jsonb_build_object(
+           'id', substr(md5(g::text || s.id), 1, 16),
+           'tax_month', to_char(date '2001-01-01' + make_interval(months => g), 'YYYY-MM'))) r
+       WHERE s.id = $1`,
+      [statementId],
+    );
+    const me = await h.call(
+      await portalTokenOf(await h.signInAs('admin@demo.test'), id),
+      'GET',
+      '/portal/me',
+    );
+    expect(me.status).toBe(200);
+    const months = (me.body.statements as { taxMonth: string }[]).map((s) => s.taxMonth);
+    expect(months).toHaveLength(PORTAL_STATEMENTS_MAX);
+    expect(months[0]).toBe(taxMonth);
+    expect(months[1]).toBe('2011-11');
   });
 });

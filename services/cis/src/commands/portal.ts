@@ -4,7 +4,7 @@ import type { CisDeps } from '../cis-deps.js';
 import { InvoiceStore } from '../db/invoices.store.js';
 import { StatementStore } from '../db/statements.store.js';
 import { SubcontractorStore, type SubcontractorRecord } from '../db/subcontractors.store.js';
-import { PORTAL_ACCESS_ENDED, portalAccessOpen } from '../domain/index.js';
+import { PORTAL_ACCESS_ENDED, PORTAL_STATEMENTS_MAX, portalAccessOpen } from '../domain/index.js';
 import type { Actor } from '../events/audit.js';
 import { createInvoice, type InvoiceInput } from './invoices.js';
 import { portalStatementPdf } from './statements.js';
@@ -34,13 +34,16 @@ function requirePortalAccess(deps: CisDeps, tenantId: string, subcontractorId: s
   });
 }
 
-/** A portal session's own records: its subcontractor, its invoices (not drafts) and its issued statements. */
+/**
+ * A portal session's own records: its subcontractor, its newest 200 invoices (not drafts) and newest 120 issued
+ * statements.
+ */
 export function portalRecords(deps: CisDeps, tenantId: string, subcontractorId: string) {
   return deps.inTenant(tenantId, async (trx) => {
     const subcontractor = await portalSubcontractor(trx, subcontractorId);
     const [invoices, statements] = await Promise.all([
       new InvoiceStore(trx).ofPortal(subcontractorId),
-      new StatementStore(trx).issuedOf(subcontractorId),
+      new StatementStore(trx).issuedOf(subcontractorId, PORTAL_STATEMENTS_MAX),
     ]);
     return { subcontractor, invoices, statements };
   });

@@ -15,4 +15,5 @@ export * from './permissions.js';
 export * from './alerts.js';
 export * from './filters.js';
 export * from './import-limits.js';
+export * from './list-limits.js';
 export * from './portal-access.js';
