@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 LOCAL := deploy/local
 
-.PHONY: up install infra infra-down test test-unit lint cycles typecheck build bench generate clean
+.PHONY: up install infra infra-down test test-unit test-kafka-auth lint cycles typecheck build bench generate clean
 
 up: install
 	@bash $(LOCAL)/up.sh
@@ -20,6 +20,11 @@ infra-down:
 
 test:
 	@bash $(LOCAL)/run-tests.sh
+
+# Not in `make test` (about a minute: its own broker starts and stops): the kit's Kafka adapter over SASL_SSL with
+# ACLs, against a second, test-only broker (deploy/local/kafka-auth.sh) apart from the shared infrastructure.
+test-kafka-auth: install
+	@bash $(LOCAL)/kafka-auth.sh test
 
 test-unit: install
 	@NODE_OPTIONS="--experimental-vm-modules --no-warnings=ExperimentalWarning" node node_modules/jest/bin/jest.js --selectProjects unit

@@ -110,6 +110,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
       keyOf: sessionKeyer(config.SESSION_SECRET, 'staff'),
       now,
       idleTimeoutMs: config.SESSION_IDLE_TIMEOUT_SECONDS * 1000,
+      absoluteTimeoutMs: config.SESSION_ABSOLUTE_TIMEOUT_SECONDS * 1000,
       logger,
     }),
     portal: new PortalSessions({

@@ -4,6 +4,9 @@ import { z } from 'zod';
 /** The spec's tenant id pattern (identity validates the same). */
 export const TENANT_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
+/** The longest a staff session may last from its sign-in (ASVS 3.3.2 level 2: 12 hours). */
+export const MAX_SESSION_SECONDS = 12 * 3600;
+
 /** An origin only (scheme, host, port): the callback URL and cookie scope are derived from it. */
 function isBareOrigin(value: string): boolean {
   if (!URL.canParse(value)) return false;
@@ -51,12 +54,25 @@ export const bffConfigSchema = baseConfigSchema
       .optional(),
     SERVICE_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(60_000),
     IDENTITY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
-    /** A staff session ends after this long without a request (and at the latest when its refresh token does). */
+    /**
+     * A staff session ends after this long without a request (30 minutes by default, ASVS 3.3.2), checked by the bff
+     * on every request.
+     */
     SESSION_IDLE_TIMEOUT_SECONDS: z.coerce
       .number()
       .int()
       .min(60)
-      .default(2 * 3600),
+      .default(30 * 60),
+    /**
+     * A staff session ends this long after its sign-in however it is used (the refresh chain identity starts for it
+     * ends then too): 12 hours by default and at most (ASVS 3.3.2), checked by the bff on every request.
+     */
+    SESSION_ABSOLUTE_TIMEOUT_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(MAX_SESSION_SECONDS, 'SESSION_ABSOLUTE_TIMEOUT_SECONDS may be 12 hours (43200) at most')
+      .default(MAX_SESSION_SECONDS),
     /**
      * How long a session read from identity is served from this replica's memory (0: every request asks identity).
      * A sign-out or portal revocation made at another replica takes effect here within it (ADR 0025).
@@ -74,3 +90,9 @@ export const isSecureOrigin = (config: Pick<BffConfig, 'PUBLIC_URL'>): boolean =
 
 export const callbackUrl = (config: Pick<BffConfig, 'PUBLIC_URL'>): string =>
   `${config.PUBLIC_URL}/api/auth/callback`;
+
+/**
+ * Where the IdP sends the browser after its RP-initiated logout: the product's sign-in page (registered at the IdP
+ * as the client's post-logout redirect URI).
+ */
+export const signedOutUrl = (config: Pick<BffConfig, 'PUBLIC_URL'>): string => `${config.PUBLIC_URL}/login`;

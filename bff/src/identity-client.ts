@@ -48,7 +48,10 @@ const tokens = z.object({
   scopes: z.array(z.string()),
 });
 
-const signInResponse = tokens.extend({ user: userView, tenant: tenantView });
+/** `idToken`: the IdP's ID token, for the id_token_hint of its RP-initiated logout (kept in the session only). */
+const signInResponse = tokens.extend({ user: userView, tenant: tenantView, idToken: z.string().optional() });
+
+const endSessionResponse = z.object({ endSessionUrl: z.string().nullable() });
 
 const portalRedemption = z.object({
   accessToken: z.string(),
@@ -115,7 +118,7 @@ export class IdentityClient {
     });
   }
 
-  authorize(input: { tenantId: string; redirectUri: string; loginHint?: string }) {
+  authorize(input: { tenantId: string; redirectUri: string; loginHint?: string; prompt?: 'login' }) {
     return this.http.post({
       path: '/v1/auth/authorize',
       caller: 'internal',
@@ -130,6 +133,8 @@ export class IdentityClient {
     state: string;
     nonce: string;
     codeVerifier: string;
+    /** The refresh chain ends this long after the sign-in (the bff session's absolute lifetime). */
+    sessionLifetimeSeconds: number;
   }) {
     return this.http.post({
       path: '/v1/auth/callback',
@@ -150,6 +155,29 @@ export class IdentityClient {
 
   async logout(refreshToken: string): Promise<void> {
     await this.http.post({ path: '/v1/auth/logout', caller: 'internal', body: { refreshToken } });
+  }
+
+  /** Ends every session of the refresh token's user: all their refresh tokens and their bff staff sessions. */
+  async logoutEverywhere(refreshToken: string): Promise<void> {
+    await this.http.post({ path: '/v1/auth/logout-all', caller: 'internal', body: { refreshToken } });
+  }
+
+  /**
+   * Where the browser goes to end its sign-in at the tenant's IdP (OpenID Connect RP-initiated logout) and come back
+   * to `postLogoutRedirectUri`; null when the IdP offers no end-session endpoint.
+   */
+  async endSessionUrl(input: {
+    tenantId: string;
+    idToken?: string;
+    postLogoutRedirectUri: string;
+  }): Promise<string | null> {
+    const answer = await this.http.post({
+      path: '/v1/auth/end-session-url',
+      caller: 'internal',
+      body: input,
+      schema: endSessionResponse,
+    });
+    return answer.endSessionUrl;
   }
 
   redeemPortalLink(input: { tenantId: string; token: string }) {

@@ -16,8 +16,38 @@ export interface StaffSession {
   refreshExpiresAt: number;
   scopes: string[];
   csrfToken: string;
+  /** The sign-in (epoch ms): the session ends SESSION_ABSOLUTE_TIMEOUT_SECONDS later however it is used. */
   createdAt: number;
+  /** The last request (written back at most every minute): the session ends SESSION_IDLE_TIMEOUT_SECONDS later. */
   lastSeenAt: number;
+  /**
+   * The IdP's ID token of the sign-in, kept only here (sealed at identity with the rest), for the id_token_hint of
+   * the IdP's RP-initiated logout. Absent in sessions made before it was kept.
+   */
+  idToken?: string;
+}
+
+/** How long staff sessions may last (from the bff's configuration). */
+export interface StaffSessionLimits {
+  /** Without a request. */
+  idleTimeoutMs: number;
+  /** From the sign-in, however the session is used. */
+  absoluteTimeoutMs: number;
+}
+
+/**
+ * When a staff session ends: the earliest of its absolute end (sign-in + absolute timeout), its idle end (last
+ * request + idle timeout) and its refresh token's end (identity would refuse to renew the access token after it).
+ */
+export function sessionEndsAt(
+  session: Pick<StaffSession, 'createdAt' | 'lastSeenAt' | 'refreshExpiresAt'>,
+  limits: StaffSessionLimits,
+): number {
+  return Math.min(
+    session.createdAt + limits.absoluteTimeoutMs,
+    session.lastSeenAt + limits.idleTimeoutMs,
+    session.refreshExpiresAt,
+  );
 }
 
 /** A subcontractor's portal session (from a magic link): one subcontractor of one tenant, no refresh. */
@@ -52,6 +82,7 @@ interface StaffSessionsOptions {
   keyOf: (sessionId: string) => string;
   now: () => number;
   idleTimeoutMs: number;
+  absoluteTimeoutMs: number;
   logger: Logger;
 }
 
@@ -77,17 +108,39 @@ export class StaffSessions {
       csrfToken: randomToken(32),
       createdAt: now,
       lastSeenAt: now,
+      ...(signIn.idToken ? { idToken: signIn.idToken } : {}),
     };
     await this.save(session);
     return { sessionId, session };
   }
 
-  /** The session a cookie names, if it exists and has not expired; counts as activity for the idle timeout. */
+  /** How long a session made now lasts at most (its absolute timeout; identity ends its refresh chain then too). */
+  get absoluteTimeoutMs(): number {
+    return this.options.absoluteTimeoutMs;
+  }
+
+  /** How long the browser may keep the cookie of `session`: until its absolute end or its refresh token's. */
+  cookieLifetimeMs(session: StaffSession): number {
+    return (
+      Math.min(session.refreshExpiresAt, session.createdAt + this.options.absoluteTimeoutMs) -
+      session.createdAt
+    );
+  }
+
+  /**
+   * The session a cookie names, if it exists and has not ended (both the absolute and the idle timeout are checked
+   * here, on every request, whatever the store or a replica's cache still holds); counts as activity for the idle
+   * timeout. An ended session is deleted.
+   */
   async load(sessionId: string | undefined): Promise<StaffSession | undefined> {
     if (!sessionId) return undefined;
     const session = await this.options.store.get(this.options.keyOf(sessionId));
     if (!session) return undefined;
     const now = this.options.now();
+    if (this.ended(session, now)) {
+      await this.end(session);
+      return undefined;
+    }
     if (now - session.lastSeenAt < TOUCH_INTERVAL_MS) return session;
     const { store } = this.options;
     let latest: StaffSession | undefined = session;
@@ -96,6 +149,10 @@ export class StaffSessions {
       if (!(await store.lease(session.key, REFRESH_LEASE_MS))) return session;
       latest = await store.get(session.key);
       if (!latest) return undefined;
+      if (this.ended(latest, now)) {
+        await this.end(latest);
+        return undefined;
+      }
     }
     const touched = { ...latest, lastSeenAt: now };
     await this.save(touched);
@@ -121,6 +178,20 @@ export class StaffSessions {
 
   async destroy(session: StaffSession): Promise<void> {
     await this.options.store.delete(session.key);
+  }
+
+  private ended(session: StaffSession, now: number): boolean {
+    return now >= sessionEndsAt(session, this.options);
+  }
+
+  /** Deletes a session found ended (its refresh token dies with its chain or its own lifetime at identity). */
+  private async end(session: StaffSession): Promise<void> {
+    try {
+      await this.destroy(session);
+    } catch (error) {
+      // The store's own expiry removes it; the session is refused either way.
+      this.options.logger.warn({ err: error }, 'could not delete an ended session');
+    }
   }
 
   private async refresh(stale: StaffSession, force: boolean): Promise<StaffSession> {
@@ -206,8 +277,7 @@ export class StaffSessions {
   }
 
   private save(session: StaffSession): Promise<void> {
-    const expiresAt = Math.min(session.refreshExpiresAt, session.lastSeenAt + this.options.idleTimeoutMs);
-    return this.options.store.set(session.key, session, expiresAt);
+    return this.options.store.set(session.key, session, sessionEndsAt(session, this.options));
   }
 }
 

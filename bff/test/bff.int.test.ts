@@ -286,7 +286,7 @@ describe('session lifetime', () => {
     const stolenCookie = browser.cookie('ws_session');
     identityCalls.length = 0;
     const logout = await browser.api('/api/auth/logout', { method: 'POST', csrf });
-    expect(logout.status).toBe(204);
+    expect(logout.status).toBe(200);
     expect(identityCalls).toContain('POST /v1/auth/logout');
     expect(browser.lastSetCookie('ws_session')).toMatch(/^ws_session=;.*Expires=Thu, 01 Jan 1970/);
     expect(browser.cookie('ws_session')).toBeUndefined();
@@ -528,6 +528,7 @@ describe('HTTP surface', () => {
         'GET /api/auth/login',
         'GET /api/auth/callback',
         'POST /api/auth/logout',
+        'POST /api/auth/logout-all',
         'GET /api/auth/session',
         'POST /api/auth/set-token',
         'GET /api/metadata',

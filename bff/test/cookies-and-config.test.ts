@@ -77,8 +77,22 @@ describe('configuration', () => {
     expect(config).toMatchObject({
       PORT: 8080,
       SIGNIN_RATE_LIMIT_PER_MINUTE: 20,
-      SESSION_IDLE_TIMEOUT_SECONDS: 7200,
+      SESSION_IDLE_TIMEOUT_SECONDS: 1800,
+      SESSION_ABSOLUTE_TIMEOUT_SECONDS: 12 * 3600,
     });
+  });
+
+  it('bounds a staff session: 30 minutes idle and 12 hours in all by default, never more than 12 hours in all (ASVS 3.3.2)', () => {
+    expect(
+      loadConfig(bffConfigSchema, {
+        ...env,
+        SESSION_IDLE_TIMEOUT_SECONDS: '600',
+        SESSION_ABSOLUTE_TIMEOUT_SECONDS: '3600',
+      }),
+    ).toMatchObject({ SESSION_IDLE_TIMEOUT_SECONDS: 600, SESSION_ABSOLUTE_TIMEOUT_SECONDS: 3600 });
+    expect(() =>
+      loadConfig(bffConfigSchema, { ...env, SESSION_ABSOLUTE_TIMEOUT_SECONDS: String(12 * 3600 + 1) }),
+    ).toThrow(/SESSION_ABSOLUTE_TIMEOUT_SECONDS/);
   });
 
   it('names every wrong variable: a short secret, a PUBLIC_URL with a path, a bad default tenant', () => {

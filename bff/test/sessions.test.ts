@@ -5,6 +5,7 @@ import {
   REFRESH_MARGIN_MS,
   SESSION_ENDED,
   StaffSessions,
+  sessionEndsAt,
   sessionKeyer,
   type StaffSession,
 } from '../src/sessions.js';
@@ -70,7 +71,7 @@ function fakeIdentity() {
   };
 }
 
-function setup(idleTimeoutMs = 3600_000) {
+function setup(idleTimeoutMs = 3600_000, absoluteTimeoutMs = 12 * 3600_000) {
   let now = 10_000_000;
   const identity = fakeIdentity();
   const store = new MemorySessionStore<StaffSession>({ now: () => now });
@@ -80,6 +81,7 @@ function setup(idleTimeoutMs = 3600_000) {
     keyOf: sessionKeyer('s'.repeat(32), 'staff'),
     now: () => now,
     idleTimeoutMs,
+    absoluteTimeoutMs,
     logger,
   });
   return {
@@ -146,5 +148,60 @@ describe('staff sessions', () => {
     advance(120_000);
     expect(await sessions.load(sessionId)).toBeUndefined();
     store.close();
+  });
+
+  it('end at the absolute lifetime from sign-in although used every minute, and renewing the token does not extend it', async () => {
+    const { sessions, advance, store, identity } = setup(30 * 60_000, 12 * 3600_000);
+    const { sessionId } = await sessions.create(signIn);
+    // Used every minute for 12 h less a minute (the access token renewed through identity as it runs out).
+    for (let minute = 1; minute < 12 * 60; minute++) {
+      advance(60_000);
+      const session = await sessions.load(sessionId);
+      expect(session).toBeDefined();
+      await sessions.fresh(session!);
+    }
+    expect(identity.calls.length).toBeGreaterThan(100);
+    advance(60_000);
+    expect(await sessions.load(sessionId)).toBeUndefined();
+    // Ended, not only refused: the store no longer holds it.
+    expect(store.size).toBe(0);
+    store.close();
+  });
+
+  it('end after 30 minutes without a request (the idle timeout), counted from the last request', async () => {
+    const { sessions, advance, store } = setup(30 * 60_000, 12 * 3600_000);
+    const { sessionId } = await sessions.create(signIn);
+    advance(20 * 60_000);
+    expect(await sessions.load(sessionId)).toBeDefined();
+    advance(29 * 60_000);
+    expect(await sessions.load(sessionId)).toBeDefined();
+    advance(30 * 60_000);
+    expect(await sessions.load(sessionId)).toBeUndefined();
+    store.close();
+  });
+
+  it('check both limits on the session itself, whatever the store still holds (a cached copy, a slow clean-up)', async () => {
+    const { sessions, advance, store } = setup(30 * 60_000, 3600_000);
+    const { sessionId, session } = await sessions.create(signIn);
+    // A store that keeps entries regardless of their expiry (as a replica's read cache may for a moment).
+    await store.set(session.key, session, Number.MAX_SAFE_INTEGER);
+    advance(30 * 60_000);
+    expect(await sessions.load(sessionId)).toBeUndefined();
+    const again = await sessions.create(signIn);
+    const stale = { ...again.session, lastSeenAt: again.session.createdAt + 2 * 3600_000 };
+    await store.set(again.session.key, stale, Number.MAX_SAFE_INTEGER);
+    advance(3600_000);
+    expect(await sessions.load(again.sessionId)).toBeUndefined();
+    store.close();
+  });
+});
+
+describe('the end of a staff session', () => {
+  it('is the earliest of the absolute end, the idle end and the refresh token’s end', () => {
+    const limits = { idleTimeoutMs: 30 * 60_000, absoluteTimeoutMs: 12 * 3600_000 };
+    const session = { createdAt: 0, lastSeenAt: 11.9 * 3600_000, refreshExpiresAt: 20 * 3600_000 };
+    expect(sessionEndsAt(session, limits)).toBe(12 * 3600_000);
+    expect(sessionEndsAt({ ...session, lastSeenAt: 3600_000 }, limits)).toBe(3600_000 + 30 * 60_000);
+    expect(sessionEndsAt({ ...session, refreshExpiresAt: 5 }, limits)).toBe(5);
   });
 });

@@ -131,11 +131,12 @@ export class TestBrowser {
 export async function signInThroughBff(
   browser: TestBrowser,
   base: string,
-  options: { tenant: string; email: string; password?: string; returnTo?: string },
+  options: { tenant: string; email: string; password?: string; returnTo?: string; prompt?: 'login' },
 ): Promise<{ login: Response; callback: Response; loginPage: string }> {
   const { tenant, email, password = seedPassword(tenant) } = options;
   const query = new URLSearchParams({ tenant });
   if (options.returnTo !== undefined) query.set('returnTo', options.returnTo);
+  if (options.prompt !== undefined) query.set('prompt', options.prompt);
   const login = await browser.apiAt(base, `/api/auth/login?${query.toString()}`);
   let url = login.headers.get('location') ?? '';
   if (login.status !== 302 || !url.startsWith('http')) {
@@ -156,12 +157,35 @@ export async function signInThroughBff(
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ email, password }).toString(),
       });
+    } else if (response.status === 200) {
+      response = await submitSelfPostingForm(browser, await response.text(), url);
     }
     const location = response.headers.get('location');
     if (!location) throw new Error(`sign-in stopped at ${url} with ${response.status}`);
     url = new URL(location, url).toString();
   }
   throw new Error('too many redirects during sign-in');
+}
+
+/**
+ * A page the IdP's script submits at once (its logout page; ending the previous account's session when another
+ * signs in): posts its hidden fields as the browser would, and answers the IdP's response.
+ */
+export async function submitSelfPostingForm(
+  browser: TestBrowser,
+  html: string,
+  url: string,
+): Promise<Response> {
+  const action = /<form [^>]*method="post" action="([^"]+)"/.exec(html)?.[1];
+  if (!action || !/\.submit\(\)/.test(html)) throw new Error(`stopped at ${url}: ${html}`);
+  const fields = [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map(
+    ([, name = '', value = '']): [string, string] => [name, value],
+  );
+  return browser.fetch(new URL(action, url).toString(), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
 }
 
 /**

@@ -18,6 +18,8 @@ export interface DevClient {
   clientId: string;
   clientSecret: string;
   redirectUris: string[];
+  /** Where RP-initiated logout may send the browser back to (the product's sign-in page). */
+  postLogoutRedirectUris?: string[];
 }
 
 export interface DevIdpOptions {
@@ -119,6 +121,39 @@ function loginPage(uid: string, loginHint: string, error?: string): string {
 </main></body></html>`;
 }
 
+/**
+ * RP-initiated logout: oidc-provider asks "Do you want to sign out?" by default, which leaves the user on the IdP's
+ * page wondering. The product has already signed out when it sends the browser here, so the page says what happens
+ * and submits the provider's form itself (its xsrf value, `logout=yes`: the IdP session ends); without script the
+ * one button does the same.
+ */
+function logoutPage(form: string): string {
+  const yes = form.replace('</form>', '<input type="hidden" name="logout" value="yes"></form>');
+  return `<!doctype html>
+<html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Signing out · Workspace</title>
+<style>
+  body{margin:0;font-family:Inter,system-ui,sans-serif;background:#f5f7fb;color:#1f2937;display:grid;place-items:center;min-height:100vh}
+  main{background:#fff;padding:2rem 2.25rem;border-radius:12px;box-shadow:0 8px 30px rgba(15,23,42,.08);width:min(360px,90vw)}
+  h1{font-size:1.25rem;margin:0 0 .75rem}
+  button{margin-top:1rem;width:100%;padding:.65rem;border:0;border-radius:8px;background:#1677ff;color:#fff;font-size:1rem;cursor:pointer}
+</style></head>
+<body><main>
+  <h1>Signing you out…</h1>
+  ${yes}
+  <button type="submit" form="op.logoutForm">Continue</button>
+</main>
+<script>document.getElementById('op.logoutForm').submit();</script>
+</body></html>`;
+}
+
+/** After a logout that names no post-logout redirect URI: a page that says so, not a dead end. */
+const signedOutPage = `<!doctype html>
+<html lang="en-GB"><head><meta charset="utf-8"><title>Signed out · Workspace</title></head>
+<body style="font-family:Inter,system-ui,sans-serif;display:grid;place-items:center;min-height:100vh">
+<main><h1>You are signed out</h1><p>You can close this window, or go back to Workspace and sign in again.</p></main>
+</body></html>`;
+
 async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -146,6 +181,7 @@ export async function startDevIdp(options: DevIdpOptions): Promise<RunningDevIdp
       client_id: client.clientId,
       client_secret: client.clientSecret,
       redirect_uris: client.redirectUris,
+      post_logout_redirect_uris: client.postLogoutRedirectUris ?? [],
       grant_types: ['authorization_code'],
       response_types: ['code'],
       token_endpoint_auth_method: 'client_secret_basic',
@@ -159,7 +195,20 @@ export async function startDevIdp(options: DevIdpOptions): Promise<RunningDevIdp
       };
     },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
-    features: { devInteractions: { enabled: false } },
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx: KoaContextWithOIDC, form: string) => {
+          ctx.type = 'html';
+          ctx.body = logoutPage(form);
+        },
+        postLogoutSuccessSource: (ctx: KoaContextWithOIDC) => {
+          ctx.type = 'html';
+          ctx.body = signedOutPage;
+        },
+      },
+    },
     adapter: MemoryAdapter,
     ttl: {
       AccessToken: 600,

@@ -92,6 +92,7 @@ const idp = await startDevIdp({
       clientId: 'workspace',
       clientSecret: oidcClientSecret,
       redirectUris: [`${publicUrl}/api/auth/callback`],
+      postLogoutRedirectUris: [`${publicUrl}/login`],
     },
   ],
   accounts: seed.users.map((user) => ({

@@ -1,7 +1,7 @@
-import { ApiRouter, HttpProblem, safeEqual } from '@workspace/kit';
+import { ApiRouter, HttpProblem, problems, safeEqual } from '@workspace/kit';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { TENANT_ID, callbackUrl } from '../config.js';
+import { TENANT_ID, callbackUrl, signedOutUrl } from '../config.js';
 import {
   SESSION_COOKIE,
   SIGNIN_COOKIE,
@@ -11,7 +11,7 @@ import {
 } from '../cookies.js';
 import { tenantView, userView } from '../identity-client.js';
 import { safeReturnTo } from '../security.js';
-import type { StaffSession } from '../sessions.js';
+import { SESSION_ENDED, type StaffSession } from '../sessions.js';
 import { browserState, limit, requireStaff, type BffContext } from './context.js';
 
 /** Short codes for /login?error=… (the SPA turns them into words). */
@@ -38,7 +38,19 @@ const sessionView = z.object({
   accessTokenExpiresAt: z.string(),
 });
 
+/** Where the browser goes after signing out: the IdP's end-session URL, or the sign-in page. */
+const signedOutView = z.object({
+  redirectTo: z
+    .string()
+    .describe(
+      'The IdP’s end-session URL (RP-initiated logout, back to /login), or /login when the IdP has none',
+    ),
+});
+
 const redirect = { 302: { description: 'Redirect (Location header)' } };
+
+/** The sign-in page: where a signed-out browser lands when the IdP cannot end its own session. */
+const SIGN_IN_PAGE = '/login';
 
 /** The SPA's sign-in page, showing the error. */
 const loginPage = (error: SignInError) => `/login?error=${error}`;
@@ -76,9 +88,37 @@ export function authRoutes(context: BffContext): ApiRouter {
     }
   };
 
+  /**
+   * Where a browser whose session just ended goes: the IdP's end-session endpoint (RP-initiated logout with the
+   * sign-in's ID token as id_token_hint), which ends the IdP's own session and sends it back to the sign-in page, so
+   * the next sign-in asks for credentials. Without an end-session endpoint (or when identity cannot say), the
+   * sign-in page: the session here has ended, the IdP's may not have (docs/identity.md).
+   */
+  const afterSignOut = async (session: StaffSession): Promise<string> => {
+    try {
+      const url = await identity.endSessionUrl({
+        tenantId: session.tenantId,
+        ...(session.idToken ? { idToken: session.idToken } : {}),
+        postLogoutRedirectUri: signedOutUrl(config),
+      });
+      return url ?? SIGN_IN_PAGE;
+    } catch (error) {
+      context.logger.warn(
+        { err: error, tenantId: session.tenantId },
+        'no end-session URL: the IdP session is not ended',
+      );
+      return SIGN_IN_PAGE;
+    }
+  };
+
   /** Where the browser goes to sign in: the IdP (with the sign-in cookie set), or the SPA's page with an error. */
   const startSignIn = async (
-    query: { tenant?: string | undefined; returnTo?: string | undefined; loginHint?: string | undefined },
+    query: {
+      tenant?: string | undefined;
+      returnTo?: string | undefined;
+      loginHint?: string | undefined;
+      prompt?: 'login' | undefined;
+    },
     res: Response,
   ): Promise<string> => {
     const tenantId = query.tenant ?? config.DEFAULT_TENANT;
@@ -90,6 +130,7 @@ export function authRoutes(context: BffContext): ApiRouter {
         tenantId,
         redirectUri: callbackUrl(config),
         ...(query.loginHint ? { loginHint: query.loginHint } : {}),
+        ...(query.prompt ? { prompt: query.prompt } : {}),
       });
     } catch (error) {
       if (error instanceof HttpProblem) return loginPage(signInErrorOf(error));
@@ -130,6 +171,8 @@ export function authRoutes(context: BffContext): ApiRouter {
         state: pending.state,
         nonce: pending.nonce,
         codeVerifier: pending.codeVerifier,
+        // identity's refresh chain ends with this session (never outlives it).
+        sessionLifetimeSeconds: Math.floor(staff.absoluteTimeoutMs / 1000),
       });
     } catch (error) {
       if (!(error instanceof HttpProblem)) throw error;
@@ -142,7 +185,7 @@ export function authRoutes(context: BffContext): ApiRouter {
     res.cookie(
       SESSION_COOKIE,
       sessionId,
-      cookieOptions(context.secure, { maxAge: session.refreshExpiresAt - session.createdAt }),
+      cookieOptions(context.secure, { maxAge: staff.cookieLifetimeMs(session) }),
     );
     return pending.returnTo;
   };
@@ -159,6 +202,8 @@ export function authRoutes(context: BffContext): ApiRouter {
           tenant: z.string().max(63).optional(),
           returnTo: z.string().max(2048).optional(),
           loginHint: z.string().max(200).optional(),
+          /** `login`: the IdP asks for credentials even if its own session is alive ('Use another account'). */
+          prompt: z.literal('login').optional(),
         }),
       },
       responses: redirect,
@@ -188,14 +233,36 @@ export function authRoutes(context: BffContext): ApiRouter {
     .route({
       method: 'post',
       path: '/auth/logout',
-      summary: 'Sign out: revokes the session at identity, deletes it and clears the cookie (CSRF header)',
+      summary:
+        'Sign out: revokes the session at identity, deletes it, clears the cookie and answers where the browser goes to end the IdP’s session (CSRF header)',
       public: true,
-      responses: { 204: { description: 'Signed out' } },
+      responses: { 200: { description: 'Signed out', schema: signedOutView } },
       handler: async ({ req, res }) => {
         const session = browserState(req).staff;
-        if (session) await end(session);
         res.clearCookie(SESSION_COOKIE, cookieOptions(context.secure));
-        return undefined;
+        if (!session) return { redirectTo: SIGN_IN_PAGE };
+        await end(session);
+        return { redirectTo: await afterSignOut(session) };
+      },
+    })
+    .route({
+      method: 'post',
+      path: '/auth/logout-all',
+      summary:
+        'Sign out of all sessions: every refresh token of the user revoked and every staff session of the user deleted (other browsers included), then as logout (CSRF header)',
+      responses: { 200: { description: 'Every session of the user ended', schema: signedOutView } },
+      handler: async ({ req, res }) => {
+        const session = browserState(req).staff;
+        if (!session) throw problems.unauthorized(SESSION_ENDED);
+        // identity first: when it cannot end the other sessions, the user is told and stays signed in here.
+        await identity.logoutEverywhere(session.refreshToken);
+        await staff.destroy(session);
+        context.logger.info(
+          { tenantId: session.tenantId, userId: session.uid },
+          'signed out of all sessions',
+        );
+        res.clearCookie(SESSION_COOKIE, cookieOptions(context.secure));
+        return { redirectTo: await afterSignOut(session) };
       },
     })
     .route({

@@ -21,6 +21,7 @@ and secretEnvVars, never from here.
 {{- end -}}
 {{- if ne (get $env "BUS") "memory" -}}
 {{- include "workspace-lib.require" (dict "value" (get $env "KAFKA_BROKERS") "name" "env.KAFKA_BROKERS (or global.env.KAFKA_BROKERS)" "why" "the Kafka bootstrap servers" "context" .) -}}
+{{- $env = merge $env (include "workspace-lib.kafkaEnv" . | fromYaml) -}}
 {{- end -}}
 {{- if not (or .Values.existingSecrets .Values.secretEnvVars) -}}
 {{- fail "cis: existingSecrets (or secretEnvVars) must name the Secret(s) holding DATABASE_URL, DATABASE_MIGRATION_URL, CIS_ENCRYPTION_KEYS and NOTIFICATION_TOKEN" -}}

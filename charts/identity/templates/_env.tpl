@@ -14,6 +14,7 @@ IDENTITY_ENCRYPTION_KEYS, INTERNAL_API_TOKEN, OIDC_CLIENT_SECRET) come from exis
 {{- include "workspace-lib.require" (dict "value" (get $env "PORTAL_LOGIN_URL") "name" "env.PORTAL_LOGIN_URL (or global.publicUrl)" "why" "where portal magic links land" "context" .) -}}
 {{- if ne (get $env "BUS") "memory" -}}
 {{- include "workspace-lib.require" (dict "value" (get $env "KAFKA_BROKERS") "name" "env.KAFKA_BROKERS (or global.env.KAFKA_BROKERS)" "why" "the Kafka bootstrap servers" "context" .) -}}
+{{- $env = merge $env (include "workspace-lib.kafkaEnv" . | fromYaml) -}}
 {{- end -}}
 {{- if not (or .Values.existingSecrets .Values.secretEnvVars) -}}
 {{- fail "identity: existingSecrets (or secretEnvVars) must name the Secret(s) holding DATABASE_URL, DATABASE_MIGRATION_URL, IDENTITY_ENCRYPTION_KEYS, INTERNAL_API_TOKEN and OIDC_CLIENT_SECRET" -}}

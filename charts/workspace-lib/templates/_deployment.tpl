@@ -125,11 +125,17 @@ spec:
           volumeMounts:
             - name: tmp
               mountPath: /tmp
+            {{- with include "workspace-lib.kafkaVolumeMount" . | trim }}
+            {{- . | nindent 12 }}
+            {{- end }}
       volumes:
         # The root filesystem is read-only; Node and its libraries may still want a scratch directory.
         - name: tmp
           emptyDir:
             sizeLimit: {{ .Values.tmpVolumeSizeLimit }}
+        {{- with include "workspace-lib.kafkaVolume" . | trim }}
+        {{- . | nindent 8 }}
+        {{- end }}
 {{- end -}}
 
 {{/*

@@ -8,7 +8,7 @@ import {
   startSmtpSink,
   type RunningSmtpSink,
 } from '@workspace/notification';
-import { provisionNotificationSchema } from '@workspace/notification/testing';
+import { notificationTestEnv, provisionNotificationSchema } from '@workspace/notification/testing';
 import type { JWTVerifyGetKey } from 'jose';
 import pg from 'pg';
 import { demoSeed, signIn, startIdentityHarness, type IdentityHarness } from '@workspace/identity/testing';
@@ -50,9 +50,8 @@ export async function startCisHarness(options: { publicUrl?: string } = {}): Pro
   const notificationRoles = await provisionNotificationSchema(adminUrl);
   const notificationConfig = notificationConfigSchema.parse({
     ...serviceTestEnv(notificationRoles),
+    ...notificationTestEnv(sink),
     INTERNAL_API_TOKEN: NOTIFICATION_TOKEN,
-    SMTP_HOST: sink.host,
-    SMTP_PORT: String(sink.smtpPort),
     DELIVERY_BACKOFF_MS: '200,400',
     DELIVERY_POLL_INTERVAL_MS: '100',
   });

@@ -13,6 +13,8 @@ import { identityService, type IdentityService } from '../src/service.js';
 export const INTERNAL_TOKEN = randomBytes(24).toString('hex');
 export const CLIENT = { clientId: 'workspace', clientSecret: randomBytes(16).toString('hex') };
 export const REDIRECT_URI = 'http://localhost:8080/api/auth/callback';
+/** Where the IdP's RP-initiated logout sends the browser back to: the bff's sign-in page. */
+export const POST_LOGOUT_REDIRECT_URI = 'http://localhost:8080/login';
 
 export const demoSeed = JSON.parse(
   readFileSync(new URL('../../../deploy/local/seed/demo.json', import.meta.url), 'utf8'),
@@ -93,9 +95,13 @@ export async function startIdentityHarness(
     REDIRECT_URI,
     ...(options.publicUrl ? [`${options.publicUrl}/api/auth/callback`] : []),
   ];
+  const postLogoutRedirectUris = [
+    POST_LOGOUT_REDIRECT_URI,
+    ...(options.publicUrl ? [`${options.publicUrl}/login`] : []),
+  ];
   const idp = await startDevIdp({
     port: idpPort,
-    clients: [{ ...CLIENT, redirectUris }],
+    clients: [{ ...CLIENT, redirectUris, postLogoutRedirectUris }],
     accounts,
   });
   const config = identityConfigSchema.parse({
@@ -129,15 +135,19 @@ export async function startIdentityHarness(
   };
 }
 
-/** Cookies of one browser, enough for the IdP's interaction cookies. */
-class CookieJar {
+/** Cookies of one browser, enough for the IdP's interaction and session cookies (a test may keep one across sign-ins). */
+export class CookieJar {
   private readonly cookies = new Map<string, string>();
 
   store(response: Response): void {
     for (const header of response.headers.getSetCookie()) {
       const [pair] = header.split(';');
       const [name, ...value] = (pair ?? '').split('=');
-      if (name) this.cookies.set(name.trim(), value.join('='));
+      if (!name) continue;
+      // A cookie set empty or already expired is deleted (the IdP's logout clears its session cookie so).
+      const expired = /;\s*expires=Thu, 01 Jan 1970/i.test(header) || /;\s*max-age=0(;|$)/i.test(header);
+      if (expired || value.join('=') === '') this.cookies.delete(name.trim());
+      else this.cookies.set(name.trim(), value.join('='));
     }
   }
 
@@ -156,23 +166,30 @@ export async function internalPost(harness: IdentityHarness, path: string, body:
 
 /**
  * Signs in through the real flow, as the bff and a browser would: authorize at identity, the IdP's login page and
- * form, its redirects (consent included), then the callback at identity. Returns identity's answer.
+ * form, its redirects (consent included), then the callback at identity. Returns identity's answer, and the login
+ * page the IdP showed ('' when it showed none: its own session was alive in `options.jar`, the browser's cookies).
+ * `options.prompt` and `options.sessionLifetimeSeconds` are passed to authorize and the callback as the bff would.
  */
 export async function signIn(
   harness: IdentityHarness,
   tenantId: string,
   email: string,
   password: string,
+  options: { jar?: CookieJar; prompt?: 'login'; sessionLifetimeSeconds?: number } = {},
 ): Promise<{ status: number; body: Record<string, unknown>; loginPage: string }> {
   const started = (await (
-    await internalPost(harness, '/v1/auth/authorize', { tenantId, redirectUri: REDIRECT_URI })
+    await internalPost(harness, '/v1/auth/authorize', {
+      tenantId,
+      redirectUri: REDIRECT_URI,
+      ...(options.prompt ? { prompt: options.prompt } : {}),
+    })
   ).json()) as {
     authorizationUrl: string;
     state: string;
     nonce: string;
     codeVerifier: string;
   };
-  const jar = new CookieJar();
+  const jar = options.jar ?? new CookieJar();
   let url = started.authorizationUrl;
   let loginPage = '';
   for (let hop = 0; hop < 12; hop++) {
@@ -183,6 +200,7 @@ export async function signIn(
         state: started.state,
         nonce: started.nonce,
         codeVerifier: started.codeVerifier,
+        ...(options.sessionLifetimeSeconds ? { sessionLifetimeSeconds: options.sessionLifetimeSeconds } : {}),
       });
       return { status: callback.status, body: (await callback.json()) as Record<string, unknown>, loginPage };
     }
@@ -199,6 +217,10 @@ export async function signIn(
       });
       jar.store(response);
       if (response.status === 401) return { status: 401, body: {}, loginPage: await response.text() };
+    } else if (response.status === 200) {
+      // A page the IdP's script submits at once (e.g. ending the previous account's session when another one signs
+      // in): post its hidden fields as the browser would.
+      response = await submitSelfPostingForm(await response.text(), url, jar);
     }
     const location = response.headers.get('location');
     if (!location)
@@ -206,6 +228,22 @@ export async function signIn(
     url = new URL(location, url).toString();
   }
   throw new Error('too many redirects during sign-in');
+}
+
+async function submitSelfPostingForm(html: string, url: string, jar: CookieJar): Promise<Response> {
+  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
+  if (!action || !/\.submit\(\)/.test(html)) throw new Error(`sign-in stopped at ${url}: ${html}`);
+  const fields = [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map(
+    ([, name = '', value = '']): [string, string] => [name, value],
+  );
+  const response = await fetch(new URL(action, url), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
+  jar.store(response);
+  return response;
 }
 
 /** The password of a seeded tenant's users (acme's, or the demo seed's for any other tenant). */

@@ -517,6 +517,8 @@ describe('every identity route is tenant- and scope-checked (WS-001)', () => {
         'POST /v1/auth/callback',
         'POST /v1/auth/refresh',
         'POST /v1/auth/logout',
+        'POST /v1/auth/logout-all',
+        'POST /v1/auth/end-session-url',
         'POST /v1/portal/links/redeem',
         'GET /v1/internal/sessions/{key}',
         'PUT /v1/internal/sessions/{key}',

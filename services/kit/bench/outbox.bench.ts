@@ -594,7 +594,7 @@ async function main(): Promise<void> {
         bus: timedBus,
         logger: service.deps.logger,
         groupId: kitGroup,
-        topics: [kitTopic],
+        topics: { [kitTopic]: 'ledger' },
         handlers: projection,
       });
       return () => subscription.stop();

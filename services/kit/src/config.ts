@@ -25,6 +25,20 @@ export const baseConfigSchema = z.object({
   KAFKA_BROKERS: z.string().default('127.0.0.1:9092'),
   KAFKA_TOPIC_PARTITIONS: z.coerce.number().int().min(1).default(6),
   KAFKA_REPLICATION_FACTOR: z.coerce.number().int().min(1).default(1),
+  /** TLS to the brokers (the listener's port, e.g. Strimzi's 9093). The rules between these keys: kafkaSecurity. */
+  KAFKA_TLS: booleanFromEnv.default(false),
+  /** PEM file of the CA that signed the brokers' certificates (Strimzi: <cluster>-cluster-ca-cert, ca.crt). */
+  KAFKA_TLS_CA_FILE: z.string().min(1).optional(),
+  /** Client certificate and key (PEM files) for mutual TLS; both or neither. */
+  KAFKA_TLS_CERT_FILE: z.string().min(1).optional(),
+  KAFKA_TLS_KEY_FILE: z.string().min(1).optional(),
+  /** The name the brokers' certificates are checked against, when it is not the host in KAFKA_BROKERS. */
+  KAFKA_TLS_SERVERNAME: z.string().min(1).optional(),
+  KAFKA_SASL_MECHANISM: z.enum(['scram-sha-512', 'scram-sha-256']).optional(),
+  KAFKA_SASL_USERNAME: z.string().min(1).optional(),
+  /** The password itself, or (preferred) a file holding it: exactly one of the two with a mechanism. */
+  KAFKA_SASL_PASSWORD: z.string().min(1).optional(),
+  KAFKA_SASL_PASSWORD_FILE: z.string().min(1).optional(),
   JWKS_URL: z.url().optional(),
   JWT_ISSUER: z.string().default('workspace-identity'),
   JWT_AUDIENCE: z.string().default('workspace'),

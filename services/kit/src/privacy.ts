@@ -2,7 +2,7 @@
 // national-insurance pattern (NINO); for display a tax reference shows its last 4 digits, a NINO its first 2 and
 // last character, email and phone are partly masked. The policy (where each rule applies) is in docs/privacy.md.
 
-import { maskNino, maskTaxReference } from '@workspace/rules';
+import { maskNino, maskTaxReference, NINO_IN_TEXT, TAX_REFERENCE_IN_TEXT } from '@workspace/rules';
 import { HttpProblem } from './http/problem.js';
 
 export type SensitiveIdentifierKind = 'tax-reference' | 'national-insurance-number';
@@ -14,13 +14,8 @@ export interface SensitiveIdentifierMatch {
   length: number;
 }
 
-/** A run of exactly 10 digits (not part of a longer run of digits): the shape of a UTR. */
-const TEN_DIGITS = /(?<!\d)\d{10}(?!\d)/g;
-/**
- * A NINO: two prefix letters (HMRC never uses D, F, I, Q, U, V, nor O second), six digits, a suffix A-D; any case,
- * spaces allowed between the pairs, not glued to other letters or digits.
- */
-const NINO = /(?<![A-Z0-9])[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Z0-9])/gi;
+const TEN_DIGITS = TAX_REFERENCE_IN_TEXT;
+const NINO = NINO_IN_TEXT;
 /**
  * Machine identifiers that are not tax references even when ten of their characters happen to be digits: UUIDs
  * (event, user and invoice ids) and hex strings of 16 characters or more (trace and span ids, digests).

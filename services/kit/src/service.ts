@@ -1,15 +1,17 @@
 import type { Express } from 'express';
 import type { Knex } from 'knex';
 import type { Registry } from 'prom-client';
-import { Gauge } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import type { EventDefinition } from '@workspace/proto';
 import type { z } from 'zod';
 import { loadConfig, type BaseConfig } from './config.js';
 import { createDatabase, pingDatabase } from './db/database.js';
 import { migrateLatest, type Migration } from './db/migrations.js';
 import type { EventBus, Subscription } from './events/bus.js';
+import { eventSource } from './events/cloudevents.js';
 import { startConsumer, type EventHandler } from './events/consumer.js';
 import { KafkaBus } from './events/kafka-bus.js';
+import { kafkaSecurity } from './events/kafka-security.js';
 import { MemoryBus } from './events/memory-bus.js';
 import { OutboxRelay } from './events/outbox.js';
 import type { ApiRouter } from './http/api.js';
@@ -32,7 +34,8 @@ export interface ServiceDeps<C extends BaseConfig = BaseConfig> {
 
 export interface ConsumerDefinition {
   groupId: string;
-  topics: string[];
+  /** Each topic the group reads, with the service that writes it: `{ 'cis.events.v1': 'cis' }` (ADR 0034). */
+  topics: Record<string, string>;
   /** Default true: a new group reads what the topics retain. */
   fromBeginning?: boolean;
   handlers: Record<string, EventHandler>;
@@ -92,6 +95,7 @@ export function createBus(
     logger,
     partitions: config.KAFKA_TOPIC_PARTITIONS,
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+    security: kafkaSecurity(config),
     ...(metrics
       ? {
           consumerLag: new Gauge({
@@ -136,14 +140,14 @@ export async function startService<C extends BaseConfig>(
   });
   const ownsBus = !overrides.bus;
   const bus = overrides.bus ?? createBus(definition.name, config, logger, metrics);
-  const deps: ServiceDeps<C> = { config, logger, metrics, db, bus, source: `/workspace/${definition.name}` };
+  const deps: ServiceDeps<C> = { config, logger, metrics, db, bus, source: eventSource(definition.name) };
 
   await definition.setup?.(deps);
   const consumers = definition.consumers?.(deps) ?? [];
   await bus.ensureTopics([
     ...new Set([
       ...definition.publishes.map((event) => event.topic),
-      ...consumers.flatMap((consumer) => consumer.topics),
+      ...consumers.flatMap((consumer) => Object.keys(consumer.topics)),
     ]),
   ]);
   const relay = new OutboxRelay({
@@ -157,8 +161,14 @@ export async function startService<C extends BaseConfig>(
   });
   relay.start();
   const subscriptions: Subscription[] = [];
+  const refused = new Counter({
+    name: 'kafka_events_refused_total',
+    help: 'Events skipped unapplied: malformed, or not from their topic producer (ADR 0034)',
+    labelNames: ['group', 'topic', 'reason'] as const,
+    registers: [metrics],
+  });
   for (const consumer of consumers) {
-    subscriptions.push(await startConsumer({ db, bus, logger, ...consumer }));
+    subscriptions.push(await startConsumer({ db, bus, logger, refused, ...consumer }));
   }
 
   const workers = definition.workers?.(deps) ?? [];

@@ -48,7 +48,7 @@ const newKey = async (kid: string): Promise<Key> => {
 
 const tokenOf = (key: Key, expiresIn = '8h') =>
   new SignJWT({ tid: 'acme', role: 'standard', scp: ['notes.view'] })
-    .setProtectedHeader({ alg: 'RS256', kid: key.kid })
+    .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'at+jwt' })
     .setSubject('user-1')
     .setIssuer(ISSUER)
     .setAudience(AUDIENCE)

@@ -43,6 +43,18 @@ describe('plain text rule', () => {
     ]);
   });
 
+  it('finds a UTR written in the two groups of five HMRC prints, and masks it in logs', () => {
+    for (const text of ['UTR 12345 67890', 'utr: 12345-67890.']) {
+      expect(refusal(text)).toBeInstanceOf(SensitiveTextError);
+      expect(maskSensitiveIdentifiers(text)).not.toMatch(/12345/);
+      expect(maskSensitiveIdentifiers(text)).toContain('7890');
+    }
+    // Groups that are not 5 and 5 are not a UTR: a mobile number, an 11-digit landline.
+    for (const text of ['Call 07700 900123', 'Tel 01234 567890', '1234 567890']) {
+      expect(refusal(text)).toBeUndefined();
+    }
+  });
+
   it('allows numbers that are not 10 digits long, and dates, amounts and phone numbers', () => {
     for (const text of [
       '123456789',

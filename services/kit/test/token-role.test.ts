@@ -28,9 +28,9 @@ beforeAll(async () => {
 });
 
 /** A token shaped like identity's, with exactly the claims given (so the role claim can be left out). */
-const sign = (claims: Record<string, unknown>) =>
+const sign = (claims: Record<string, unknown>, typ = 'at+jwt') =>
   new SignJWT({ tid: 'acme', scp: ['notes.view'], ...claims })
-    .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+    .setProtectedHeader({ alg: 'RS256', kid: 'k1', typ })
     .setSubject('user-1')
     .setIssuer(ISSUER)
     .setAudience(AUDIENCE)
@@ -63,6 +63,25 @@ const roleOf = async (claims: Record<string, unknown>) => {
   expect(res.status).toBe(200);
   return (res.body as { role: string }).role;
 };
+
+describe('the token type (RFC 9068, security review L8)', () => {
+  it.each([['JWT'], ['at+JWT-not'], ['']])(
+    'refuses a token signed by the right key whose typ is %p, not at+jwt (an ID token is not an access token)',
+    async (typ) => {
+      const res = await request(app())
+        .get('/api/whoami')
+        .set('authorization', `Bearer ${await sign({ role: 'admin' }, typ)}`);
+      expect(res.status).toBe(401);
+    },
+  );
+
+  it('accepts at+jwt in the media-type form too (application/at+jwt)', async () => {
+    const res = await request(app())
+      .get('/api/whoami')
+      .set('authorization', `Bearer ${await sign({ role: 'admin' }, 'application/at+jwt')}`);
+    expect(res.status).toBe(200);
+  });
+});
 
 describe('the role claim in the kit’s token verification (WS-296)', () => {
   it('WS-296: a verified token without a role claim is a standard user', async () => {

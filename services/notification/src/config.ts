@@ -1,4 +1,4 @@
-import { baseConfigSchema } from '@workspace/kit';
+import { baseConfigSchema, FieldCipher } from '@workspace/kit';
 import { z } from 'zod';
 import { parseMailbox } from './domain/addresses.js';
 
@@ -17,8 +17,13 @@ export const notificationConfigSchema = baseConfigSchema
     INTERNAL_API_TOKEN: z.string().min(32),
     SMTP_HOST: z.string().min(1).default('127.0.0.1'),
     SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(1025),
-    /** TLS from the first byte (port 465); otherwise STARTTLS is used when the server offers it. */
+    /** TLS from the first byte (port 465); otherwise the connection is upgraded with STARTTLS. */
     SMTP_SECURE: booleanFromEnv.default(false),
+    /**
+     * Without SMTP_SECURE: refuse to send unless the server upgrades the connection with STARTTLS, so a relay (or
+     * someone in between) that does not offer it never gets a message in clear. Off only for a local sink.
+     */
+    SMTP_REQUIRE_TLS: booleanFromEnv.default(true),
     SMTP_USER: z.string().min(1).optional(),
     SMTP_PASSWORD: z.string().min(1).optional(),
     /** Refuse a server whose certificate does not verify. Off only for a local relay with a self-signed one. */
@@ -37,10 +42,33 @@ export const notificationConfigSchema = baseConfigSchema
     DELIVERY_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(5_000),
     /** E-mails one replica's worker sends at the same time. */
     DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(4),
+    /**
+     * `kid:base64key[,kid:base64key...]`: the FieldCipher keys that seal an e-mail's subject, bodies and attachments
+     * while it waits to be sent. The first seals; every listed key opens.
+     */
+    NOTIFICATION_ENCRYPTION_KEYS: z
+      .string()
+      .min(10)
+      .superRefine((spec, ctx) => {
+        try {
+          FieldCipher.fromConfig(spec);
+        } catch (error) {
+          // FieldCipher's messages name the key id, never the key.
+          ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        }
+      }),
+    /** Days an e-mail's record (recipients, status, attempts, times; never its content) is kept after it is final. */
+    EMAIL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    /** How often the retention clean-up runs (every replica; each round deletes what has expired). */
+    EMAIL_RETENTION_INTERVAL_MS: z.coerce.number().int().min(1_000).default(3_600_000),
   })
   .refine((config) => (config.SMTP_USER === undefined) === (config.SMTP_PASSWORD === undefined), {
     message: 'SMTP_USER and SMTP_PASSWORD are set together or not at all',
     path: ['SMTP_PASSWORD'],
+  })
+  .refine((config) => config.SMTP_SECURE || config.SMTP_REQUIRE_TLS || config.SMTP_USER === undefined, {
+    message: 'SMTP_REQUIRE_TLS=false with SMTP_USER would send the SMTP password in clear: use TLS',
+    path: ['SMTP_REQUIRE_TLS'],
   });
 
 export type NotificationConfig = z.infer<typeof notificationConfigSchema>;

@@ -24,6 +24,9 @@ export const embedded: EmbeddedService = {
       INTERNAL_API_TOKEN: context.secret('notificationToken'),
       SMTP_HOST: '127.0.0.1',
       SMTP_PORT: String(SMTP_PORT),
+      // The local sink speaks plain SMTP on 127.0.0.1; a real relay is always required to use TLS.
+      SMTP_REQUIRE_TLS: 'false',
+      NOTIFICATION_ENCRYPTION_KEYS: context.secret('notificationEncryptionKeys', 'key'),
       MAIL_FROM: 'Workspace <no-reply@workspace.local>',
     });
     const running = await startNotificationService(config, { bus: context.bus, logger: context.logger });

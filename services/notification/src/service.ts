@@ -1,4 +1,5 @@
 import {
+  FieldCipher,
   startService,
   type ServiceDefinition,
   type StartedService,
@@ -10,12 +11,15 @@ import type { NotificationConfig } from './config.js';
 import { smtpMailer, type Mailer } from './clients/smtp-mailer.js';
 import { notificationRoutes } from './http/emails.routes.js';
 import { DeliveryWorker } from './workers/delivery.worker.js';
+import { RetentionWorker } from './workers/retention.worker.js';
 
 export const NOTIFICATION_SCHEMA = 'notification';
 
 export interface NotificationService extends ServiceDefinition<NotificationConfig> {
   /** The running service's delivery (after start): attempts and the retry worker. */
   delivery(): DeliveryWorker;
+  /** The running service's retention clean-up (after start). */
+  retention(): RetentionWorker;
   /**
    * Largest JSON body (express syntax): 10 MB of attachments are 13.4 MB in base64, plus the bodies. Honoured once
    * the kit passes `ServiceDefinition.bodyLimit` to its app; until then the kit's 1 MB applies.
@@ -32,22 +36,26 @@ export function notificationService(
   config: NotificationConfig,
   options: NotificationServiceOptions = {},
 ): NotificationService {
-  let delivery: DeliveryWorker | undefined;
-  const current = () => {
-    if (!delivery) throw new Error('notification has not started');
-    return delivery;
+  const cipher = FieldCipher.fromConfig(config.NOTIFICATION_ENCRYPTION_KEYS);
+  let workers: { delivery: DeliveryWorker; retention: RetentionWorker } | undefined;
+  const started = () => {
+    if (!workers) throw new Error('notification has not started');
+    return workers;
   };
+  const current = () => started().delivery;
   return {
     name: 'notification',
     schema: NOTIFICATION_SCHEMA,
     migrations: notificationMigrations,
     publishes: Object.values(notificationEvents),
     delivery: current,
+    retention: () => started().retention,
     bodyLimit: '17mb',
     setup(deps) {
-      delivery = new DeliveryWorker({
+      const delivery = new DeliveryWorker({
         db: deps.db,
         mailer: options.mailer ?? smtpMailer(config),
+        cipher,
         logger: deps.logger.child({ component: 'delivery' }),
         source: deps.source,
         policy: { backoffMs: config.DELIVERY_BACKOFF_MS, maxAttempts: config.DELIVERY_MAX_ATTEMPTS },
@@ -56,11 +64,19 @@ export function notificationService(
         concurrency: config.DELIVERY_CONCURRENCY,
         secrets: [config.SMTP_PASSWORD, config.SMTP_USER],
       });
+      const retention = new RetentionWorker({
+        db: deps.db,
+        cipher,
+        logger: deps.logger.child({ component: 'retention' }),
+        retentionDays: config.EMAIL_RETENTION_DAYS,
+        intervalMs: config.EMAIL_RETENTION_INTERVAL_MS,
+      });
+      workers = { delivery, retention };
       return Promise.resolve();
     },
-    routes: (deps) => notificationRoutes({ db: deps.db, config, delivery: current() }),
-    // The kit starts the retry worker with the service and stops it first at shutdown, before the pool closes.
-    workers: () => [current()],
+    routes: (deps) => notificationRoutes({ db: deps.db, cipher, config, delivery: current() }),
+    // The kit starts the workers with the service and stops them first at shutdown, before the pool closes.
+    workers: () => [started().delivery, started().retention],
   };
 }
 

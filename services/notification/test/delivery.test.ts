@@ -1,3 +1,4 @@
+import { smtpTransportOptions } from '../src/clients/smtp-mailer.js';
 import { notificationConfigSchema } from '../src/config.js';
 import { isEmailAddress, parseMailbox, recipientDomains } from '../src/domain/addresses.js';
 import {
@@ -143,17 +144,24 @@ describe('the send request', () => {
 });
 
 describe('configuration', () => {
-  const base = { DATABASE_URL: 'postgres://u:p@localhost/db', INTERNAL_API_TOKEN: 'x'.repeat(32) };
+  const base = {
+    DATABASE_URL: 'postgres://u:p@localhost/db',
+    INTERNAL_API_TOKEN: 'x'.repeat(32),
+    NOTIFICATION_ENCRYPTION_KEYS: `n1:${Buffer.alloc(32, 7).toString('base64')}`,
+  };
 
-  it('has working defaults for the local sink', () => {
+  it("has defaults: the local sink's address, TLS required, records kept 30 days", () => {
     const config = notificationConfigSchema.parse(base);
     expect(config).toMatchObject({
       SMTP_HOST: '127.0.0.1',
       SMTP_PORT: 1025,
       SMTP_SECURE: false,
+      SMTP_REQUIRE_TLS: true,
       MAIL_FROM: 'Workspace <no-reply@workspace.local>',
       DELIVERY_BACKOFF_MS: [30_000, 120_000, 600_000, 3_600_000, 21_600_000],
       DELIVERY_MAX_ATTEMPTS: 6,
+      EMAIL_RETENTION_DAYS: 30,
+      EMAIL_RETENTION_INTERVAL_MS: 3_600_000,
     });
   });
 
@@ -163,5 +171,78 @@ describe('configuration', () => {
     ).toEqual([100, 200]);
     expect(notificationConfigSchema.safeParse({ ...base, SMTP_USER: 'mailer' }).success).toBe(false);
     expect(notificationConfigSchema.safeParse({ ...base, MAIL_FROM: 'nobody' }).success).toBe(false);
+  });
+
+  it('requires the content keys, well formed, and names a bad key by its id only', () => {
+    expect(
+      notificationConfigSchema.safeParse({ ...base, NOTIFICATION_ENCRYPTION_KEYS: undefined }).success,
+    ).toBe(false);
+    const short = notificationConfigSchema.safeParse({
+      ...base,
+      NOTIFICATION_ENCRYPTION_KEYS: 'n2:c2hvcnRrZXk=',
+    });
+    expect(short.success).toBe(false);
+    expect(JSON.stringify(short.error?.issues)).toContain('Encryption key n2 must be 32 bytes');
+    expect(JSON.stringify(short.error?.issues)).not.toContain('c2hvcnRrZXk=');
+  });
+
+  it('keeps records 1 to 3650 days', () => {
+    expect(notificationConfigSchema.parse({ ...base, EMAIL_RETENTION_DAYS: '7' }).EMAIL_RETENTION_DAYS).toBe(
+      7,
+    );
+    expect(notificationConfigSchema.safeParse({ ...base, EMAIL_RETENTION_DAYS: '0' }).success).toBe(false);
+    expect(notificationConfigSchema.safeParse({ ...base, EMAIL_RETENTION_DAYS: '3651' }).success).toBe(false);
+  });
+
+  it('refuses to send the SMTP password over a connection that may stay in clear', () => {
+    const clear = { ...base, SMTP_USER: 'mailer', SMTP_PASSWORD: 'secret', SMTP_REQUIRE_TLS: 'false' };
+    expect(notificationConfigSchema.safeParse(clear).success).toBe(false);
+    expect(notificationConfigSchema.safeParse({ ...clear, SMTP_SECURE: 'true' }).success).toBe(true);
+    expect(notificationConfigSchema.safeParse({ ...clear, SMTP_REQUIRE_TLS: 'true' }).success).toBe(true);
+  });
+});
+
+describe('the SMTP transport', () => {
+  const config = (env: Record<string, string>) =>
+    notificationConfigSchema.parse({
+      DATABASE_URL: 'postgres://u:p@localhost/db',
+      INTERNAL_API_TOKEN: 'x'.repeat(32),
+      NOTIFICATION_ENCRYPTION_KEYS: `n1:${Buffer.alloc(32, 7).toString('base64')}`,
+      ...env,
+    });
+
+  it('requires STARTTLS on the submission port: no message goes out in clear when a relay does not offer it', () => {
+    expect(smtpTransportOptions(config({ SMTP_HOST: 'smtp.example.com', SMTP_PORT: '587' }))).toMatchObject({
+      host: 'smtp.example.com',
+      port: 587,
+      secure: false,
+      requireTLS: true,
+      tls: { rejectUnauthorized: true },
+    });
+  });
+
+  it('speaks TLS from the first byte on port 465 (SMTP_SECURE), where STARTTLS does not apply', () => {
+    expect(smtpTransportOptions(config({ SMTP_PORT: '465', SMTP_SECURE: 'true' }))).toMatchObject({
+      port: 465,
+      secure: true,
+      requireTLS: false,
+    });
+  });
+
+  it('sends in clear only when SMTP_REQUIRE_TLS is turned off (the local sink)', () => {
+    expect(smtpTransportOptions(config({ SMTP_REQUIRE_TLS: 'false' }))).toMatchObject({
+      secure: false,
+      requireTLS: false,
+    });
+  });
+
+  it('authenticates with the configured user and never reads files or URLs into a message', () => {
+    const options = smtpTransportOptions(config({ SMTP_USER: 'mailer', SMTP_PASSWORD: 'secret' }));
+    expect(options).toMatchObject({
+      auth: { user: 'mailer', pass: 'secret' },
+      requireTLS: true,
+      disableFileAccess: true,
+      disableUrlAccess: true,
+    });
   });
 });

@@ -3,6 +3,7 @@ import {
   createDatabase,
   createLogger,
   decodeEvent,
+  FieldCipher,
   type ReceivedEvent,
   type Subscription,
 } from '@workspace/kit';
@@ -218,6 +219,7 @@ describe('several replicas', () => {
     const second = new DeliveryWorker({
       db,
       mailer: smtpMailer(config),
+      cipher: FieldCipher.fromConfig(config.NOTIFICATION_ENCRYPTION_KEYS),
       logger: createLogger({ name: 'second-replica', level: 'silent' }),
       source: '/workspace/notification',
       policy: { backoffMs: config.DELIVERY_BACKOFF_MS, maxAttempts: config.DELIVERY_MAX_ATTEMPTS },
@@ -286,6 +288,28 @@ describe('idempotency', () => {
     const acme = await call(harness, 'POST', '/v1/emails', { ...body, tenantId: 'acme' });
     expect(acme.status).toBe(201);
     expect(acme.body.id).not.toBe(first.body.id);
+  });
+});
+
+describe('transport security', () => {
+  const message = {
+    from: 'Workspace <no-reply@workspace.local>',
+    to: ['sub@acme.test'],
+    cc: [],
+    subject: 'Over plain SMTP?',
+    text: 'x',
+    messageId: `<${randomUUID()}@workspace.local>`,
+    attachments: [],
+  };
+
+  it('hands nothing to a relay that does not offer STARTTLS, unless SMTP_REQUIRE_TLS is turned off', async () => {
+    // The sink speaks plain SMTP, as a relay would once someone in between strips its STARTTLS offer.
+    const { config } = harness;
+    await expect(smtpMailer({ ...config, SMTP_REQUIRE_TLS: true }).send(message)).rejects.toThrow(/STARTTLS/);
+    expect(await harness.sinkClient.messages()).toHaveLength(0);
+
+    await smtpMailer({ ...config, SMTP_REQUIRE_TLS: false }).send(message);
+    await harness.sinkClient.waitForMessage((m) => m.subject === 'Over plain SMTP?');
   });
 });
 

@@ -3,7 +3,7 @@ import { notificationMigrations } from '../migrations/index.js';
 
 // knex records each applied migration by its `name`: a database made by `make up` or a deployment upgrades only if
 // the names it has already applied keep meaning the same change, in the same order.
-const applied = ['001_notification'];
+const applied = ['001_notification', '002_sealed_content'];
 
 describe('notification migrations', () => {
   it('keep the names already applied, in their order, and only append', () => {

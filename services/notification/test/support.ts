@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { provisionServiceSchema, startService, type StartedService } from '@workspace/kit';
+import {
+  provisionServiceSchema,
+  startService,
+  type ServiceDatabaseRoles,
+  type StartedService,
+} from '@workspace/kit';
 import { createTestDatabase, serviceTestEnv, type TestDatabase } from '@workspace/kit/testing';
 import { notificationConfigSchema, type NotificationConfig } from '../src/config.js';
 import { notificationService, type NotificationService } from '../src/service.js';
@@ -29,18 +34,37 @@ export function provisionNotificationSchema(adminUrl: string) {
   });
 }
 
+/**
+ * The settings notification needs in a test besides the database: the in-process SMTP sink (plain SMTP, so TLS is
+ * not required of it) and a fresh content key.
+ */
+export function notificationTestEnv(sink: { host: string; smtpPort: number }): Record<string, string> {
+  return {
+    SMTP_HOST: sink.host,
+    SMTP_PORT: String(sink.smtpPort),
+    SMTP_REQUIRE_TLS: 'false',
+    NOTIFICATION_ENCRYPTION_KEYS: `n1:${randomBytes(32).toString('base64')}`,
+  };
+}
+
+export interface HarnessOptions {
+  /** Runs on the provisioned, still empty database before the service starts (and migrates it). */
+  beforeStart?(roles: ServiceDatabaseRoles, database: TestDatabase): Promise<void>;
+}
+
 /** Real PostgreSQL and Kafka, the real SMTP sink in-process, notification with a short retry schedule. */
 export async function startNotificationHarness(
   env: Record<string, string> = {},
+  options: HarnessOptions = {},
 ): Promise<NotificationHarness> {
   const database = await createTestDatabase('notification');
   const roles = await provisionNotificationSchema(database.adminUrl);
+  await options.beforeStart?.(roles, database);
   const sink = await startSmtpSink();
   const config = notificationConfigSchema.parse({
     ...serviceTestEnv(roles),
+    ...notificationTestEnv(sink),
     INTERNAL_API_TOKEN: INTERNAL_TOKEN,
-    SMTP_HOST: sink.host,
-    SMTP_PORT: String(sink.smtpPort),
     SMTP_TIMEOUT_MS: '5000',
     DELIVERY_BACKOFF_MS: '300,600',
     DELIVERY_MAX_ATTEMPTS: '3',

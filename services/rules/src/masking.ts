@@ -37,3 +37,26 @@ export function maskPhone(phone: string | null | undefined): string {
   if (digits.length <= 3) return plus + '*'.repeat(digits.length);
   return plus + '*'.repeat(digits.length - 3) + digits.slice(-3);
 }
+
+// ---- Identifiers inside free text -------------------------------------------------------------------------
+// One pattern for every check: the browser's form rules, the services' plain-text refusal and the log masking.
+
+/**
+ * The shape of a UTR in text: a run of exactly 10 digits, or the two groups of 5 HMRC prints ('12345 67890', also
+ * with a hyphen), not part of a longer run of digits.
+ */
+export const TAX_REFERENCE_IN_TEXT = /(?<!\d)(?:\d{10}|\d{5}[ -]\d{5})(?!\d)/g;
+
+/**
+ * A NINO in text: two prefix letters (HMRC never uses D, F, I, Q, U, V, nor O second), six digits, a suffix A-D; any
+ * case, spaces allowed between the pairs, not glued to other letters or digits.
+ */
+export const NINO_IN_TEXT =
+  /(?<![A-Z0-9])[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Z0-9])/gi;
+
+/** True when text holds a UTR-shaped number or a NINO pattern (the spec's plain-text rule, §5). */
+export function containsTaxIdentifier(text: string): boolean {
+  return (
+    new RegExp(TAX_REFERENCE_IN_TEXT.source).test(text) || new RegExp(NINO_IN_TEXT.source, 'i').test(text)
+  );
+}

@@ -13,6 +13,14 @@ export interface Session {
   csrfToken: string;
 }
 
+/**
+ * POST /api/auth/logout and /api/auth/logout-all (the bff's own view, bff/src/http/auth-routes.ts): where the
+ * browser goes next, the IdP's end-session URL (it ends the IdP's own sign-in, then comes back to /login) or /login.
+ */
+export interface SignedOut {
+  redirectTo: string;
+}
+
 let csrfToken = '';
 
 /** How many requests to the bff are in flight (drives the loading bar); subscribe with useSyncExternalStore. */
@@ -95,8 +103,12 @@ export const api = createApi({
       query: () => ({ url: '/auth/set-token', method: 'POST', body: {} }),
       invalidatesTags: ['Session'],
     }),
-    logout: build.mutation<null, undefined>({
+    logout: build.mutation<SignedOut, undefined>({
       query: () => ({ url: '/auth/logout', method: 'POST' }),
+    }),
+    /** Sign out of all sessions: every session of the user ends, on every device (ASVS 3.3.4). */
+    logoutEverywhere: build.mutation<SignedOut, undefined>({
+      query: () => ({ url: '/auth/logout-all', method: 'POST' }),
     }),
   }),
 });
@@ -105,6 +117,7 @@ export const {
   useSessionQuery,
   useUpdateMeMutation,
   useLogoutMutation,
+  useLogoutEverywhereMutation,
   useFooterQuery,
   useSaveFooterMutation,
 } = api;

@@ -9,16 +9,30 @@ function safeReturnTo(value: string | null): string {
   return value && value.startsWith('/') && !value.startsWith('//') ? value : '/';
 }
 
-/** Sign-in starts here: the organisation id picks the tenant (and its IdP); the bff does the rest. */
+/**
+ * Sign-in starts here: the organisation id picks the tenant (and its IdP); the bff does the rest. 'Use another
+ * account' signs in with prompt=login: the IdP asks for credentials even while its own sign-in is alive (a shared
+ * PC, a second account).
+ */
 function Login() {
   const params = new URLSearchParams(window.location.search);
   const [tenant, setTenant] = useState(localStorage.getItem(LAST_TENANT) ?? '');
+  const [form] = Form.useForm();
   const error = params.get('error');
-  const submit = () => {
+  const submit = (options: { anotherAccount?: boolean } = {}) => {
     const id = tenant.trim().toLowerCase();
     localStorage.setItem(LAST_TENANT, id);
     const query = new URLSearchParams({ tenant: id, returnTo: safeReturnTo(params.get('returnTo')) });
+    if (options.anotherAccount) query.set('prompt', 'login');
     window.location.assign(`/api/auth/login?${query.toString()}`);
+  };
+  const signInWithAnotherAccount = async () => {
+    try {
+      await form.validateFields();
+    } catch {
+      return;
+    }
+    submit({ anotherAccount: true });
   };
   return (
     <Card style={{ maxWidth: 400, margin: '12vh auto' }}>
@@ -28,7 +42,13 @@ function Login() {
           Sign-in could not be completed. Please try again.
         </Typography.Paragraph>
       )}
-      <Form layout="vertical" onFinish={submit}>
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={() => {
+          submit();
+        }}
+      >
         <Form.Item
           label="Organisation"
           name="tenant"
@@ -48,6 +68,9 @@ function Login() {
         </Form.Item>
         <Button type="primary" htmlType="submit" block>
           Continue
+        </Button>
+        <Button type="link" block onClick={() => void signInWithAnotherAccount()} style={{ marginTop: 8 }}>
+          Use another account
         </Button>
       </Form>
     </Card>

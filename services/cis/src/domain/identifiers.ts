@@ -3,6 +3,8 @@
 // check digits are reported separately (checksumValid / checkCharacterValid) and never block a save,
 // because the spec says "checksum computed but not enforced".
 
+import { containsTaxIdentifier } from '@workspace/rules';
+
 export interface IdentifierResult {
   valid: boolean;
   /** The cleaned value to store (even when invalid, so forms can show what was checked). */
@@ -240,12 +242,5 @@ export function validatePhone(input: string, kind: 'phone' | 'mobile' = 'phone')
 
 // ---- PII in free text ----------------------------------------------------------------------------------
 
-const TEN_DIGITS_RE = /(?<!\d)\d{10}(?!\d)/;
-const NINO_IN_TEXT_RE =
-  /(?<![A-Z0-9])[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Z0-9])/i;
-
-/** True when text holds a run of exactly 10 digits (a UTR) or a NINO pattern (spaces allowed, any case). */
-export function containsPii(text: string): boolean {
-  const value = str(text);
-  return TEN_DIGITS_RE.test(value) || NINO_IN_TEXT_RE.test(value);
-}
+/** True when text holds a UTR-shaped number or a NINO pattern (spaces allowed, any case): @workspace/rules' rule. */
+export const containsPii = (text: string): boolean => containsTaxIdentifier(str(text));

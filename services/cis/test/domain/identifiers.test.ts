@@ -357,6 +357,9 @@ describe('containsPii (spec §5: a 10-digit number or a NINO pattern)', () => {
   test.each([
     ['UTR 1234567890 on file', true],
     ['1234567890', true],
+    ['UTR 12345 67890 as HMRC prints it', true], // the browser and the services share one pattern
+    ['utr 12345-67890', true],
+    ['tel 01234 567890', false], // 5 + 6 digits: a landline
     ['nino AB123456C', true],
     ['nino ab 12 34 56 c', true],
     ['ref:AB123456C.', true],

@@ -20,6 +20,8 @@ export interface VerifiedIdentity {
   /** Only an email the IdP says it verified (used to link a first sign-in to an invited user). */
   email: string | undefined;
   name: string | undefined;
+  /** The IdP's ID token as issued: the id_token_hint of its RP-initiated logout later. */
+  idToken: string;
 }
 
 /**
@@ -74,7 +76,15 @@ export class OidcClients {
     return configuration;
   }
 
-  async authorize(idp: IdpSettings, redirectUri: string, loginHint?: string): Promise<AuthorizationRequest> {
+  /**
+   * The authorization URL, with `login_hint` when given and `prompt=login` when `prompt` is 'login' (the IdP asks
+   * for credentials even while its own session is alive: 'Use another account').
+   */
+  async authorize(
+    idp: IdpSettings,
+    redirectUri: string,
+    options: { loginHint?: string | undefined; prompt?: 'login' | undefined } = {},
+  ): Promise<AuthorizationRequest> {
     const configuration = await this.configuration(idp);
     const codeVerifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
@@ -86,7 +96,8 @@ export class OidcClients {
       code_challenge_method: 'S256',
       state,
       nonce,
-      ...(loginHint ? { login_hint: loginHint } : {}),
+      ...(options.loginHint ? { login_hint: options.loginHint } : {}),
+      ...(options.prompt ? { prompt: options.prompt } : {}),
     });
     return { authorizationUrl: url.toString(), state, nonce, codeVerifier };
   }
@@ -105,11 +116,31 @@ export class OidcClients {
       idTokenExpected: true,
     });
     const claims = tokens.claims();
-    if (!claims) throw new Error('The IdP returned no ID token');
+    if (!claims || !tokens.id_token) throw new Error('The IdP returned no ID token');
     return {
       subject: claims.sub,
       email: typeof claims.email === 'string' && claims.email_verified === true ? claims.email : undefined,
       name: typeof claims.name === 'string' ? claims.name : undefined,
+      idToken: tokens.id_token,
     };
+  }
+
+  /**
+   * The IdP's RP-initiated logout URL (OpenID Connect RP-Initiated Logout 1.0): its end_session_endpoint from
+   * discovery with the ID token as id_token_hint (when there is one), the client id and where to come back. Null
+   * when the IdP publishes no end_session_endpoint (the caller's sign-out is then local only).
+   */
+  async endSessionUrl(
+    idp: IdpSettings,
+    input: { idToken?: string | undefined; postLogoutRedirectUri: string },
+  ): Promise<string | null> {
+    const configuration = await this.configuration(idp);
+    if (!configuration.serverMetadata().end_session_endpoint) return null;
+    return oidc
+      .buildEndSessionUrl(configuration, {
+        post_logout_redirect_uri: input.postLogoutRedirectUri,
+        ...(input.idToken ? { id_token_hint: input.idToken } : {}),
+      })
+      .toString();
   }
 }

@@ -90,9 +90,7 @@ export async function refreshSession(
     if (!session || session.expiresAt <= new Date() || session.absoluteExpiresAt <= new Date())
       return { error: 'The session has expired. Please sign in again.' };
     if (session.revokedAt) {
-      await stores.refreshSessions.revokeEveryOfUser(session.uid);
-      // And the user's browser sessions at every bff replica (ADR 0025).
-      await stores.bffSessions.deleteStaffSessionsOf(tenant, session.uid);
+      await endEverySessionOf(stores, tenant, session.uid);
       context.logger.warn(
         { tenantId: tenant, userId: session.uid },
         'a rotated refresh token was used again: every session of the user ended',
@@ -108,6 +106,30 @@ export async function refreshSession(
   });
   if ('error' in outcome) throw problems.unauthorized(outcome.error);
   return outcome.value;
+}
+
+/** Ends every session of a user: each refresh token revoked, and their browser sessions at every bff replica. */
+async function endEverySessionOf(stores: TenantStores, tenantId: string, uid: string): Promise<void> {
+  await stores.refreshSessions.revokeEveryOfUser(uid);
+  // ADR 0025: the bff's staff sessions live here, so one delete ends them at every replica.
+  await stores.bffSessions.deleteStaffSessionsOf(tenantId, uid);
+}
+
+/**
+ * "Sign out of all sessions" (ASVS 3.3.4): every session of the refresh token's user ends, this one included, as on
+ * the reuse of a rotated token. The token names the user (it may already be revoked or expired: its owner may still
+ * end the others); an unknown token is refused.
+ */
+export async function logoutEverywhere(context: IdentityContext, refreshToken: string): Promise<void> {
+  const tenant = tenantOfRefreshToken(refreshToken);
+  const uid = await context.inTenant(tenant, async (stores) => {
+    const session = await stores.refreshSessions.lockByTokenHash(sha256Hex(refreshToken));
+    if (!session) return undefined;
+    await endEverySessionOf(stores, tenant, session.uid);
+    return session.uid;
+  });
+  if (!uid) throw problems.unauthorized('The session is not valid.');
+  context.logger.info({ tenantId: tenant, userId: uid }, 'signed out of all sessions');
 }
 
 /** Ends a session: its refresh token is revoked. */

@@ -123,8 +123,13 @@ export class TokenSigner {
    * Makes a new signing key and retires every other unretired one (published for `publishRetiredForMs` more).
    * Under the advisory lock, so concurrent rotations by several replicas make one key each, in turn.
    */
-  async rotate(options: { immediate?: boolean } = {}): Promise<{ kid: string; retired: string[] }> {
-    const result = await this.keys.locked((keys) => this.rotateLocked(keys, options.immediate ?? false));
+  async rotate(
+    options: { immediate?: boolean; revoke?: boolean } = {},
+  ): Promise<{ kid: string; retired: string[] }> {
+    const revoke = options.revoke ?? false;
+    const result = await this.keys.locked((keys) =>
+      this.rotateLocked(keys, revoke || (options.immediate ?? false), revoke),
+    );
     await this.reload();
     return result;
   }
@@ -134,7 +139,7 @@ export class TokenSigner {
     const result = await this.keys.locked(async (keys) => {
       const current = await keys.newestUnretired();
       if (current && Date.now() - current.createdAt.getTime() < maxAgeMs) return undefined;
-      return this.rotateLocked(keys, false);
+      return this.rotateLocked(keys, false, false);
     });
     if (result) await this.reload();
     return result;
@@ -213,12 +218,15 @@ export class TokenSigner {
   private async rotateLocked(
     keys: SigningKeyStore,
     immediate: boolean,
+    revoke: boolean,
   ): Promise<{ kid: string; retired: string[] }> {
-    // The replaced keys sign until the new one activates (at once for an immediate rotation, e.g. a leaked key).
+    // The replaced keys sign until the new one activates (at once for an immediate rotation), and stay published
+    // until their tokens have expired; a revoked (leaked) key leaves the JWKS at once, so what it signed, forged
+    // tokens included, stops verifying (everyone signs in again through their refresh token).
     const stopsAt = Date.now() + (immediate ? 0 : this.options.activationDelayMs);
     const retired = await keys.retireUnretired(
       new Date(stopsAt),
-      new Date(stopsAt + this.options.publishRetiredForMs),
+      new Date(revoke ? stopsAt : stopsAt + this.options.publishRetiredForMs),
     );
     const kid = await this.insertKey(keys, immediate);
     return { kid, retired };

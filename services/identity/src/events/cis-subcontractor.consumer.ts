@@ -19,7 +19,7 @@ const ENDING_PORTAL_ACCESS = [
 export function cisSubcontractorConsumer(groupId: string, logger: Logger): ConsumerDefinition {
   return {
     groupId,
-    topics: [cisEvents['cis.subcontractor.archived'].topic],
+    topics: { [cisEvents['cis.subcontractor.archived'].topic]: 'cis' },
     fromBeginning: false,
     handlers: Object.fromEntries(
       ENDING_PORTAL_ACCESS.map((type) => [

@@ -11,7 +11,7 @@ import type { ScopeCache } from '../scope-cache.js';
 export function scopeCacheConsumer(scopeCache: () => ScopeCache): ConsumerDefinition {
   return {
     groupId: `identity-scope-cache-${hostname()}`,
-    topics: [identityEvents.roleBundleChanged.topic],
+    topics: { [identityEvents.roleBundleChanged.topic]: 'identity' },
     fromBeginning: false,
     handlers: Object.fromEntries(
       [identityEvents.roleBundleChanged, identityEvents.whitelistChanged, identityEvents.userUpdated].map(

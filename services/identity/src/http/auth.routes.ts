@@ -1,12 +1,14 @@
 import { ApiRouter } from '@workspace/kit';
-import { logout, refreshSession } from '../commands/sessions.js';
-import { completeSignIn, startSignIn } from '../commands/sign-in.js';
+import { logout, logoutEverywhere, refreshSession } from '../commands/sessions.js';
+import { completeSignIn, endSessionUrl, startSignIn } from '../commands/sign-in.js';
 import type { IdentityContext } from '../context.js';
 import { presentSignedIn } from './auth.present.js';
 import {
   authorizationView,
   authorizeBody,
   callbackBody,
+  endSessionBody,
+  endSessionView,
   refreshedView,
   refreshTokenBody,
   signedInView,
@@ -64,5 +66,30 @@ export function authRoutes(context: IdentityContext): ApiRouter {
         await logout(context, body.refreshToken);
         return undefined;
       },
+    })
+    .route({
+      method: 'post',
+      path: '/auth/logout-all',
+      summary:
+        'Sign out of all sessions: revoke every refresh token of the token’s user and delete their bff staff sessions (bff only)',
+      public: true,
+      guard,
+      request: { body: refreshTokenBody },
+      responses: { 204: { description: 'Every session of the user ended' } },
+      handler: async ({ body }) => {
+        await logoutEverywhere(context, body.refreshToken);
+        return undefined;
+      },
+    })
+    .route({
+      method: 'post',
+      path: '/auth/end-session-url',
+      summary:
+        'The tenant IdP’s RP-initiated logout URL (end_session_endpoint with id_token_hint and post_logout_redirect_uri), or null when it has none (bff only)',
+      public: true,
+      guard,
+      request: { body: endSessionBody },
+      responses: { 200: { description: 'Where to send the browser', schema: endSessionView } },
+      handler: async ({ body }) => ({ endSessionUrl: await endSessionUrl(context, body) }),
     });
 }

@@ -21,7 +21,7 @@ export function signingKeysRoutes(context: IdentityContext): ApiRouter {
       method: 'post',
       path: '/internal/signing-keys/rotate',
       summary:
-        'Rotate: a new key, published at once, signing after SIGNING_KEY_ACTIVATION_SECONDS (or at once with immediate: a leaked key); the others stop signing then and stay published until their tokens have expired (operators)',
+        'Rotate: a new key, published at once, signing after SIGNING_KEY_ACTIVATION_SECONDS (or at once with immediate); the others stop signing then and stay published until their tokens have expired, or leave the JWKS at once with revoke (a leaked key) (operators)',
       public: true,
       guard,
       request: { body: rotateBody },
@@ -29,8 +29,11 @@ export function signingKeysRoutes(context: IdentityContext): ApiRouter {
         200: { description: 'The new key and the keys it replaced', schema: rotatedView },
       },
       handler: async ({ body }) => {
-        const rotated = await context.signer.rotate({ immediate: body.immediate });
-        context.logger.info({ ...rotated, immediate: body.immediate }, 'signing key rotated (on request)');
+        const rotated = await context.signer.rotate({ immediate: body.immediate, revoke: body.revoke });
+        context.logger.info(
+          { ...rotated, immediate: body.immediate, revoke: body.revoke },
+          'signing key rotated (on request)',
+        );
         return rotated;
       },
     });

@@ -13,7 +13,12 @@ export const signingKeysView = z.object({
   ),
 });
 
-export const rotateBody = z.object({ immediate: z.boolean().default(false) });
+export const rotateBody = z.object({
+  /** The new key signs at once (the replaced keys stay published until their tokens expire). */
+  immediate: z.boolean().default(false),
+  /** A leaked key: as immediate, and the replaced keys leave the JWKS at once, so their tokens stop verifying. */
+  revoke: z.boolean().default(false),
+});
 
 export const rotatedView = z.object({ kid: z.string(), retired: z.array(z.string()) });
 

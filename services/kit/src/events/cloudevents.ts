@@ -13,6 +13,9 @@ export interface CloudEventAttributes {
 
 export const CE_SPEC_VERSION = '1.0';
 
+/** The CloudEvents `source` of every event a service publishes (`ServiceDeps.source`). */
+export const eventSource = (service: string): string => `/workspace/${service}`;
+
 export function cloudEventHeaders(attributes: CloudEventAttributes): Record<string, string> {
   return {
     ce_specversion: CE_SPEC_VERSION,
@@ -45,6 +48,31 @@ export function parseCloudEventHeaders(headers: Record<string, string>): CloudEv
     ...(subject === undefined ? {} : { subject }),
     tenantId: required('ce_tenantid'),
   };
+}
+
+/** The payload's tenant id, where the event's data carries one (proto3 JSON `tenantId`, or `tenant_id`). */
+function payloadTenant(data: unknown): string | undefined {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
+  const record = data as Record<string, unknown>;
+  const value = record.tenantId ?? record.tenant_id;
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * Why a consumer must not act on an event (ADR 0034), or undefined when it may. Each topic has one producer, the
+ * only service whose Kafka user may write it, so an event on it that names another source was not written by
+ * that service's code; and the tenant header must agree with a tenant the payload names.
+ */
+export function untrustedEventReason(
+  event: { source: string; tenantId: string; data: unknown },
+  producer: string,
+): string | undefined {
+  if (event.source !== eventSource(producer))
+    return `source ${event.source} is not the topic's producer ${eventSource(producer)}`;
+  const tenant = payloadTenant(event.data);
+  if (tenant !== undefined && tenant !== event.tenantId)
+    return `ce_tenantid ${event.tenantId} disagrees with the payload's tenant ${tenant}`;
+  return undefined;
 }
 
 /** Kafka key: tenant id + aggregate id, so one aggregate's events share a partition and stay ordered. */

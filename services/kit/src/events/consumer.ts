@@ -3,7 +3,13 @@ import type { EventDefinition } from '@workspace/proto';
 import type { Knex } from 'knex';
 import type { Logger } from '../logger.js';
 import type { DeliveredMessage, EventBus, Subscription } from './bus.js';
-import { MalformedEventError, parseCloudEventHeaders, type CloudEventAttributes } from './cloudevents.js';
+import type { Counter } from 'prom-client';
+import {
+  MalformedEventError,
+  parseCloudEventHeaders,
+  untrustedEventReason,
+  type CloudEventAttributes,
+} from './cloudevents.js';
 
 export interface ReceivedEvent extends CloudEventAttributes {
   topic: string;
@@ -29,22 +35,44 @@ export interface ConsumerOptions {
   bus: EventBus;
   logger: Logger;
   groupId: string;
-  topics: string[];
+  /**
+   * Each topic the group reads, with the one service that writes it (its Kafka user alone may): an event whose
+   * `ce_source` is not that service's is refused, e.g. `{ 'cis.events.v1': 'cis' }`.
+   */
+  topics: Record<string, string>;
   fromBeginning?: boolean;
   /** Handlers by CloudEvents type; other types on the topics are recorded as seen and skipped. */
   handlers: Record<string, EventHandler>;
+  /** `kafka_events_refused_total` by group, topic and reason, when the service exports metrics. */
+  refused?: Counter<'group' | 'topic' | 'reason'>;
 }
 
 /**
  * Subscribes a consumer group whose handlers run exactly once per event: the event id goes into the inbox in
  * the same transaction as the handler's writes (with the event's tenant set for row-level security), so a
- * repeated delivery finds its id and changes nothing.
+ * repeated delivery finds its id and changes nothing. A record that is not a CloudEvent, or an event its
+ * topic's producer cannot have written (another source, a tenant header the payload contradicts), is logged
+ * and skipped: it can never become valid, and retrying it would stall the partition.
  */
 export async function startConsumer(options: ConsumerOptions): Promise<Subscription> {
   const { db, bus, logger, groupId, handlers } = options;
+  const topics = Object.keys(options.topics);
+  if (topics.length === 0) throw new Error(`Consumer group ${groupId} reads no topic`);
+  for (const topic of topics) {
+    if (!options.topics[topic]) throw new Error(`Consumer group ${groupId} names no producer for ${topic}`);
+  }
+  const skip = (
+    message: DeliveredMessage,
+    reason: 'malformed' | 'untrusted',
+    fields: object,
+    text: string,
+  ) => {
+    options.refused?.labels({ group: groupId, topic: message.topic, reason }).inc();
+    logger.error({ ...fields, topic: message.topic, offset: message.offset, groupId }, text);
+  };
   return bus.subscribe({
     groupId,
-    topics: options.topics,
+    topics,
     ...(options.fromBeginning === undefined ? {} : { fromBeginning: options.fromBeginning }),
     handle: async (message: DeliveredMessage) => {
       let event: ReceivedEvent;
@@ -61,13 +89,21 @@ export async function startConsumer(options: ConsumerOptions): Promise<Subscript
       } catch (error) {
         // A record that is not a CloudEvent can never be applied; retrying it would stall the partition.
         if (error instanceof MalformedEventError || error instanceof SyntaxError) {
-          logger.error(
-            { err: error, topic: message.topic, offset: message.offset, groupId },
-            'skipping malformed event',
-          );
+          skip(message, 'malformed', { err: error }, 'skipping malformed event');
           return;
         }
         throw error;
+      }
+      const untrusted = untrustedEventReason(event, options.topics[message.topic] ?? '');
+      if (untrusted) {
+        const { id, type, source, tenantId } = event;
+        skip(
+          message,
+          'untrusted',
+          { id, type, source, tenantId, reason: untrusted },
+          'refusing untrusted event',
+        );
+        return;
       }
       const handler = handlers[event.type];
       await db.transaction(async (trx) => {

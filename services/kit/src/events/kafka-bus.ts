@@ -9,6 +9,7 @@ import {
 } from 'kafkajs';
 import type { Logger } from '../logger.js';
 import { backoffDelay, sleep, type BusMessage, type EventBus, type SubscribeOptions } from './bus.js';
+import type { KafkaSecurity } from './kafka-security.js';
 import type { Gauge } from 'prom-client';
 
 export interface KafkaBusOptions {
@@ -17,6 +18,8 @@ export interface KafkaBusOptions {
   logger: Logger;
   partitions?: number;
   replicationFactor?: number;
+  /** TLS and SASL settings (kafkaSecurity reads them from the configuration); plaintext without them. */
+  security?: KafkaSecurity;
   /** `kafka_consumer_lag` by group, topic and partition, when the service exports metrics. */
   consumerLag?: Gauge<'group' | 'topic' | 'partition'>;
 }
@@ -34,6 +37,45 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 }
 
 const toHeaders = (headers: Record<string, string>) => headers;
+
+const AUTHORIZATION_FAILURES: Record<string, string> = {
+  TOPIC_AUTHORIZATION_FAILED: 'the topic',
+  GROUP_AUTHORIZATION_FAILED: 'the consumer group',
+  CLUSTER_AUTHORIZATION_FAILED: 'the cluster operation',
+  TRANSACTIONAL_ID_AUTHORIZATION_FAILED: 'the transactional id',
+};
+
+/** The kafkajs error behind `error` (kafkajs wraps retried failures in `cause` / `originalError`). */
+function rootKafkaError(error: unknown): { name?: string; type?: string } | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const candidate = current as Error & { type?: string; cause?: unknown; originalError?: unknown };
+    if (candidate.name === 'KafkaJSSASLAuthenticationError') return candidate;
+    if (candidate.type && candidate.type in AUTHORIZATION_FAILURES) return candidate;
+    current = candidate.originalError ?? candidate.cause;
+  }
+  return undefined;
+}
+
+/**
+ * Says what the broker refused in the words of the configuration: a wrong password or an ACL the user lacks. The
+ * kafkajs error stays as the cause; nothing of the password is in the message.
+ */
+export function explainKafkaError(error: unknown, user: string | undefined, action: string): unknown {
+  const root = rootKafkaError(error);
+  if (!root) return error;
+  if (root.name === 'KafkaJSSASLAuthenticationError') {
+    return new Error(
+      `Kafka refused the credentials of user '${user ?? ''}' (to ${action}): check KAFKA_SASL_USERNAME, its password and KAFKA_SASL_MECHANISM`,
+      { cause: error },
+    );
+  }
+  const who = user === undefined ? 'this client' : `Kafka user '${user}'`;
+  const what = AUTHORIZATION_FAILURES[root.type ?? ''] ?? 'it';
+  return new Error(`${who} may not ${action}: ${root.type ?? ''} (its ACLs do not grant ${what})`, {
+    cause: error,
+  });
+}
 
 function fromHeaders(headers: Record<string, Buffer | string | (Buffer | string)[] | undefined> | undefined) {
   const result: Record<string, string> = {};
@@ -63,6 +105,8 @@ export class KafkaBus implements EventBus {
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
+      ...(options.security?.ssl ? { ssl: options.security.ssl } : {}),
+      ...(options.security?.sasl ? { sasl: options.security.sasl } : {}),
       connectionTimeout: 3_000,
       requestTimeout: 10_000,
       retry: { initialRetryTime: 200, retries: 3, maxRetryTime: 2_000 },
@@ -112,7 +156,22 @@ export class KafkaBus implements EventBus {
     return this.admin;
   }
 
-  async ensureTopics(topics: string[]): Promise<void> {
+  /** Runs a broker call, turning a refused password or a missing ACL into an error that says which. */
+  private async explained<T>(action: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw explainKafkaError(error, this.options.security?.sasl?.username, action);
+    }
+  }
+
+  ensureTopics(topics: string[]): Promise<void> {
+    return this.explained(`describe or create the topics ${topics.join(', ')}`, () =>
+      this.createMissingTopics(topics),
+    );
+  }
+
+  private async createMissingTopics(topics: string[]): Promise<void> {
     const admin = await this.getAdmin();
     const existing = new Set(await admin.listTopics());
     const missing = topics.filter((topic) => !existing.has(topic));
@@ -129,6 +188,11 @@ export class KafkaBus implements EventBus {
 
   async publish(messages: BusMessage[]): Promise<void> {
     if (messages.length === 0) return;
+    const topics = [...new Set(messages.map((message) => message.topic))];
+    await this.explained(`write to ${topics.join(', ')}`, () => this.send(messages));
+  }
+
+  private async send(messages: BusMessage[]): Promise<void> {
     const producer = await this.getProducer();
     const byTopic = new Map<string, BusMessage[]>();
     for (const message of messages) {
@@ -162,8 +226,10 @@ export class KafkaBus implements EventBus {
       },
     });
     this.consumers.add(consumer);
-    await consumer.connect();
-    await consumer.subscribe({ topics, fromBeginning });
+    await this.explained(`read ${topics.join(', ')} as group ${groupId}`, async () => {
+      await consumer.connect();
+      await consumer.subscribe({ topics, fromBeginning });
+    });
     // Read through a function: the batch loop reads it while `stop` changes it.
     const state = { stopping: false };
     const stopping = () => state.stopping;

@@ -198,6 +198,8 @@ export function authenticate(options: AuthOptions & { cacheSize?: number }): Req
       audience: options.audience,
       algorithms: ['RS256'],
       requiredClaims: ['exp'],
+      // RFC 9068: only an access token is accepted as one, never an ID token or another JWT signed by the same key.
+      typ: 'at+jwt',
     })
       .then(({ payload, protectedHeader }) => {
         const claims = accessTokenClaimsSchema.safeParse(payload);

@@ -108,7 +108,7 @@ export async function createTestIssuer(
     audience,
     token: ({ tenantId, userId = 'user-1', role = 'standard', scopes, expiresIn = '5m' }) =>
       new SignJWT({ tid: tenantId, role, scp: scopes })
-        .setProtectedHeader({ alg: 'RS256', kid: 'test' })
+        .setProtectedHeader({ alg: 'RS256', kid: 'test', typ: 'at+jwt' })
         .setSubject(userId)
         .setIssuer(issuer)
         .setAudience(audience)

@@ -1,4 +1,5 @@
 import { createTransport } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { NotificationConfig } from '../config.js';
 
 export interface OutgoingAttachment {
@@ -32,13 +33,18 @@ class AttemptTimeout extends Error {
   }
 }
 
-/** nodemailer over SMTP, configured from the environment. One connection per message (no pool to go stale). */
-export function smtpMailer(config: NotificationConfig): Mailer {
+/**
+ * nodemailer's SMTP options from the environment. Without TLS from the first byte (SMTP_SECURE, port 465) the
+ * connection must be upgraded with STARTTLS (`requireTLS`) unless SMTP_REQUIRE_TLS turns that off for a local sink:
+ * STARTTLS only when the server offers it would let anyone in between strip the offer and read the mail.
+ */
+export function smtpTransportOptions(config: NotificationConfig): SMTPTransport.Options {
   const timeout = config.SMTP_TIMEOUT_MS;
-  const transport = createTransport({
+  return {
     host: config.SMTP_HOST,
     port: config.SMTP_PORT,
     secure: config.SMTP_SECURE,
+    requireTLS: !config.SMTP_SECURE && config.SMTP_REQUIRE_TLS,
     ...(config.SMTP_USER && config.SMTP_PASSWORD
       ? { auth: { user: config.SMTP_USER, pass: config.SMTP_PASSWORD } }
       : {}),
@@ -49,7 +55,13 @@ export function smtpMailer(config: NotificationConfig): Mailer {
     // Content comes only from the request: never let a message pull in a local file or a URL.
     disableFileAccess: true,
     disableUrlAccess: true,
-  });
+  };
+}
+
+/** nodemailer over SMTP, configured from the environment. One connection per message (no pool to go stale). */
+export function smtpMailer(config: NotificationConfig): Mailer {
+  const timeout = config.SMTP_TIMEOUT_MS;
+  const transport = createTransport(smtpTransportOptions(config));
   return {
     async send(email) {
       let timer: NodeJS.Timeout | undefined;

@@ -1,13 +1,15 @@
 import { recordEvent, withTenant, type Knex, type Logger, type NewEvent } from '@workspace/kit';
 import { notificationEvents, type EventDefinition } from '@workspace/proto';
 import type { Mailer } from '../clients/smtp-mailer.js';
-import { deliveryQueue, EmailStore, type EmailRecord } from '../db/emails.store.js';
+import { deliveryQueue, EmailStore, type ContentCipher, type EmailRecord } from '../db/emails.store.js';
 import { recipientDomains } from '../domain/addresses.js';
 import { describeSmtpError, failureOutcome, responseCodeOf, type RetryPolicy } from '../domain/delivery.js';
 
 export interface AttemptDeps {
   db: Knex;
   mailer: Mailer;
+  /** Opens the e-mail's sealed content for the attempt. */
+  cipher: ContentCipher;
   logger: Logger;
   /** CloudEvents source of the events. */
   source: string;
@@ -18,7 +20,9 @@ export interface AttemptDeps {
 
 /**
  * Makes one attempt at the e-mail (unless it is already sent or failed) and records the outcome: `sent`, or
- * `retrying` with its next due time, or `failed` when the server refused it for good or the attempts ran out.
+ * `retrying` with its next due time, or `failed` when the server refused it for good, the attempts ran out or its
+ * sealed content cannot be opened (no retry would help). A final outcome drops the e-mail's content
+ * (EmailStore.finish).
  * Never throws for an SMTP failure; a database failure propagates (the e-mail stays claimed until the lease
  * ends, then the worker tries again).
  */
@@ -27,22 +31,24 @@ export async function attemptDelivery(
   tenantId: string,
   emailId: string,
 ): Promise<EmailRecord | undefined> {
-  const { db, mailer, logger, policy } = deps;
-  const started = await withTenant(db, tenantId, (trx) => new EmailStore(trx).beginAttempt(emailId));
+  const { db, mailer, cipher, logger, policy } = deps;
+  const started = await withTenant(db, tenantId, (trx) => new EmailStore(trx, cipher).beginAttempt(emailId));
   if (!started) return undefined;
-  if (!started.email) {
+  if (!started.email && started.unreadable === undefined) {
     await withTenant(db, tenantId, (trx) => deliveryQueue.remove(trx, emailId));
     return started.record;
   }
   const record = started.record;
   let failure: unknown;
-  try {
-    await mailer.send(started.email);
-  } catch (error) {
-    failure = error;
+  if (started.email) {
+    try {
+      await mailer.send(started.email);
+    } catch (error) {
+      failure = error;
+    }
   }
   return withTenant(db, tenantId, async (trx) => {
-    const store = new EmailStore(trx);
+    const store = new EmailStore(trx, cipher);
     const event = {
       emailId,
       category: record.category ?? '',
@@ -69,7 +75,7 @@ export async function attemptDelivery(
       );
       return settled;
     };
-    if (failure === undefined) {
+    if (failure === undefined && started.unreadable === undefined) {
       const sent = await settle({ status: 'sent' }, notificationEvents.emailSent, {
         ...event,
         messageId: record.messageId,
@@ -77,8 +83,11 @@ export async function attemptDelivery(
       logger.info({ tenantId, emailId, attempts: record.attempts, category: record.category }, 'email sent');
       return sent;
     }
-    const error = describeSmtpError(failure, deps.secrets);
-    const outcome = failureOutcome(policy, record.attempts, responseCodeOf(failure), new Date());
+    const error = started.unreadable ?? describeSmtpError(failure, deps.secrets);
+    const outcome =
+      started.unreadable === undefined
+        ? failureOutcome(policy, record.attempts, responseCodeOf(failure), new Date())
+        : { status: 'failed' as const };
     if (outcome.status === 'retrying' && outcome.nextAttemptAt) {
       const retrying = await store.finish(emailId, {
         status: 'retrying',

@@ -1,5 +1,5 @@
 import { problems, sha256Hex, withTenant, type Knex } from '@workspace/kit';
-import { deliveryQueue, EmailStore, type EmailRecord } from '../db/emails.store.js';
+import { deliveryQueue, EmailStore, type ContentCipher, type EmailRecord } from '../db/emails.store.js';
 import { isFinal } from '../domain/delivery.js';
 
 /** A send request as the route parsed it (addresses as lists, attachments in base64). */
@@ -20,6 +20,8 @@ export interface SendEmailRequest {
 
 export interface SendEmailDeps {
   db: Knex;
+  /** Seals the subject, bodies and attachments before they are stored. */
+  cipher: ContentCipher;
   /** The From of every e-mail (MAIL_FROM). */
   mailFrom: string;
   /** The domain of the Message-ID header. */
@@ -71,11 +73,11 @@ export async function sendEmail(
  * an idempotency key already used answers that e-mail instead.
  */
 function queueEmail(
-  { db, mailFrom, messageIdDomain, delivery }: SendEmailDeps,
+  { db, cipher, mailFrom, messageIdDomain, delivery }: SendEmailDeps,
   { id, requestHash: hash, body }: { id: string; requestHash: string; body: SendEmailRequest },
 ): Promise<{ created: EmailRecord; existing?: undefined } | { existing: EmailRecord; created?: undefined }> {
   return withTenant(db, body.tenantId, async (trx) => {
-    const store = new EmailStore(trx);
+    const store = new EmailStore(trx, cipher);
     const created = await store.insert({
       id,
       tenantId: body.tenantId,

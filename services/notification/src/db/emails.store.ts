@@ -12,9 +12,12 @@ interface EmailRow {
   to_addresses: string[];
   cc_addresses: string[];
   reply_to: string | null;
-  subject: string;
-  text_body: string;
+  /** Written in clear by versions before migration 002; null since (ADR 0030). */
+  subject: string | null;
+  text_body: string | null;
   html_body: string | null;
+  /** The subject and bodies, sealed ({@link SealedContent}); null once the e-mail is final. */
+  content_sealed: string | null;
   status: EmailStatus;
   attempts: number;
   last_error: string | null;
@@ -90,9 +93,98 @@ const toRecord = (row: RecordRow): EmailRecord => ({
   updatedAt: row.updated_at,
 });
 
-/** The tenant's e-mails; every method runs inside `withTenant`, so row-level security scopes it as well. */
+/**
+ * An attempt's start: the record, and the message to send; nothing when the e-mail is already final, or `unreadable`
+ * (why, without the content) when its sealed content cannot be opened.
+ */
+export interface AttemptStart {
+  record: EmailRecord;
+  email?: OutgoingEmail;
+  unreadable?: string;
+}
+
+/** Seals and opens content at rest: the kit's FieldCipher (AES-256-GCM, keys from NOTIFICATION_ENCRYPTION_KEYS). */
+export interface ContentCipher {
+  encrypt(plaintext: string): string;
+  decrypt(sealed: string): string;
+}
+
+/**
+ * What `emails.content_sealed` and `email_attachments.content_sealed` hold once opened. Each names the e-mail (and
+ * the attachment its position) it belongs to, and is refused when opened for another row: FieldCipher binds a value
+ * to its key only, so a sealed value copied into another row (another tenant's) would otherwise open there.
+ */
+interface SealedContent {
+  emailId: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+interface SealedAttachment {
+  emailId: string;
+  position: number;
+  filename: string;
+  contentType: string;
+  contentBase64: string;
+}
+
+interface AttachmentRow {
+  position: number;
+  filename: string | null;
+  content_type: string | null;
+  content: Buffer | null;
+  content_sealed: string | null;
+}
+
+/** Columns that hold an e-mail's content, cleared together once it is final. */
+const CONTENT_CLEARED = { subject: null, text_body: null, html_body: null, content_sealed: null } as const;
+
+/**
+ * The tenant's e-mails; every method runs inside `withTenant`, so row-level security scopes it as well. An e-mail's
+ * subject, bodies and attachments are stored only sealed, and only until it is sent or has failed for good.
+ */
 export class EmailStore {
-  constructor(private readonly trx: Knex.Transaction) {}
+  constructor(
+    private readonly trx: Knex.Transaction,
+    private readonly cipher: ContentCipher,
+  ) {}
+
+  private seal(value: SealedContent | SealedAttachment): string {
+    return this.cipher.encrypt(JSON.stringify(value));
+  }
+
+  private openContent(row: EmailRow): Pick<OutgoingEmail, 'subject' | 'text' | 'html'> {
+    if (row.content_sealed === null) {
+      // Written in clear by a version before migration 002 and not sealed yet (commands/retention.ts seals it).
+      if (row.subject === null || row.text_body === null) {
+        throw new Error(`email ${row.email_id} has no content to send`);
+      }
+      return { subject: row.subject, text: row.text_body, ...(row.html_body ? { html: row.html_body } : {}) };
+    }
+    const content = JSON.parse(this.cipher.decrypt(row.content_sealed)) as SealedContent;
+    if (content.emailId !== row.email_id)
+      throw new Error(`email ${row.email_id} holds another e-mail's content`);
+    return { subject: content.subject, text: content.text, ...(content.html ? { html: content.html } : {}) };
+  }
+
+  private openAttachment(emailId: string, row: AttachmentRow): OutgoingAttachment {
+    if (row.content_sealed === null) {
+      if (row.filename === null || row.content_type === null || row.content === null) {
+        throw new Error(`attachment ${row.position} of email ${emailId} has no content`);
+      }
+      return { filename: row.filename, contentType: row.content_type, content: row.content };
+    }
+    const attachment = JSON.parse(this.cipher.decrypt(row.content_sealed)) as SealedAttachment;
+    if (attachment.emailId !== emailId || attachment.position !== row.position) {
+      throw new Error(`attachment ${row.position} of email ${emailId} holds another attachment`);
+    }
+    return {
+      filename: attachment.filename,
+      contentType: attachment.contentType,
+      content: Buffer.from(attachment.contentBase64, 'base64'),
+    };
+  }
 
   /** Inserts the e-mail and its attachments; undefined when the tenant already has one with this idempotency key. */
   async insert(email: NewEmail): Promise<EmailRecord | undefined> {
@@ -107,9 +199,12 @@ export class EmailStore {
         to_addresses: email.email.to,
         cc_addresses: email.email.cc,
         reply_to: email.email.replyTo ?? null,
-        subject: email.email.subject,
-        text_body: email.email.text,
-        html_body: email.email.html ?? null,
+        content_sealed: this.seal({
+          emailId: email.id,
+          subject: email.email.subject,
+          text: email.email.text,
+          ...(email.email.html ? { html: email.email.html } : {}),
+        }),
         status: email.status,
         message_id: email.email.messageId,
       })
@@ -124,9 +219,13 @@ export class EmailStore {
           email_id: email.id,
           position,
           tenant_id: email.tenantId,
-          filename: attachment.filename,
-          content_type: attachment.contentType,
-          content: attachment.content,
+          content_sealed: this.seal({
+            emailId: email.id,
+            position,
+            filename: attachment.filename,
+            contentType: attachment.contentType,
+            contentBase64: attachment.content.toString('base64'),
+          }),
           size: attachment.content.length,
         })),
       );
@@ -152,7 +251,7 @@ export class EmailStore {
    * Locks the e-mail and, unless it is already final, counts the attempt about to be made and marks it `sending`.
    * Returns the record and the message to send, or just the record when there is nothing to send.
    */
-  async beginAttempt(id: string): Promise<{ record: EmailRecord; email?: OutgoingEmail } | undefined> {
+  async beginAttempt(id: string): Promise<AttemptStart | undefined> {
     const row = await this.trx<EmailRow>('emails').where({ email_id: id }).forUpdate().first();
     if (!row) return undefined;
     if (row.status === 'sent' || row.status === 'failed') return { record: toRecord(row) };
@@ -165,34 +264,35 @@ export class EmailStore {
         updated_at: this.trx.fn.now(),
       })
       .returning<RecordRow[]>(RECORD_COLUMNS);
+    const record = toRecord(updated ?? row);
     const attachments = await this.trx('email_attachments')
-      .select<{ filename: string; content_type: string; content: Buffer }[]>(
-        'filename',
-        'content_type',
-        'content',
-      )
+      .select<AttachmentRow[]>('position', 'filename', 'content_type', 'content', 'content_sealed')
       .where({ email_id: id })
       .orderBy('position');
-    return {
-      record: toRecord(updated ?? row),
-      email: {
-        from: row.from_address,
-        to: row.to_addresses,
-        cc: row.cc_addresses,
-        ...(row.reply_to ? { replyTo: row.reply_to } : {}),
-        subject: row.subject,
-        text: row.text_body,
-        ...(row.html_body ? { html: row.html_body } : {}),
-        messageId: row.message_id,
-        attachments: attachments.map((attachment): OutgoingAttachment => ({
-          filename: attachment.filename,
-          contentType: attachment.content_type,
-          content: attachment.content,
-        })),
-      },
-    };
+    try {
+      return {
+        record,
+        email: {
+          from: row.from_address,
+          to: row.to_addresses,
+          cc: row.cc_addresses,
+          ...(row.reply_to ? { replyTo: row.reply_to } : {}),
+          ...this.openContent(row),
+          messageId: row.message_id,
+          attachments: attachments.map((attachment) => this.openAttachment(id, attachment)),
+        },
+      };
+    } catch (error) {
+      // No retry can open it (its key is gone, or the value was tampered with): the caller fails it for good.
+      return { record, unreadable: `ECONTENT: ${(error as Error).message}` };
+    }
   }
 
+  /**
+   * Records the attempt's outcome. A final one (sent, failed) also drops the content: the subject, bodies and
+   * attachments are deleted in the same transaction, the record (recipients, status, attempts, times) stays until
+   * the retention clean-up.
+   */
   async finish(
     id: string,
     outcome:
@@ -207,12 +307,74 @@ export class EmailStore {
         last_error: outcome.status === 'sent' ? null : outcome.error,
         next_attempt_at: outcome.status === 'retrying' ? outcome.nextAttemptAt : null,
         ...(outcome.status === 'sent' ? { sent_at: this.trx.fn.now() } : {}),
+        ...(outcome.status === 'retrying' ? {} : CONTENT_CLEARED),
         updated_at: this.trx.fn.now(),
       })
       .returning<RecordRow[]>(RECORD_COLUMNS);
     if (!row) throw new Error(`email ${id} disappeared during its attempt`);
+    if (outcome.status !== 'retrying') await this.trx('email_attachments').where({ email_id: id }).delete();
     return toRecord(row);
   }
+
+  /**
+   * Seals the content of this tenant's pending e-mails that a version before migration 002 wrote in clear (the
+   * migration dropped the content of final ones, which needs no key); returns how many e-mails it sealed.
+   */
+  async sealClearContent(): Promise<number> {
+    const emails = await this.trx<EmailRow>('emails')
+      .whereNotNull('text_body')
+      .whereNotIn('status', ['sent', 'failed'])
+      .forUpdate();
+    for (const row of emails) {
+      await this.trx('emails')
+        .where({ email_id: row.email_id })
+        .update({
+          ...CONTENT_CLEARED,
+          content_sealed: this.seal({ emailId: row.email_id, ...this.openContent(row) }),
+        });
+    }
+    const attachments = await this.trx('email_attachments')
+      .select<(AttachmentRow & { email_id: string })[]>(
+        'email_id',
+        'position',
+        'filename',
+        'content_type',
+        'content',
+        'content_sealed',
+      )
+      .whereNotNull('content')
+      .forUpdate();
+    for (const row of attachments) {
+      const attachment = this.openAttachment(row.email_id, row);
+      await this.trx('email_attachments')
+        .where({ email_id: row.email_id, position: row.position })
+        .update({
+          filename: null,
+          content_type: null,
+          content: null,
+          content_sealed: this.seal({
+            emailId: row.email_id,
+            position: row.position,
+            filename: attachment.filename,
+            contentType: attachment.contentType,
+            contentBase64: attachment.content.toString('base64'),
+          }),
+        });
+    }
+    return emails.length;
+  }
+}
+
+/**
+ * The retention clean-up: deletes the records of e-mails that have been final (sent or failed) for longer than
+ * `retentionDays`, in every tenant, through `purge_expired_emails` (migration 002: a SECURITY DEFINER function that
+ * can delete nothing else); attachments and queue entries go with them. Returns how many e-mails it deleted.
+ */
+export async function purgeExpiredEmails(db: Knex, retentionDays: number): Promise<number> {
+  const result = await db.raw<{ rows: { deleted: number }[] }>('SELECT purge_expired_emails(?) AS deleted', [
+    retentionDays,
+  ]);
+  return result.rows[0]?.deleted ?? 0;
 }
 
 /** The retry worker's queue (no row-level security: it holds only ids and due times). */
@@ -226,6 +388,12 @@ export const deliveryQueue = {
 
   async remove(trx: Knex.Transaction, emailId: string): Promise<void> {
     await trx('delivery_queue').where({ email_id: emailId }).delete();
+  },
+
+  /** The tenants that have e-mails waiting (the queue holds every e-mail that is not final). */
+  async tenants(db: Knex): Promise<string[]> {
+    const rows = await db('delivery_queue').distinct<{ tenant_id: string }[]>('tenant_id');
+    return rows.map((row) => row.tenant_id);
   },
 
   /**

@@ -11,6 +11,7 @@ import { emailView, sendEmailBody, sendEmailResult, tenantId } from './emails.sc
 
 export interface RouteContext {
   db: Knex;
+  cipher: SendEmailDeps['cipher'];
   config: NotificationConfig;
   delivery: SendEmailDeps['delivery'];
 }
@@ -24,13 +25,14 @@ export function requireInternal(config: NotificationConfig, req: Request): void 
 }
 
 export function notificationRoutes(context: RouteContext): { basePath: string; api: ApiRouter }[] {
-  const { db, config, delivery } = context;
+  const { db, cipher, config, delivery } = context;
   const internal = (req: Request) => {
     requireInternal(config, req);
   };
   const from = parseMailbox(config.MAIL_FROM);
   const sendDeps = {
     db,
+    cipher,
     mailFrom: config.MAIL_FROM,
     messageIdDomain: from ? domainOf(from.address) : 'workspace.local',
     delivery,
@@ -79,7 +81,9 @@ export function notificationRoutes(context: RouteContext): { basePath: string; a
         404: { description: 'No such e-mail in this tenant' },
       },
       handler: async ({ params, query }) => {
-        const record = await withTenant(db, query.tenantId, (trx) => new EmailStore(trx).byId(params.id));
+        const record = await withTenant(db, query.tenantId, (trx) =>
+          new EmailStore(trx, cipher).byId(params.id),
+        );
         if (!record) throw problems.notFound('E-mail not found.');
         return presentEmail(record);
       },

@@ -16,7 +16,14 @@ import enGB from 'antd/locale/en_GB';
 import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useDispatch } from 'react-redux';
 import { Link, Navigate, Route, Routes, useLocation } from 'react-router';
-import { forgetModuleData, inFlight, useLogoutMutation, useSessionQuery, type Session } from '../../app/api';
+import {
+  forgetModuleData,
+  inFlight,
+  useLogoutEverywhereMutation,
+  useLogoutMutation,
+  useSessionQuery,
+  type Session,
+} from '../../app/api';
 import { enabledModules } from '../../app/modules';
 import { moduleViews } from '../../app/moduleViews';
 import type { AppDispatch } from '../../app/store';
@@ -29,6 +36,7 @@ import {
   tenantAccent,
   type Appearance,
 } from '../../ui/appearance';
+import { useConfirm, useToast } from '../../ui/feedback';
 import { photoOf } from '../../ui/photo';
 import { LoadingBar } from '../../ui/LoadingBar';
 import { ModuleErrorBoundary } from '../../ui/ModuleErrorBoundary';
@@ -139,11 +147,32 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
   const superAdmin = isSuperAdmin(session.scopes);
   const modules = enabledModules(session.tenant.modules);
   const home = modules[0]?.route ?? '/welcome';
+  const [logoutEverywhere] = useLogoutEverywhereMutation();
+  const confirm = useConfirm();
+  const toast = useToast();
+  // Signed out here; the bff answers where to go next: the IdP's end-session page (it ends the IdP's own sign-in,
+  // so the next sign-in asks for credentials, and comes back to /login), or /login.
   const signOut = async () => {
-    await logout(undefined)
+    const signedOut = await logout(undefined)
       .unwrap()
       .catch(() => undefined);
-    window.location.assign('/login');
+    window.location.assign(signedOut?.redirectTo ?? '/login');
+  };
+  const signOutEverywhere = async () => {
+    const sure = await confirm({
+      title: 'Sign out of all sessions?',
+      message:
+        'You will be signed out on every device and browser where you are signed in, this one included.',
+      confirmText: 'Sign out of all sessions',
+      style: 'danger',
+    });
+    if (!sure) return;
+    try {
+      const signedOut = await logoutEverywhere(undefined).unwrap();
+      window.location.assign(signedOut.redirectTo);
+    } catch {
+      toast.error('Your other sessions could not be signed out. Please try again.');
+    }
   };
 
   const header = (
@@ -188,6 +217,7 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
           name={session.user.displayName || session.user.email}
           status={session.user.status}
           photoUrl={photoOf(session.user)}
+          onSignOutEverywhere={() => void signOutEverywhere()}
         />
         <Button type="text" icon={<LogoutOutlined />} onClick={() => void signOut()}>
           Sign out

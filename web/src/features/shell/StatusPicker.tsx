@@ -1,3 +1,4 @@
+import { LogoutOutlined } from '@ant-design/icons';
 import { Dropdown, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useUpdateMeMutation } from '../../app/api';
@@ -16,20 +17,25 @@ function saveLocalStatus(uid: string, status: UserStatus): void {
 
 const labels: Record<UserStatus, string> = { active: 'Active', busy: 'Busy', unavailable: 'Unavailable' };
 
+const SIGN_OUT_EVERYWHERE = 'sign-out-everywhere';
+
 /**
- * The user's status: shown at once, saved locally (localStorage) and remotely; a failed remote save puts the
- * previous value back, in the picker and in the local copy.
+ * The user menu on the avatar: the user's status, shown at once, saved locally (localStorage) and remotely (a failed
+ * remote save puts the previous value back, in the picker and in the local copy); and, below it, 'Sign out of all
+ * sessions' when `onSignOutEverywhere` is given.
  */
 export function StatusPicker({
   uid,
   name,
   status,
   photoUrl,
+  onSignOutEverywhere,
 }: {
   uid: string;
   name: string;
   status: UserStatus;
   photoUrl: string | null;
+  onSignOutEverywhere?: () => void;
 }) {
   const [shown, setShown] = useState<UserStatus>(status);
   // A status changed elsewhere (another tab, live updates) replaces the one shown.
@@ -57,24 +63,40 @@ export function StatusPicker({
       trigger={['click']}
       menu={{
         selectedKeys: [shown],
-        items: (Object.keys(labels) as UserStatus[]).map((key) => ({
-          key,
-          label: (
-            <Space>
-              <span
-                style={{
-                  display: 'inline-block',
-                  width: 8,
-                  height: 8,
-                  borderRadius: 4,
-                  background: statusColours[key],
-                }}
-              />
-              {labels[key]}
-            </Space>
-          ),
-        })),
-        onClick: ({ key }) => void choose(key as UserStatus),
+        items: [
+          ...(Object.keys(labels) as UserStatus[]).map((key) => ({
+            key,
+            label: (
+              <Space>
+                <span
+                  style={{
+                    display: 'inline-block',
+                    width: 8,
+                    height: 8,
+                    borderRadius: 4,
+                    background: statusColours[key],
+                  }}
+                />
+                {labels[key]}
+              </Space>
+            ),
+          })),
+          ...(onSignOutEverywhere
+            ? [
+                { type: 'divider' as const },
+                {
+                  key: SIGN_OUT_EVERYWHERE,
+                  label: 'Sign out of all sessions',
+                  icon: <LogoutOutlined />,
+                  danger: true,
+                },
+              ]
+            : []),
+        ],
+        onClick: ({ key }) => {
+          if (key === SIGN_OUT_EVERYWHERE) onSignOutEverywhere?.();
+          else void choose(key as UserStatus);
+        },
       }}
     >
       <button
