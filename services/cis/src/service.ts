@@ -7,6 +7,7 @@ import type { Mailer } from './clients/mailer.js';
 import { sealStoredCis300 } from './commands/seal-stored-cis300.js';
 import type { CisConfig } from './config.js';
 import { JobQueue } from './db/jobs.store.js';
+import { IMPORT_BODY_BYTES } from './domain/index.js';
 import { auditFailures } from './http/audit-failures.js';
 import { dashboardRoutes } from './http/dashboard.routes.js';
 import { invoiceRoutes } from './http/invoices.routes.js';
@@ -42,8 +43,8 @@ export function cisService(config: CisConfig, mailer: Mailer): CisService {
     name: 'cis',
     schema: CIS_SCHEMA,
     migrations: cisMigrations,
-    // CSV imports of 10,000+ rows arrive as one JSON body.
-    bodyLimit: '16mb',
+    // The largest body is an invoice import (IMPORT_LIMITS.fileBytes of CSV in JSON).
+    bodyLimit: `${IMPORT_BODY_BYTES / 1024}kb`,
     publishes: Object.values(cisEvents),
     deps: () => started().deps,
     jobs: () => started().worker,
