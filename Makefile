@@ -21,8 +21,8 @@ infra-down:
 test:
 	@bash $(LOCAL)/run-tests.sh
 
-# Not in `make test` (about a minute: its own broker starts and stops): the kit's Kafka adapter over SASL_SSL with
-# ACLs, against a second, test-only broker (deploy/local/kafka-auth.sh) apart from the shared infrastructure.
+# Also the last step of `make test` (about 40 s: its own broker starts and stops): the kit's Kafka adapter over
+# SASL_SSL with ACLs, against a second, test-only broker (deploy/local/kafka-auth.sh) apart from the shared one.
 test-kafka-auth: install
 	@bash $(LOCAL)/kafka-auth.sh test
 

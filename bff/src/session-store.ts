@@ -1,4 +1,4 @@
-import { TtlLruCache } from '@workspace/kit';
+import { TtlLruCache, type CacheClock } from '@workspace/kit';
 /**
  * Where sessions live: `IdentitySessionStore` (identity's PostgreSQL, shared by every bff replica; ADR 0025) in
  * the running bff, `MemorySessionStore` in unit tests.
@@ -85,6 +85,8 @@ export interface CachedSessionStoreOptions {
   /** Sessions cached at most (least recently used go first). */
   maxEntries?: number;
   now?: () => number;
+  /** The clock of the read cache's time to live (the cache's monotonic clock by default); tests move it on. */
+  clock?: CacheClock;
 }
 
 /**
@@ -114,6 +116,7 @@ export class CachedSessionStore<T extends object> implements SessionStore<T> {
       name: 'bff-sessions',
       ttlMs: options.ttlMs,
       maxEntries: options.maxEntries ?? 10_000,
+      ...(options.clock ? { clock: options.clock } : {}),
     });
   }
 

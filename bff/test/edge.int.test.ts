@@ -204,7 +204,7 @@ describe('JSON bodies (M6)', () => {
     expect(JSON.parse(refused.body)).toMatchObject({ code: 'forbidden' });
   });
 
-  it('gives the CSV import (16 MB) and the logo (6 MB) their sizes for a signed-in user; other forwards refuse 1 MB', async () => {
+  it('gives the CSV import (11 MB) and the logo (6 MB) their sizes for a signed-in user; other forwards refuse 1 MB', async () => {
     const admin = await staff();
     const csv = 'x'.repeat(2 * 1024 * 1024);
     const imported = await admin.browser.api('/api/cis/invoices/import', {

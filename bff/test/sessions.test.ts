@@ -56,7 +56,8 @@ function fakeIdentity() {
     },
     refresh: async (refreshToken: string): Promise<Tokens> => {
       calls.push(refreshToken);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // Answers a turn of the event loop later, so calls made together overlap.
+      await new Promise((resolve) => setImmediate(resolve));
       if (refuse)
         throw new HttpProblem(401, 'unauthorized', 'The session has expired. Please sign in again.');
       issued += 1;

@@ -1,8 +1,14 @@
 // Checks that every proof docs/spec-coverage.md cites still exists: for `<path> › <describe> › <test name>`, the
 // test file, each describe title and the test's name (a name built from a template, `%s` or `${...}`, is checked
-// up to the template); for `<doc>.md › <heading>`, the document and its headings. Run by `make lint`.
+// up to the template); for `<doc>.md › <heading>`, the document and its headings. And that the gradings follow the
+// legend: a row that does not apply is `not done yet` with `does not apply: <document> (<why>)`, a `proved` row
+// never says `does not apply`, and a row whose checklist verify column says "browser" is `proved` only when it
+// cites a browser journey (web/test/*.int.test.ts, path and test name). The checklists are read from SPEC_DIR, or
+// ../shared/spec beside the repository (or beside its main worktree); without them the browser rule is skipped,
+// with a notice. Run by `make lint`.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -93,11 +99,61 @@ function checkDoc(path, body) {
   return undefined;
 }
 
+/** Where the checklists are: SPEC_DIR, else ../shared/spec beside this repository or beside its main worktree. */
+function specDir() {
+  const candidates = [process.env.SPEC_DIR, join(root, '..', 'shared', 'spec')];
+  try {
+    const common = execFileSync('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    candidates.push(join(dirname(common), '..', 'shared', 'spec'));
+  } catch {
+    // Not a git checkout: the other places only.
+  }
+  return candidates.find((dir) => dir && existsSync(join(dir, 'checklist-cis.md')));
+}
+
+/** The ids whose checklist verify column (the last) asks for a browser check. */
+function browserRows(dir) {
+  const ids = new Set();
+  for (const name of ['checklist-workspace.md', 'checklist-cis.md', 'checklist-drive.md']) {
+    const file = join(dir, name);
+    if (!existsSync(file)) continue;
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      const id = line.match(/^\| ((?:WS|CIS|DRV)-\d+) \|/)?.[1];
+      if (id && /\bbrowser\b/i.test(line.split(' | ').at(-1) ?? '')) ids.add(id);
+    }
+  }
+  return ids;
+}
+
+const spec = specDir();
+const browser = spec ? browserRows(spec) : undefined;
+const JOURNEY = /(?<![\w/.-])web\/test\/[\w./-]+\.int\.test\.tsx? › /;
+const DOES_NOT_APPLY = 'does not apply: ';
+
 const failures = [];
 let checked = 0;
 for (const [index, line] of readFileSync(coverage, 'utf8').split('\n').entries()) {
   if (!/^\| (WS|CIS|DRV)-\d+ /.test(line)) continue;
   const proof = line.split(' | ').slice(4).join(' | ').replace(/ \|$/, '').replaceAll('\\|', '|');
+  const rowId = line.split(' | ')[0].slice(2);
+  const status = line.split(' | ')[3];
+  const at = `docs/spec-coverage.md:${index + 1} ${rowId}`;
+  if (proof.startsWith(DOES_NOT_APPLY) && status !== 'not done yet')
+    failures.push(`${at}: a row that does not apply is graded 'not done yet', not '${status}'`);
+  if (status === 'not done yet' && proof.includes('does not apply') && !proof.startsWith(DOES_NOT_APPLY))
+    failures.push(`${at}: a row that does not apply says so first: 'does not apply: <document> (<why>)'`);
+  if (status === 'proved' && proof.includes('does not apply'))
+    failures.push(
+      `${at}: 'proved' but part of it does not apply: grade it 'partly' (missing: ... does not apply)`,
+    );
+  if (browser?.has(rowId) && status === 'proved' && !JOURNEY.test(proof))
+    failures.push(
+      `${at}: a browser row is 'proved' only by a browser journey; cite its web/test/*.int.test.ts test`,
+    );
   const starts = [...proof.matchAll(CITED)];
   for (const [n, match] of starts.entries()) {
     const end = starts[n + 1]?.index ?? proof.length;
@@ -113,9 +169,14 @@ for (const [index, line] of readFileSync(coverage, 'utf8').split('\n').entries()
   }
 }
 
+if (!browser)
+  console.log('spec-coverage: the checklists were not found (set SPEC_DIR): browser rows not checked');
 if (failures.length > 0) {
   console.error(failures.join('\n'));
-  console.error(`${failures.length} of ${checked} proofs in ${relative(root, coverage)} point at nothing`);
+  console.error(`${failures.length} problems in ${relative(root, coverage)} (${checked} proofs checked)`);
   process.exit(1);
 }
-console.log(`spec-coverage: ${checked} proofs point at existing tests and headings`);
+console.log(
+  `spec-coverage: ${checked} proofs point at existing tests and headings; gradings consistent` +
+    (browser ? ` (${browser.size} browser rows, checklists in ${relative(root, resolve(spec)) || '.'})` : ''),
+);

@@ -9,8 +9,9 @@
 # every start): certificates made with openssl at start (a CA, the broker's certificate for localhost and
 # 127.0.0.1 in a PEM keystore, a client certificate for CN=notification), SCRAM users added when the storage is
 # formatted. The broker never touches the shared infrastructure.
-#   kafka-auth.sh start | stop | env | test
-# `env` prints the KAFKA_AUTH_* variables the test reads; `test` starts, runs the test and stops.
+#   kafka-auth.sh start | stop | env | test [jest options]
+# `env` prints the KAFKA_AUTH_* variables the test reads; `test` starts, runs the test and stops (`make test` runs it
+# after the integration suites, about 40 s).
 # shellcheck source=lib.sh source-path=SCRIPTDIR
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -164,13 +165,13 @@ run_test() {
   eval "$(print_env | sed 's/^/export /')"
   cd "$REPO_DIR"
   NODE_OPTIONS="--experimental-vm-modules --no-warnings=ExperimentalWarning" \
-    node node_modules/jest/bin/jest.js --config services/kit/test/kafka-auth/jest.config.js --runInBand
+    node node_modules/jest/bin/jest.js --config services/kit/test/kafka-auth/jest.config.js --runInBand "$@"
 }
 
 case "${1:-test}" in
   start) start_broker ;;
   stop) stop_broker ;;
   env) print_env ;;
-  test) run_test ;;
+  test) shift; run_test "$@" ;;
   *) die "usage: kafka-auth.sh start|stop|env|test" ;;
 esac

@@ -23,7 +23,10 @@ status=0
 "${jest[@]}" --selectProjects unit --json --outputFile="$reports/unit.json" || status=1
 "${jest[@]}" --selectProjects integration --runInBand --testTimeout=120000 --json --outputFile="$reports/integration.json" || status=1
 
+# The kit's Kafka adapter over TLS with SCRAM and ACLs, against a broker of its own (deploy/local/kafka-auth.sh).
+bash "$LOCAL_DIR/kafka-auth.sh" test --ci --json --outputFile="$reports/kafka-auth.json" || status=1
+
 # Stop what this run started before the totals, so they stay the last line.
 stop_components_started_here
-node "$LOCAL_DIR/test-totals.mjs" "$reports/unit.json" "$reports/integration.json" || status=1
+node "$LOCAL_DIR/test-totals.mjs" "$reports/unit.json" "$reports/integration.json" "$reports/kafka-auth.json" || status=1
 exit $status

@@ -84,6 +84,9 @@ export const cisAuditActions = [
   'cis.subcontractor.deleted',
   'cis.subcontractor.invited',
   'cis.pii.unmasked',
+  // Not in cis.md: an edit that ends a subcontractor's portal access (portal access off, or archived by the edit);
+  // identity ends their portal sessions and links, as for archived and deleted.
+  'cis.subcontractor.portal_access_ended',
   'cis.invoice.created',
   'cis.invoice.updated',
   'cis.invoice.approved',

@@ -163,3 +163,27 @@ export function hueOf(css: string): number {
   const sector = max === r ? ((g - b) / delta) % 6 : max === g ? (b - r) / delta + 2 : (r - g) / delta + 4;
   return (sector * 60 + 360) % 360;
 }
+
+/**
+ * Waits until every finite CSS animation and transition in the element (and its subtree) has finished, e.g. a
+ * dialog's or drawer's opening, instead of waiting a guessed number of milliseconds. (Endless ones, a spinner's,
+ * are left out.)
+ */
+export async function animationsDone(locator: Locator): Promise<void> {
+  await locator.evaluate((element) => {
+    interface Running {
+      finished: Promise<unknown>;
+      effect: { getComputedTiming(): { endTime?: number | string } } | null;
+    }
+    const animations = (element as { getAnimations(options: { subtree: boolean }): Running[] }).getAnimations(
+      {
+        subtree: true,
+      },
+    );
+    return Promise.all(
+      animations
+        .filter((animation) => Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)))
+        .map((animation) => animation.finished.catch(() => undefined)),
+    );
+  });
+}

@@ -321,8 +321,10 @@ describe('CIS screens in Chromium, screen by screen and role by role', () => {
       Boolean,
       'the console error of the failed bulk approve',
     );
-    // No toast, notification, alert or dialog tells the user; the draft is still a draft.
-    await page.waitForTimeout(500);
+    // The failure's handler has run to its end when the selection clears (it logs, then clears; a message to the
+    // user would have been raised before): no toast, notification, alert or dialog tells the user; the draft is
+    // still a draft.
+    await page.getByText('1 selected').waitFor({ state: 'detached', timeout: 15_000 });
     expect(await page.locator('.ant-message-notice, .ant-notification-notice').count()).toBe(0);
     expect(await page.getByText('Batch approval failed').count()).toBe(0);
     expect(await page.locator('.ant-modal:visible, .ant-alert-error').count()).toBe(0);

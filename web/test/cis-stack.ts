@@ -51,8 +51,8 @@ export async function startCisBrowserStack(): Promise<CisBrowserStack> {
 }
 
 /**
- * One CIS stack for a test file: started before its tests (then handed to `started`, which keeps what the tests
- * use and seeds) and stopped after them.
+ * One CIS stack for a test file (or, called inside a describe, for that describe): started before its tests (then
+ * handed to `started`, which keeps what the tests use and seeds) and stopped after them.
  */
 export function cisStackPerFile(started: (stack: CisBrowserStack) => void | Promise<void>): void {
   let stack: CisBrowserStack;

@@ -4,19 +4,27 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Download, Locator, Page, Route } from 'playwright-core';
 import { londonDate, taxMonthOf } from '@workspace/cis/domain';
-import type { CisHarness } from '@workspace/cis/testing';
+import {
+  createSubcontractor,
+  drainJobQueue,
+  invoiceBody,
+  settingsBody,
+  type CisHarness,
+} from '@workspace/cis/testing';
 import { shots } from './browser.js';
 import { choose, dialog, optionsOf, cisStackPerFile, type CisBrowserStack } from './cis-stack.js';
 
+// Each describe has a stack (and database) of its own, started before its journeys and stopped after them: the
+// second makes through the API what it needs (seedWhatTheFirstJourneysLeave), so it runs alone as well.
 let stack: CisBrowserStack;
 let harness: CisHarness;
 let browser: Browser;
 let baseUrl: string;
 
-cisStackPerFile((started) => {
+const keepStack = (started: CisBrowserStack) => {
   stack = started;
   ({ harness, browser, baseUrl } = stack);
-});
+};
 
 async function expectVisible(_page: Page, locator: ReturnType<Page['locator']>) {
   await locator.waitFor({ state: 'visible', timeout: 15_000 });
@@ -100,6 +108,8 @@ async function cellOf(table: Locator, row: Locator, header: string): Promise<Loc
 }
 
 describe('CIS screens in Chromium', () => {
+  cisStackPerFile(keepStack);
+
   it('the CIS admin finds the setup prompt, configures the module and sees the stored UTR masked', async () => {
     // Before the settings are saved, a user who may not manage them sees the prompt without the link.
     const clerk = await stack.newPage('clerk@demo.test');
@@ -292,21 +302,20 @@ describe('CIS screens in Chromium', () => {
     await page.goto(`${baseUrl}/cis/invoices`);
     const invoiceRow = page.locator('tr', { hasText: 'INV-1001' });
     await expectVisible(page, invoiceRow);
-    await expectVisible(page, invoiceRow.getByText('£160.00'));
-    await expectVisible(page, invoiceRow.getByText('Statement pending'));
+    // The CIS column: the deduction, the rate percent and Statement pending.
+    const cisCell = await cellOf(page.locator('.ant-table'), invoiceRow, 'CIS');
+    await expectVisible(page, cisCell.getByText('£160.00', { exact: true }));
+    await expectVisible(page, cisCell.getByText('20%', { exact: true }));
+    await expectVisible(page, cisCell.getByText('Statement pending', { exact: true }));
     await page.screenshot({ path: `${shots}/cis-invoices-list.png` });
 
-    // Statements: generate, issue by email, open the PDF.
+    // Statements: approving queued the statement job; once it has run, the statement is generated (no Generate
+    // action left); issue by email, open the PDF.
+    await drainJobQueue(harness);
     await page.goto(`${baseUrl}/cis/statements`);
     const statementRow = page.locator('tr', { hasText: 'Sam Site' }).first();
-    await expectVisible(page, statementRow);
-    // Approving queued the statement job; if it has not generated the statement yet, generate it here.
-    const generate = statementRow.getByRole('button', { name: 'Generate', exact: true });
-    await expectVisible(page, generate.or(statementRow.getByText('Generated', { exact: true })));
-    if (await generate.isVisible()) {
-      await generate.click();
-      await expectVisible(page, page.getByText('Statement generated for Sam Site'));
-    }
+    await expectVisible(page, statementRow.getByText('Generated', { exact: true }));
+    expect(await statementRow.getByRole('button', { name: 'Generate', exact: true }).count()).toBe(0);
     await statementRow.getByRole('button', { name: 'Email' }).click();
     await expectVisible(page, statementRow.getByText(/Issued \(Email\)/));
     await page.screenshot({ path: `${shots}/cis-statements-issued.png` });
@@ -385,9 +394,13 @@ describe('CIS screens in Chromium', () => {
     await admin.screenshot({ path: `${shots}/cis-subcontractor-detail-unmasked.png`, fullPage: true });
 
     // The admin's invoice list stays open while the accountant records and approves an invoice.
+    // Its live stream is open once the stream's answer has arrived (cis subscribes before it answers).
+    const streamOpen = admin.waitForResponse(
+      (response) => new URL(response.url()).pathname === '/api/cis/invoices/stream',
+    );
     await admin.goto(`${baseUrl}/cis/invoices`);
     await expectVisible(admin, admin.locator('tr', { hasText: 'INV-1001' }));
-    await admin.waitForTimeout(1000); // the EventSource connects
+    expect((await streamOpen).status()).toBe(200);
     await accountant.goto(`${baseUrl}/cis/invoices/new`);
     const invoiceForm = accountant.getByTestId('invoice-form');
     await invoiceForm.getByLabel('Invoice number').fill('INV-1002');
@@ -477,10 +490,63 @@ describe('CIS screens in Chromium', () => {
   });
 });
 
-// The journeys below continue from the state the ones above leave: the module configured, Sam Site with INV-1001
-// paid (its statement issued by email) and INV-1002 approved, Paula Plaster invited, and this tax month's return
-// submitted.
+/**
+ * What the journeys of the first describe leave, made through cis's API on this describe's own stack: the module
+ * configured; Sam Site (20 %) with INV-1001 (£1,000, £200 materials) paid today and its statement issued by email,
+ * and INV-1002 (£500, £350 materials) approved; Paula Plaster invited; this tax month's return submitted.
+ */
+async function seedWhatTheFirstJourneysLeave(today: string): Promise<void> {
+  const token = await harness.signInAs('cis.admin@demo.test');
+  const call = async (method: string, path: string, body?: unknown) => {
+    const answer = await harness.call(token, method, path, body);
+    if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${answer.text}`);
+    return answer.body;
+  };
+  await call('PUT', '/settings', settingsBody({ emailFrom: 'statements@demo.test' }));
+  const sam = await createSubcontractor(harness, token, {
+    name: 'Sam Site',
+    utr: '1234567890',
+    nino: 'AB123456C',
+    email: 'sam@site.test',
+  });
+  const created = async (overrides: Record<string, unknown>) =>
+    (
+      (await call('POST', '/invoices', invoiceBody(sam, { invoiceDate: today, ...overrides }))).invoice as {
+        id: string;
+      }
+    ).id;
+  const paid = await created({ invoiceNumber: 'INV-1001' });
+  await call('POST', `/invoices/${paid}/approve`);
+  await call('POST', `/invoices/${paid}/pay`, { paymentDate: today });
+  const approved = await created({
+    invoiceNumber: 'INV-1002',
+    grossP: 50_000,
+    materialsP: 35_000,
+    materialsJustification: 'Steel beams supplied by the subcontractor',
+  });
+  await call('POST', `/invoices/${approved}/approve`);
+  // The approvals queued the statement job: Sam Site's statement is generated by it, then issued by email.
+  await drainJobQueue(harness);
+  const taxMonth = taxMonthOf(today);
+  const month = (await call('GET', `/statements?taxMonth=${taxMonth}`)) as {
+    subcontractors: { name: string; statement: { id: string } | null }[];
+  };
+  const statement = month.subcontractors.find((group) => group.name === 'Sam Site')?.statement;
+  if (!statement) throw new Error("Sam Site's statement was not generated");
+  await call('POST', `/statements/${statement.id}/issue`, { method: 'email' });
+  await call('POST', '/subcontractors/invite', {
+    name: 'Paula Plaster',
+    email: 'paula@plaster.test',
+    type: 'individual',
+    utr: '9876543210',
+  });
+  const compiled = (await call('POST', `/returns/${taxMonth}/compile`)) as { return: { id: string } };
+  await call('POST', `/returns/${compiled.return.id}/submit`);
+}
+
 describe('CIS journeys in Chromium: import, Generate All, returns, the portal and analytics', () => {
+  cisStackPerFile(keepStack);
+
   let accountant: Page | undefined;
   const today = londonDate(new Date());
   const signedIn = (): Page => {
@@ -488,6 +554,7 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
     return accountant;
   };
   beforeAll(async () => {
+    await seedWhatTheFirstJourneysLeave(today);
     // A second subcontractor without a statement this month, verified for gross payment (0 %): its paid
     // invoices queue no statement job, so Generate All has one to make.
     const token = await harness.signInAs('cis.admin@demo.test');
@@ -573,13 +640,10 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
     // Generate All has exactly Ivy's (0 %, no job queued) to make.
     const paula = page.locator('tr', { hasText: 'Paula Plaster' }).first();
     const ivy = page.locator('tr', { hasText: 'Ivy Importer' }).first();
-    for (let attempt = 0; ; attempt++) {
-      await page.goto(`${baseUrl}/cis/statements`);
-      await expectVisible(page, ivy.getByText('Pending generation'));
-      if (await paula.getByText('Generated', { exact: true }).isVisible()) break;
-      if (attempt === 10) throw new Error("Paula Plaster's statement was not generated by the job");
-      await page.waitForTimeout(500);
-    }
+    await drainJobQueue(harness);
+    await page.goto(`${baseUrl}/cis/statements`);
+    await expectVisible(page, ivy.getByText('Pending generation'));
+    await expectVisible(page, paula.getByText('Generated', { exact: true }));
     await page.getByRole('button', { name: 'Generate All' }).click();
     await expectVisible(page, page.getByTestId('job-progress').getByText(/Generating statements/));
     await expectVisible(page, page.getByTestId('job-progress').locator('.ant-progress'));
@@ -873,7 +937,8 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
     expect(await statValue(page, 'Draft')).toBe('0');
     expect(await statValue(page, 'Approved')).toBe('2');
     expect(await statValue(page, 'This Month CIS')).toBe('£460.00');
-    expect(await statValue(page, 'Pending Statements')).toMatch(/^\d+$/);
+    // Approved with a deduction and no statement issued: INV-1002 (£30) and IMP-002 (£160).
+    expect(await statValue(page, 'Pending Statements')).toBe('2');
     expect(await optionsOf(page, page.getByLabel('Status filter'))).toEqual([
       'All statuses',
       'Draft',
@@ -900,11 +965,20 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
       body: JSON.stringify({ status: 500, code: 'internal_error', ...(detail ? { detail } : {}) }),
     });
     const fail = (route: Route) => route.fulfill(problem('Database unavailable'));
-    const pause = () => new Promise((resolve) => setTimeout(resolve, 1500));
-    // A call held for 1.5 s, then let through (the screen shows its loading state meanwhile).
-    const slow = async (route: Route) => {
-      await pause();
-      await route.continue().catch(() => undefined);
+    /**
+     * A route handler that holds each call until `release()` (the screen shows its loading state meanwhile), then
+     * lets it through, or answers it with `answer`.
+     */
+    const holding = (answer?: (route: Route) => Promise<void>) => {
+      let release: () => void = () => undefined;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const handler = async (route: Route) => {
+        await released;
+        await (answer ? answer(route) : route.continue()).catch(() => undefined);
+      };
+      return { handler, release };
     };
     /** Fails only the calls of this method; the others go through. */
     const failOn = (method: string) => (route: Route) =>
@@ -915,11 +989,13 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
     const listSkeleton = page.locator('.ant-skeleton', { has: page.locator('.ant-skeleton-paragraph') });
 
     // Invoice list: the skeleton while the list call is held, then the rows; a failed call shows its error.
-    await page.route(invoiceList, slow);
+    const heldInvoices = holding();
+    await page.route(invoiceList, heldInvoices.handler);
     await page.goto(`${baseUrl}/cis/invoices`);
     await expectVisible(page, listSkeleton);
+    heldInvoices.release();
     await expectVisible(page, page.locator('tr', { hasText: 'INV-1001' }));
-    await page.unroute(invoiceList, slow);
+    await page.unroute(invoiceList, heldInvoices.handler);
     await page.route(invoiceList, fail);
     await page.goto(`${baseUrl}/cis/invoices`);
     await expectVisible(
@@ -930,11 +1006,13 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
     await page.unroute(invoiceList, fail);
 
     // Subcontractor list: the same.
-    await page.route(subcontractorList, slow);
+    const heldSubcontractors = holding();
+    await page.route(subcontractorList, heldSubcontractors.handler);
     await page.goto(`${baseUrl}/cis/subcontractors`);
     await expectVisible(page, listSkeleton);
+    heldSubcontractors.release();
     await expectVisible(page, page.locator('tr', { hasText: 'Sam Site' }));
-    await page.unroute(subcontractorList, slow);
+    await page.unroute(subcontractorList, heldSubcontractors.handler);
     await page.route(subcontractorList, fail);
     await page.goto(`${baseUrl}/cis/subcontractors`);
     await expectVisible(
@@ -949,16 +1027,14 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
     const invite = dialog(page, 'Invite Subcontractor to Portal');
     await invite.getByLabel('Name').fill('Otto Offline');
     await invite.getByLabel('Email').fill('otto@offline.test');
-    const slowFailure = async (route: Route) => {
-      await pause();
-      await route.fulfill(problem());
-    };
-    await page.route('**/api/cis/subcontractors/invite', slowFailure);
+    const heldFailure = holding((route) => route.fulfill(problem()));
+    await page.route('**/api/cis/subcontractors/invite', heldFailure.handler);
     await invite.getByRole('button', { name: 'Create & Send Invite' }).click();
     await expectVisible(page, invite.getByRole('button', { name: 'Creating...' }));
+    heldFailure.release();
     await expectVisible(page, invite.getByText('Failed to create subcontractor and send invitation'));
     await expectVisible(page, invite.getByRole('button', { name: 'Create & Send Invite' }));
-    await page.unroute('**/api/cis/subcontractors/invite', slowFailure);
+    await page.unroute('**/api/cis/subcontractors/invite', heldFailure.handler);
     await page.route('**/api/cis/subcontractors/invite', fail);
     await invite.getByRole('button', { name: 'Create & Send Invite' }).click();
     await expectVisible(page, invite.getByText('Database unavailable', { exact: true }));
@@ -999,12 +1075,14 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
     await page.unroute('**/api/cis/statements/*/issue', fail);
 
     // Returns: the skeleton while the current return is held, then its error when the call fails.
-    await page.route('**/api/cis/returns/current', slow);
+    const heldReturn = holding();
+    await page.route('**/api/cis/returns/current', heldReturn.handler);
     await page.goto(`${baseUrl}/cis/returns`);
     await expectVisible(page, listSkeleton);
+    heldReturn.release();
     const current = page.getByTestId('current-return');
     await expectVisible(page, current.locator('.ant-tag', { hasText: 'Locked' }));
-    await page.unroute('**/api/cis/returns/current', slow);
+    await page.unroute('**/api/cis/returns/current', heldReturn.handler);
     await page.route('**/api/cis/returns/current', fail);
     await page.goto(`${baseUrl}/cis/returns`);
     await expectVisible(page, page.getByText('Error loading returns: Database unavailable', { exact: true }));

@@ -15,7 +15,7 @@ import {
 } from '@workspace/cis/testing';
 import { demoSeed } from '@workspace/identity/testing';
 import { statusColours, statusStorageKey } from '../src/ui/avatar.js';
-import { hueOf, rgb, shots, signInThroughPages, styleOf, visible } from './browser.js';
+import { animationsDone, hueOf, rgb, shots, signInThroughPages, styleOf, visible } from './browser.js';
 import { cisStackPerFile } from './cis-stack.js';
 
 let harness: CisHarness;
@@ -40,12 +40,6 @@ async function signedIn(email: string): Promise<{ context: BrowserContext; page:
   return { context, page };
 }
 
-/** Relative luminance (0 black, 1 white) of a CSS rgb() colour. */
-function luminance(css: string): number {
-  const [r = 0, g = 0, b = 0] = (css.match(/\d+/g) ?? []).map(Number);
-  return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
-}
-
 /** The footer settings as identity stores them (tenants.footer). */
 function footerInDb(): Promise<Record<string, unknown>> {
   return harness.identity.definition.context().inTenant('demo', async (_store, trx) => {
@@ -67,14 +61,30 @@ function statusInDb(uid: string): Promise<string | undefined> {
 /** The app's page background: dark or light follows the theme mode in force. */
 const pageBackground = (page: Page) => styleOf(page.locator('.ant-layout').first(), 'background-color');
 
-/** Waits until the page background is dark (or light). */
+/** Waits until the page background is dark (or light): checked in the page on every animation frame, 5 s at most. */
 async function backgroundIs(page: Page, dark: boolean): Promise<void> {
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    const shade = luminance(await pageBackground(page));
-    if (dark ? shade < 0.3 : shade > 0.8) return;
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`the page background stayed ${await pageBackground(page)}, not ${dark ? 'dark' : 'light'}`);
+  await page
+    .waitForFunction(
+      (wantDark) => {
+        const layout = (
+          globalThis as unknown as { document: { querySelector(s: string): unknown } }
+        ).document.querySelector('.ant-layout');
+        if (!layout) return false;
+        const css = (
+          globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }
+        ).getComputedStyle(layout).backgroundColor;
+        const [r = 0, g = 0, b = 0] = (css.match(/\d+/g) ?? []).map(Number);
+        const shade = (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255; // relative luminance, 0 black to 1 white
+        return wantDark ? shade < 0.3 : shade > 0.8;
+      },
+      dark,
+      { timeout: 5_000 },
+    )
+    .catch(async () => {
+      throw new Error(
+        `the page background stayed ${await pageBackground(page)}, not ${dark ? 'dark' : 'light'}`,
+      );
+    });
 }
 
 /** The value an Access Restricted (bordered Descriptions) row shows beside its label. */
@@ -315,7 +325,7 @@ describe('shell settings in Chromium', () => {
     await visible(drawer);
     for (const label of ['Schedule', 'Notes', 'Drive', 'CIS', 'Settings'])
       await visible(drawer.getByRole('menu', { name: 'Modules' }).getByText(label, { exact: true }));
-    await page.waitForTimeout(400); // the drawer's opening animation, for the screenshot
+    await animationsDone(page.locator('.ant-drawer')); // the drawer's opening, for the screenshot
     await page.screenshot({ path: `${shots}/shell-settings-layout-topbar.png` });
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'hidden' });

@@ -7,13 +7,24 @@ import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { acmeSeed, type IdentityHarness } from '@workspace/identity/testing';
 import { darkSurfaces, fonts, lightSurfaces, PLATFORM_THEME } from '../src/ui/appearance.js';
 import { avatarPixels, statusColours } from '../src/ui/avatar.js';
-import { hueOf, rgb, shots, signInThroughPages, shellStackPerFile, styleOf, visible } from './browser.js';
+import {
+  animationsDone,
+  hueOf,
+  rgb,
+  shots,
+  signInThroughPages,
+  shellStackPerFile,
+  styleOf,
+  visible,
+} from './browser.js';
 
 let harness: IdentityHarness;
 let browser: Browser;
 let baseUrl: string;
 
 const acmeAdmin = acmeSeed.users[0];
+/** The spec's toast duration (WS-169): 4 seconds. */
+const TOAST_MS = 4_000;
 
 shellStackPerFile(async (stack) => {
   ({ identity: harness, browser, baseUrl } = stack);
@@ -191,14 +202,21 @@ describe('staff app shell UI in Chromium', () => {
       await held;
       await route.continue();
     });
+    // The page's timers are the test's: the bar advances only as the test runs the clock.
+    await page.clock.install();
     await page.goto(`${baseUrl}/schedule`);
     const bar = page.getByTestId('loading-bar');
     await visible(bar);
-    await attributeReaches(page, '[data-testid="loading-bar"]', 'aria-valuenow', '90', { timeout: 15_000 });
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+    // 15 percent of what is left to 90 every 200 ms: at 90 (rounded) within 10 s.
+    await page.clock.runFor(10_000);
+    await attributeReaches(page, '[data-testid="loading-bar"]', 'aria-valuenow', '90');
+    await animationsDone(bar); // its width's CSS transition, for the screenshot
     await page.screenshot({ path: `${shots}/shell-ui-loading-bar-90.png` });
-    // Held: it stays at 90 and never passes it.
-    await page.waitForTimeout(1000);
+    // Held a minute more: it stays at 90 and never passes it.
+    await page.clock.runFor(60_000);
     expect(await bar.getAttribute('aria-valuenow')).toBe('90');
+    await page.clock.resume();
     release();
     await bar.waitFor({ state: 'detached', timeout: 15_000 });
     const values = await page.evaluate(() => (globalThis as unknown as { barValues: string[] }).barValues);
@@ -410,7 +428,8 @@ describe('staff app shell UI in Chromium', () => {
       expect([size, box?.width, box?.height]).toEqual([size, pixels, pixels]);
     }
     const dots = sizes.locator('.ant-badge-status-dot, .ant-badge-dot');
-    expect(await dots.count()).toBe(5);
+    expect(await dots.count()).toBe(Object.keys(avatarPixels).length);
+    expect(Object.keys(avatarPixels)).toHaveLength(5);
     for (const dot of await dots.all())
       expect(await styleOf(dot, 'background-color')).toBe(rgb(statusColours.active));
 
@@ -418,15 +437,21 @@ describe('staff app shell UI in Chromium', () => {
     const status = page.getByRole('button', { name: /^Status: / });
     expect(await status.getAttribute('aria-label')).toBe('Status: Active');
     let attempts = 0;
+    let fail: () => void = () => undefined;
+    const failing = new Promise<void>((resolve) => {
+      fail = resolve;
+    });
     await page.route('**/api/me', async (route) => {
       if (route.request().method() !== 'PATCH') return route.continue();
       attempts += 1;
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Held until the test has seen Busy, then answered 500.
+      await failing;
       return route.fulfill({ status: 500, json: { error: 'down' } });
     });
     await status.click();
     await page.getByRole('menuitem', { name: 'Busy' }).click();
     await visible(page.getByRole('button', { name: 'Status: Busy' }));
+    fail();
     await visible(page.getByText('Your status could not be saved.'));
     await visible(page.getByRole('button', { name: 'Status: Active' }));
     expect(attempts).toBe(1);
@@ -439,10 +464,10 @@ describe('staff app shell UI in Chromium', () => {
     await page.getByRole('menuitem', { name: 'Busy' }).click();
     await page.reload();
     await visible(page.getByRole('button', { name: 'Status: Busy' }));
-    for (const dot of await page
-      .getByTestId('avatar-sizes')
-      .locator('.ant-badge-status-dot, .ant-badge-dot')
-      .all())
+    const busyDots = page.getByTestId('avatar-sizes').locator('.ant-badge-status-dot, .ant-badge-dot');
+    await visible(busyDots.last());
+    expect(await busyDots.count()).toBe(Object.keys(avatarPixels).length);
+    for (const dot of await busyDots.all())
       expect(await styleOf(dot, 'background-color')).toBe(rgb(statusColours.busy));
     await page.screenshot({ path: `${shots}/shell-ui-avatar-sizes-busy.png` });
     await context.close();
@@ -489,18 +514,29 @@ describe('staff app shell UI in Chromium', () => {
 
   it('WS-169, WS-437: a toast shows for 4 seconds, then closes', async () => {
     const { context, page } = await signedIn('demo', 'admin@demo.test');
+    // The page's clock (Date, timers, animation frames) is the test's: loaded with it, then paused, so the toast's
+    // 4 seconds pass only when the test runs them (Playwright's page.clock).
+    await page.clock.install();
     await page.goto(`${baseUrl}/settings/appearance`);
-    await page.getByRole('button', { name: 'Apply Changes' }).click();
+    const apply = page.getByRole('button', { name: 'Apply Changes' });
+    await visible(apply);
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+    await apply.click();
     const toast = page.locator('.ant-message-notice', { hasText: 'Appearance saved' });
     await visible(toast);
-    const shown = Date.now();
-    await page.waitForTimeout(3000);
-    expect(await toast.isVisible()).toBe(true);
-    await toast.waitFor({ state: 'detached', timeout: 10_000 });
-    const gone = Date.now() - shown;
-    // Gone after its 4 seconds and the short closing animation, not before.
-    expect(gone).toBeGreaterThanOrEqual(3500);
-    expect(gone).toBeLessThan(6500);
+    // 3.9 s on, it is still there and not closing; by 4.1 s it has begun to close (antd's leave animation, which
+    // can start only once the page's clock has passed 4 s), then it is removed.
+    // Run in steps of 100 ms: the page renders between them, so the toast's opening animation plays out.
+    for (let ran = 0; ran < TOAST_MS - 100; ran += 100) await page.clock.runFor(100);
+    await visible(toast);
+    await page.screenshot({ path: `${shots}/shell-ui-toast-at-3900ms.png` });
+    expect(await toast.getAttribute('class')).not.toMatch(/-leave/);
+    await page.clock.runFor(200);
+    await page
+      .locator('.ant-message-notice[class*="-leave"]', { hasText: 'Appearance saved' })
+      .waitFor({ state: 'attached', timeout: 5_000 });
+    await page.clock.resume();
+    await toast.waitFor({ state: 'detached', timeout: 5_000 });
     await context.close();
   });
 
@@ -528,7 +564,7 @@ describe('staff app shell UI in Chromium', () => {
     // A click outside the dialog cancels too.
     await page.getByRole('button', { name: 'Cancel', exact: true }).click();
     await visible(dialog);
-    await page.waitForTimeout(400); // the opening animation
+    await animationsDone(page.locator('.ant-modal-root'));
     await page.mouse.click(10, 790);
     await dialog.waitFor({ state: 'detached' });
     expect(await scale()).toBe('90%');

@@ -1,7 +1,7 @@
 // Browser journeys of the staff app shell: Debian's Chromium driven by playwright-core against the real stack
 // (PostgreSQL, Kafka, identity, the dev OIDC provider and the bff serving the built web bundles).
 import type { Browser, Page } from 'playwright-core';
-import { hueOf, shots, shellStackPerFile, signInThroughPages } from './browser.js';
+import { animationsDone, hueOf, shots, shellStackPerFile, signInThroughPages } from './browser.js';
 
 let browser: Browser;
 let baseUrl: string;
@@ -24,7 +24,7 @@ describe('staff app shell in Chromium', () => {
     await page.getByRole('button', { name: 'Open navigation' }).click();
     for (const label of ['Schedule', 'Notes', 'Drive', 'CIS'])
       await expectVisible(page, nav.getByText(label, { exact: true }));
-    await page.waitForTimeout(400); // the drawer's opening animation, for the screenshot
+    await animationsDone(page.locator('.ant-drawer')); // the drawer's opening, for the screenshot
     await page.screenshot({ path: `${shots}/shell-admin-signed-in.png` });
     await page.keyboard.press('Escape');
 
@@ -107,7 +107,7 @@ describe('staff app shell in Chromium', () => {
     expect(await dialog.getByRole('radio', { name: 'Violet' }).getAttribute('aria-checked')).toBe('true');
     expect(await saturation.getAttribute('aria-valuenow')).toBe('-5');
     expect(await lightness.getAttribute('aria-valuenow')).toBe('-7');
-    await page.waitForTimeout(400); // the dialog's opening animation, for the screenshot
+    await animationsDone(page.locator('.ant-modal-root')); // the dialog's opening, for the screenshot
     await page.screenshot({ path: `${shots}/shell-admin-primary-colour-after-reload.png` });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });

@@ -15,6 +15,7 @@ import {
   adminQuery,
   settingsBody,
   startCisHarness,
+  storedRow,
   subcontractorBody,
   type CisHarness,
 } from './support.js';
@@ -33,8 +34,18 @@ afterAll(async () => {
 
 describe('settings', () => {
   it('creates defaults on first read, validates, seals the contractor UTR and shows it masked', async () => {
+    // The table has no settings row for the tenant before the first read, and one with the defaults after it.
+    expect(await storedRow(h, 'settings', { tenant_id: 'demo' })).toBeUndefined();
     const first = await h.call(admin, 'GET', '/settings');
     expect(first.status).toBe(200);
+    expect(await storedRow(h, 'settings', { tenant_id: 'demo' })).toMatchObject({
+      tenant_id: 'demo',
+      active: false,
+      email_statements: true,
+      warning_days: 3,
+      statement_deadline_days: 14,
+      utr_enc: null,
+    });
     expect(first.body.settings).toMatchObject({
       active: false,
       emailStatements: true,

@@ -44,7 +44,12 @@ export interface IdentityService extends ServiceDefinition<IdentityConfig> {
   profile: ProfileFeatures;
 }
 
-export function identityService(config: IdentityConfig): IdentityService {
+/** What a test may swap: the signing keys' clock (Date.now by default), moved on instead of waited for. */
+export interface IdentitySeams {
+  now?: () => number;
+}
+
+export function identityService(config: IdentityConfig, seams: IdentitySeams = {}): IdentityService {
   const cipher = FieldCipher.fromConfig(config.IDENTITY_ENCRYPTION_KEYS);
   // Profile photos are fetched over https; plain http only where the IdP may be too (local development, tests).
   const avatars = new AvatarCache(httpPhotoFetcher({ allowHttp: config.OIDC_ALLOW_HTTP }));
@@ -72,6 +77,7 @@ export function identityService(config: IdentityConfig): IdentityService {
         publishRetiredForMs:
           (Math.max(config.ACCESS_TOKEN_TTL_SECONDS, config.PORTAL_SESSION_TTL_SECONDS) + 600) * 1000,
         activationDelayMs: config.SIGNING_KEY_ACTIVATION_SECONDS * 1000,
+        ...(seams.now ? { now: seams.now } : {}),
       });
       const ready = new IdentityContext(deps.db, config, cipher, signer, deps.logger, deps.source);
       context = ready;

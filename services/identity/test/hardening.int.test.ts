@@ -1,10 +1,12 @@
+import { jest } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { recordEvent, sha256Hex, startService } from '@workspace/kit';
-import { eventually } from '@workspace/kit/testing';
+import { DEFAULT_JWKS_COOLDOWN_MS, recordEvent, sha256Hex, startService } from '@workspace/kit';
+import { eventually, startGroupAtTopicEnd } from '@workspace/kit/testing';
 import { cisEvents } from '@workspace/proto';
 import { decodeProtectedHeader } from 'jose';
 import { startDevIdp } from '../../../deploy/local/dev-idp.js';
 import { OidcClients } from '../src/clients/oidc.js';
+import { identityConfigSchema } from '../src/config.js';
 import { identityService } from '../src/service.js';
 import {
   CLIENT,
@@ -28,14 +30,44 @@ import {
 
 let harness: IdentityHarness;
 
+/** What jest's fake timers could replace, but Date: a test that stops Date keeps real timers and I/O. */
+const ALL_BUT_DATE = [
+  'hrtime',
+  'nextTick',
+  'performance',
+  'queueMicrotask',
+  'requestAnimationFrame',
+  'cancelAnimationFrame',
+  'requestIdleCallback',
+  'cancelIdleCallback',
+  'setImmediate',
+  'clearImmediate',
+  'setInterval',
+  'clearInterval',
+  'setTimeout',
+  'clearTimeout',
+] as const;
+
+/**
+ * The signing keys' clock: the real time plus what the tests moved it on by, so a key's activation (60 s after a
+ * rotation) or the one-second reload throttle is reached at once, not waited for.
+ */
+let clockOffsetMs = 0;
+const clock = {
+  now: () => Date.now() + clockOffsetMs,
+  advance: (ms: number) => {
+    clockOffsetMs += ms;
+  },
+};
+
 beforeAll(async () => {
+  // A group of this run's own, reading cis's events from here on: the tests publish once and wait for this
+  // identity to handle them.
+  const portalAccessGroup = `identity-portal-access-test-${randomBytes(4).toString('hex')}`;
+  await startGroupAtTopicEnd(portalAccessGroup, cisEvents['cis.subcontractor.archived'].topic);
   harness = await startIdentityHarness({
-    // A group of this run's own: the test publishes cis events and waits for this identity to handle them.
-    config: {
-      PORTAL_ACCESS_CONSUMER_GROUP: `identity-portal-access-test-${randomBytes(4).toString('hex')}`,
-      // Just over the kit's 30 s JWKS refetch cooldown (60 s by default), so the first test can wait for it.
-      SIGNING_KEY_ACTIVATION_SECONDS: '31',
-    },
+    config: { PORTAL_ACCESS_CONSUMER_GROUP: portalAccessGroup },
+    seams: { now: clock.now },
   });
 });
 
@@ -81,6 +113,7 @@ async function refresh(refreshToken: string, base = harness.baseUrl) {
 
 interface KeyInfo {
   kid: string;
+  createdAt: string;
   retiredAt: string | null;
   publishedUntil: string | null;
   activatesAt: string;
@@ -105,7 +138,8 @@ describe('signing-key rotation', () => {
     ).status;
 
   beforeAll(async () => {
-    ledger = await startLedgerTrustingIdentity(harness, 'ledger-rotation');
+    // Its JWKS refetch cooldown is 0 here, so no test waits it out; by default it is shorter than the activation.
+    ledger = await startLedgerTrustingIdentity(harness, 'ledger-rotation', { jwksCooldownMs: 0 });
   });
 
   afterAll(async () => {
@@ -120,6 +154,12 @@ describe('signing-key rotation', () => {
     );
   });
 
+  it("activates a new key only after a service's JWKS refetch cooldown is over (60 s against the kit's 30 s)", () => {
+    const activationMs = identityConfigSchema.shape.SIGNING_KEY_ACTIVATION_SECONDS.parse(undefined) * 1000;
+    expect(activationMs).toBe(60_000);
+    expect(activationMs).toBeGreaterThan(DEFAULT_JWKS_COOLDOWN_MS);
+  });
+
   it('keeps a token signed before a rotation valid after it (identity and a service on the JWKS); new tokens use the new kid', async () => {
     const before = await signedIn('demo', 'admin@demo.test');
     const oldKid = kidOf(before.accessToken);
@@ -129,7 +169,6 @@ describe('signing-key rotation', () => {
 
     const rotation = await internalPost(harness, '/v1/internal/signing-keys/rotate', {});
     expect(rotation.status).toBe(200);
-    const rotatedAt = Date.now();
     const { kid: newKid, retired } = (await rotation.json()) as { kid: string; retired: string[] };
     expect(newKid).not.toBe(oldKid);
     expect(retired).toEqual([oldKid]);
@@ -142,10 +181,10 @@ describe('signing-key rotation', () => {
     expect((await me(before.accessToken)).status).toBe(200);
     expect(await ledgerAccepts(meanwhile.body.accessToken)).toBe(200);
 
-    // After the activation a new token names the new key and verifies at identity and at the service, whose JWKS
-    // cache predates the rotation (it fetches again on the unknown kid, its 30 s cooldown being over); the token
-    // signed before the rotation still verifies.
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, rotatedAt + 31_500 - Date.now())));
+    // After the activation (the clock moved past it) a new token names the new key and verifies at identity and at
+    // the service, whose JWKS cache predates the rotation (it fetches again on the unknown kid); the token signed
+    // before the rotation still verifies.
+    clock.advance(60_500);
     const renewed = await refresh(meanwhile.body.refreshToken);
     expect(renewed.status).toBe(200);
     expect(kidOf(renewed.body.accessToken)).toBe(newKid);
@@ -161,12 +200,11 @@ describe('signing-key rotation', () => {
     const old = listed.find((key) => key.kid === oldKid);
     expect(old?.retiredAt).not.toBeNull();
     const publishedForMs = Date.parse(old?.publishedUntil ?? '') - Date.parse(old?.retiredAt ?? '');
-    expect(publishedForMs).toBeGreaterThanOrEqual((8 * 3600 + 600) * 1000 - 5_000);
-    expect(publishedForMs).toBeLessThanOrEqual((8 * 3600 + 600) * 1000 + 5_000);
+    expect(publishedForMs).toBe((8 * 3600 + 600) * 1000);
   });
 
   it('lets another replica verify a new key at once and sign with the newest after its maintenance run', async () => {
-    const replicaDefinition = identityService(harness.config);
+    const replicaDefinition = identityService(harness.config, { now: clock.now });
     const replica = await startService(replicaDefinition, harness.config);
     const replicaBase = `http://127.0.0.1:${replica.port}`;
     const rotate = async () =>
@@ -184,7 +222,7 @@ describe('signing-key rotation', () => {
       // (at most once a second).
       const renewed = await refresh(session.refreshToken);
       expect(kidOf(renewed.body.accessToken)).toBe(first);
-      await new Promise((resolve) => setTimeout(resolve, 1100));
+      clock.advance(1_100);
       expect((await me(renewed.body.accessToken, replicaBase)).status).toBe(200);
 
       // Another rotation: until its next maintenance run the second replica signs with the key it has loaded
@@ -234,9 +272,10 @@ describe('signing-key rotation', () => {
     const listed = await keys();
     expect(listed.find((key) => key.kid === current?.kid)?.retiredAt).not.toBeNull();
     expect(await jwksKids()).toEqual(expect.arrayContaining([report.rotated, current?.kid]));
-    // Published now, signing after the activation delay (31 s here, 60 s by default).
+    // Published now, signing after the activation delay (60 s by default).
     const pending = listed.find((key) => key.kid === report.rotated);
-    expect(Date.parse(pending?.activatesAt ?? '') - Date.now()).toBeGreaterThan(20_000);
+    expect(Date.parse(pending?.activatesAt ?? '') - Date.parse(pending?.createdAt ?? '')).toBe(60_000);
+    expect(pending?.signing).toBe(false);
     expect(kidOf((await signedIn('demo', 'clerk@demo.test')).accessToken)).toBe(current?.kid);
   });
 
@@ -264,12 +303,21 @@ async function refreshRow(tenant: string, token: string) {
 
 describe('refresh sessions', () => {
   it('ends a refresh chain at its absolute lifetime (30 days by default) however regularly it is used', async () => {
+    // Date stands still (only Date is faked: timers and I/O stay real), so each lifetime is exact.
+    const now = Date.now();
+    jest.useFakeTimers({ doNotFake: [...ALL_BUT_DATE], now });
+    try {
+      await refreshChainEnds(now);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  async function refreshChainEnds(now: number) {
     const session = await signedIn('demo', 'manager@demo.test');
     const first = await refreshRow('demo', session.refreshToken);
     const thirtyDays = 30 * 24 * 3600 * 1000;
-    expect(Math.abs((first?.absolute_expires_at.getTime() ?? 0) - (Date.now() + thirtyDays))).toBeLessThan(
-      60_000,
-    );
+    expect(first?.absolute_expires_at.getTime()).toBe(now + thirtyDays);
 
     // Each rotation keeps the chain's end.
     const rotated = await refresh(session.refreshToken);
@@ -281,26 +329,25 @@ describe('refresh sessions', () => {
     await context().inTenant('demo', (_store, trx) =>
       trx('refresh_sessions')
         .where({ session_id: second?.session_id })
-        .update({ absolute_expires_at: new Date(Date.now() + 120_000) }),
+        .update({ absolute_expires_at: new Date(now + 120_000) }),
     );
     const shortened = await refresh(rotated.body.refreshToken);
     expect(shortened.status).toBe(200);
-    expect(shortened.body.refreshExpiresIn).toBeLessThanOrEqual(120);
-    expect(shortened.body.refreshExpiresIn).toBeGreaterThan(60);
+    expect(shortened.body.refreshExpiresIn).toBe(120);
     const third = await refreshRow('demo', shortened.body.refreshToken);
-    expect((third?.expires_at.getTime() ?? 0) - Date.now()).toBeLessThanOrEqual(120_000);
+    expect(third?.expires_at.getTime()).toBe(now + 120_000);
 
     // Past the end the chain is refused, although this refresh token itself has not expired.
     await context().inTenant('demo', (_store, trx) =>
       trx('refresh_sessions')
         .where({ session_id: third?.session_id })
-        .update({ absolute_expires_at: new Date(Date.now() - 1000) }),
+        .update({ absolute_expires_at: new Date(now - 1000) }),
     );
-    expect(third?.expires_at.getTime()).toBeGreaterThan(Date.now());
+    expect(third?.expires_at.getTime()).toBeGreaterThan(now);
     const refused = await refresh(shortened.body.refreshToken);
     expect(refused.status).toBe(401);
     expect(refused.body.detail).toBe('The session has expired. Please sign in again.');
-  });
+  }
 
   it('the clean-up deletes expired refresh sessions, portal links and bff sessions of every tenant, and nothing live', async () => {
     const demoExpired = await signedIn('demo', 'accountant@demo.test');
@@ -422,25 +469,22 @@ describe('portal access', () => {
     );
 
     // cis records the archive in its outbox; here it is recorded in identity's, whose relay publishes it the same
-    // way to cis.events.v1. Published again until this identity's new consumer group has joined and handled it.
+    // way to cis.events.v1, once: this identity's consumer group reads from where the run started.
+    await db().transaction((trx) =>
+      recordEvent(trx, '/workspace/cis', cisEvents['cis.subcontractor.archived'], {
+        tenantId: 'demo',
+        aggregateId: archived,
+        data: {
+          actorId: 'cis-admin',
+          targetType: 'subcontractor',
+          targetId: archived,
+          targetIds: [archived],
+          succeeded: 1,
+        },
+      }),
+    );
     await eventually(
-      async () => {
-        await db().transaction((trx) =>
-          recordEvent(trx, '/workspace/cis', cisEvents['cis.subcontractor.archived'], {
-            tenantId: 'demo',
-            aggregateId: archived,
-            data: {
-              actorId: 'cis-admin',
-              targetType: 'subcontractor',
-              targetId: archived,
-              targetIds: [archived],
-              succeeded: 1,
-            },
-          }),
-        );
-        await new Promise((resolve) => setTimeout(resolve, 1500));
-        return !(await sessionExists(archivedSession));
-      },
+      async () => !(await sessionExists(archivedSession)),
       60_000,
       'the portal session to end',
     );
@@ -459,19 +503,15 @@ describe('portal access', () => {
   it('ends every subcontractor of a bulk delete', async () => {
     const ids = [`sub-${randomBytes(4).toString('hex')}`, `sub-${randomBytes(4).toString('hex')}`];
     const sessions = await Promise.all(ids.map((id) => putPortalSession('demo', id)));
+    await db().transaction((trx) =>
+      recordEvent(trx, '/workspace/cis', cisEvents['cis.subcontractor.bulk.delete'], {
+        tenantId: 'demo',
+        aggregateId: 'bulk',
+        data: { actorId: 'cis-admin', targetType: 'subcontractor', targetIds: ids, succeeded: 2 },
+      }),
+    );
     await eventually(
-      async () => {
-        await db().transaction((trx) =>
-          recordEvent(trx, '/workspace/cis', cisEvents['cis.subcontractor.bulk.delete'], {
-            tenantId: 'demo',
-            aggregateId: 'bulk',
-            data: { actorId: 'cis-admin', targetType: 'subcontractor', targetIds: ids, succeeded: 2 },
-          }),
-        );
-        await new Promise((resolve) => setTimeout(resolve, 1500));
-        const left = await Promise.all(sessions.map(sessionExists));
-        return left.every((exists) => !exists);
-      },
+      async () => (await Promise.all(sessions.map(sessionExists))).every((exists) => !exists),
       60_000,
       'both portal sessions to end',
     );
@@ -557,7 +597,9 @@ describe('IdP discovery cache', () => {
     await expect(clients.authorize(settings, REDIRECT_URI)).rejects.toThrow();
     idp = await start();
     try {
-      await expect(clients.authorize(settings, REDIRECT_URI)).resolves.toBeDefined();
+      await expect(clients.authorize(settings, REDIRECT_URI)).resolves.toMatchObject({
+        authorizationUrl: expect.stringContaining(`http://localhost:${port}/`) as unknown,
+      });
     } finally {
       await idp.close();
     }

@@ -129,7 +129,12 @@ describe('live updates', () => {
     expect(await call('PATCH', '/v1/tenant', acmeAdmin, { branding: { dangerColor: '#F43F5E' } })).toBe(200);
     await acme.expect('tenant', { changed: ['branding'] });
     expect(acme.events()).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A demo change made after acme's reaches the demo stream after it would have (one listener hears the
+    // changes in commit order): once it has arrived, the demo stream has had its chance to hear acme's, and did not.
+    expect(
+      await call('PUT', '/v1/role-bundles/live-barrier', admin, { name: 'Barrier', scopes: ['users.view'] }),
+    ).toBe(204);
+    await first.expect('roles', { bundleId: 'live-barrier', deleted: false });
     expect(first.events().filter((entry) => entry.event === 'tenant')).toHaveLength(2);
 
     await Promise.all([first.close(), second.close(), acme.close()]);

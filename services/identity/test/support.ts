@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { baseConfigSchema, startService, type StartedService } from '@workspace/kit';
+import { baseConfigSchema, remoteJwks, startService, type StartedService } from '@workspace/kit';
 import { createTestDatabase, serviceTestEnv, type TestDatabase } from '@workspace/kit/testing';
 import { ledgerService, provisionLedgerSchema } from '@workspace/kit/testing/ledger-service';
 import { provisionServiceSchema } from '@workspace/kit';
 import { startDevIdp, type RunningDevIdp } from '../../../deploy/local/dev-idp.js';
 import { identityConfigSchema, type IdentityConfig } from '../src/config.js';
 import { seededSubject, seedTenant, type TenantSeed } from '../src/commands/seed-tenant.js';
-import { identityService, type IdentityService } from '../src/service.js';
+import { identityService, type IdentitySeams, type IdentityService } from '../src/service.js';
 
 export const INTERNAL_TOKEN = randomBytes(24).toString('hex');
 export const CLIENT = { clientId: 'workspace', clientSecret: randomBytes(16).toString('hex') };
@@ -69,10 +69,10 @@ export interface IdentityHarness {
 
 /**
  * Real PostgreSQL and Kafka, the dev IdP, identity seeded with the demo and acme tenants. `config` overrides
- * identity's settings.
+ * identity's settings; `seams` swaps what a test controls (the signing keys' clock).
  */
 export async function startIdentityHarness(
-  options: { publicUrl?: string; config?: Record<string, string> } = {},
+  options: { publicUrl?: string; config?: Record<string, string>; seams?: IdentitySeams } = {},
 ): Promise<IdentityHarness> {
   const database = await createTestDatabase('identity');
   const roles = await provisionServiceSchema(database.adminUrl, {
@@ -116,7 +116,7 @@ export async function startIdentityHarness(
     ...(options.publicUrl ? { PORTAL_LOGIN_URL: `${options.publicUrl}/portal-login` } : {}),
     ...options.config,
   });
-  const definition = identityService(config);
+  const definition = identityService(config, options.seams);
   const service = await startService(definition, config);
   await seedTenant(definition.context(), demoSeed);
   await seedTenant(definition.context(), acmeSeed);
@@ -358,11 +358,23 @@ export async function routeStatus(
 }
 
 /** The kit's ledger fixture service, in a schema of the harness's database, verifying tokens by identity's JWKS. */
-export async function startLedgerTrustingIdentity(harness: IdentityHarness, name: string) {
+/**
+ * A service (the kit's ledger fixture) trusting identity's JWKS; `jwksCooldownMs` shortens the JWKS refetch
+ * cooldown (30 s by default) so a test need not wait it out.
+ */
+export async function startLedgerTrustingIdentity(
+  harness: IdentityHarness,
+  name: string,
+  options: { jwksCooldownMs?: number } = {},
+) {
   const roles = await provisionLedgerSchema(harness.database.adminUrl);
-  const config = baseConfigSchema.parse({
-    ...serviceTestEnv(roles),
-    JWKS_URL: `${harness.baseUrl}/.well-known/jwks.json`,
-  });
-  return startService(ledgerService(`${name}-${Date.now()}`), config);
+  const jwksUrl = `${harness.baseUrl}/.well-known/jwks.json`;
+  const config = baseConfigSchema.parse({ ...serviceTestEnv(roles), JWKS_URL: jwksUrl });
+  return startService(
+    ledgerService(`${name}-${Date.now()}`),
+    config,
+    options.jwksCooldownMs === undefined
+      ? {}
+      : { keys: remoteJwks(jwksUrl, { cooldownMs: options.jwksCooldownMs }) },
+  );
 }

@@ -114,7 +114,8 @@ describe('in-process bus', () => {
       topics: ['cis.events.v1'],
       handle: async (m: DeliveredMessage) => {
         if (!healthy) throw new Error('database away');
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        // Applied a turn of the event loop later: the publish must wait for it, not just hand it over.
+        await new Promise((resolve) => setImmediate(resolve));
         applied.push(m.value);
       },
     });

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import request from 'supertest';
 import { z } from 'zod';
 import {
@@ -11,6 +12,24 @@ import {
 import { createTestIssuer, type TestIssuer } from '../src/testing/index.js';
 
 let issuer: TestIssuer;
+
+/** Everything jest's fake timers could replace but Date: a test that moves the clock keeps real timers and I/O. */
+const REAL_TIMERS = [
+  'hrtime',
+  'nextTick',
+  'performance',
+  'queueMicrotask',
+  'requestAnimationFrame',
+  'cancelAnimationFrame',
+  'requestIdleCallback',
+  'cancelIdleCallback',
+  'setImmediate',
+  'clearImmediate',
+  'setInterval',
+  'clearInterval',
+  'setTimeout',
+  'clearTimeout',
+] as const;
 
 function buildApp(readiness: Record<string, () => Promise<boolean>> = {}) {
   const api = new ApiRouter()
@@ -133,10 +152,16 @@ describe('problem+json errors', () => {
         .send({ grossP: 1, reference: 'x' });
     expect((await send()).status).toBe(201);
     expect((await send()).status).toBe(201);
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
-    const late = await send();
-    expect(late.status).toBe(401);
-    expect(late.body.detail).toBe('The access token has expired.');
+    // Only Date is faked, moved 2.1 s on (past the token's expiry): nothing waits, timers and I/O stay real.
+    jest.useFakeTimers({ doNotFake: [...REAL_TIMERS], now: Date.now() });
+    try {
+      jest.setSystemTime(Date.now() + 2_100);
+      const late = await send();
+      expect(late.status).toBe(401);
+      expect(late.body.detail).toBe('The access token has expired.');
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('answers 403 naming the missing scope, before validating the body', async () => {

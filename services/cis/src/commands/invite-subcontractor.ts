@@ -7,10 +7,11 @@ import {
   maskUtr,
   validateNino,
   validateSubcontractorInput,
+  validateUtr,
   type InviteeFields,
 } from '../domain/index.js';
 import type { Actor } from '../events/audit.js';
-import { assertValid } from './problems.js';
+import { assertValid, refused } from './problems.js';
 
 /** Who to invite: an existing subcontractor, or a new one made from the invitation's fields. */
 export type InviteInput = { subcontractorId: string } | InviteeFields;
@@ -26,7 +27,11 @@ interface Invitee {
   id: string;
   name: string;
   email: string;
+  portalAccess: boolean;
 }
+
+/** An archived subcontractor cannot use the portal (commands/portal.ts), so it is not invited. */
+export const ARCHIVED_NOT_INVITED = 'Archived subcontractors cannot be invited to the portal';
 
 const NAME_AND_EMAIL_REQUIRED = 'Name and email are required';
 
@@ -45,6 +50,8 @@ async function createInvitee(
       type: input.type,
       name,
       email,
+      // The UTR is checked as the create form checks it (security review L17), when one is given.
+      ...(input.utr.trim() ? { utr: input.utr } : {}),
       ...(input.type === 'individual' && input.nino ? { nino: input.nino } : {}),
       ...(input.type === 'company' && input.companyNumber ? { companyNumber: input.companyNumber } : {}),
     },
@@ -52,12 +59,12 @@ async function createInvitee(
   );
   assertValid(
     Object.fromEntries(
-      Object.entries(errors).filter(([field]) => ['name', 'email', 'nino', 'type'].includes(field)),
+      Object.entries(errors).filter(([field]) => ['name', 'email', 'utr', 'nino', 'type'].includes(field)),
     ),
   );
   return deps.inTenant(actor.tenantId, async (trx) => {
     const id = randomUUID();
-    const utr = input.utr.replace(/\D/g, '');
+    const utr = input.utr.trim() ? validateUtr(input.utr).normalised : '';
     const nino = input.type === 'individual' && input.nino ? validateNino(input.nino).normalised : '';
     await new SubcontractorStore(trx).insert({
       id,
@@ -81,7 +88,7 @@ async function createInvitee(
       summary: `Subcontractor ${name} added by portal invitation`,
       details: { type: input.type, rate: 20 },
     });
-    return { id, name, email };
+    return { id, name, email, portalAccess: true };
   });
 }
 
@@ -89,13 +96,16 @@ async function existingInvitee(deps: CisDeps, tenantId: string, id: string): Pro
   const row = await deps.inTenant(tenantId, (trx) => new SubcontractorStore(trx).find(id));
   if (!row) throw problems.notFound('Subcontractor not found');
   if (!row.email) throw problems.badRequest(NAME_AND_EMAIL_REQUIRED);
+  if (row.archived) throw refused(ARCHIVED_NOT_INVITED, 'archived');
   return row;
 }
 
 /**
  * Invites a subcontractor to the portal: creates it when needed, gets a magic link from identity (with the
  * caller's token), emails it through the notification service, grants portal access and records the invitation.
- * An email that cannot be handed over is not a failure: the link is answered for sharing by hand.
+ * An email that cannot be handed over is not a failure: the link is answered for sharing by hand. Inviting a
+ * subcontractor whose portal access was turned off turns it back on: the invitation is that decision (recorded in
+ * its audit entry); an archived one is refused.
  */
 export async function inviteSubcontractor(
   deps: CisDeps,
@@ -132,8 +142,11 @@ export async function inviteSubcontractor(
     await deps.audit.write(trx, actor, 'cis.subcontractor.invited', {
       targetType: 'subcontractor',
       targetId: subcontractor.id,
-      summary: `Subcontractor ${subcontractor.name} invited to the portal`,
-      details: { emailSent: mail.delivered },
+      summary: `Subcontractor ${subcontractor.name} invited to the portal${subcontractor.portalAccess ? '' : ' (portal access turned back on)'}`,
+      details: {
+        emailSent: mail.delivered,
+        ...(subcontractor.portalAccess ? {} : { portalAccessRestored: true }),
+      },
     });
   });
   return {

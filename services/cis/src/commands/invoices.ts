@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { problems } from '@workspace/kit';
+import { HttpProblem, problems } from '@workspace/kit';
 import { z } from 'zod';
 import type { CisDeps } from '../cis-deps.js';
 import { invoicesCsv, type InvoiceCsvSource } from '../documents/csv-export.js';
@@ -15,6 +15,8 @@ import { SubcontractorStore, type SubcontractorRecord } from '../db/subcontracto
 import {
   calculateInvoice,
   currentTaxMonth,
+  EXPORT_ROWS_MAX,
+  exportTooLarge,
   invoiceTransition,
   normaliseInvoiceStatus,
   validateInvoiceInput,
@@ -239,10 +241,12 @@ const csvSource = (row: InvoiceRecord): InvoiceCsvSource => ({
   },
 });
 
-/** The invoices the filters match as CSV (an export audit entry). */
+/** The invoices the filters match as CSV (an export audit entry); more than EXPORT_ROWS_MAX is refused. */
 export function exportInvoices(deps: CisDeps, actor: Actor, query: InvoiceFilters) {
   return deps.inTenant(actor.tenantId, async (trx) => {
-    const rows = await new InvoiceStore(trx).listAll(query);
+    const rows = await new InvoiceStore(trx).listAll(query, EXPORT_ROWS_MAX + 1);
+    if (rows.length > EXPORT_ROWS_MAX)
+      throw new HttpProblem(422, 'too_many_rows', exportTooLarge('invoices'));
     const built = invoicesCsv(rows.map(csvSource));
     await deps.audit.write(trx, actor, 'cis.export.invoices', {
       targetType: 'export',

@@ -13,9 +13,12 @@ import {
   type VerificationStatus,
 } from '../db/subcontractors.store.js';
 import {
+  EXPORT_ROWS_MAX,
+  exportTooLarge,
   londonDate,
   maskNino,
   maskUtr,
+  portalAccessEnded,
   validateNino,
   validateSubcontractorInput,
   validateUtr,
@@ -147,18 +150,30 @@ async function requireSubcontractor(
   return row;
 }
 
-/** The list with the four stat cards. */
-export function listSubcontractors(deps: CisDeps, tenantId: string, query: SubcontractorFilters) {
+/** A page of the list (SUBCONTRACTOR_PAGE_MAX at most: every one, for a real contractor) with the stat cards. */
+export function listSubcontractors(
+  deps: CisDeps,
+  tenantId: string,
+  query: SubcontractorFilters & { page: number; pageSize: number },
+) {
   return deps.inTenant(tenantId, async (trx) => {
     const subcontractors = new SubcontractorStore(trx);
-    return { rows: await subcontractors.list(query), stats: await subcontractors.stats() };
+    const rows = await subcontractors.list(query, {
+      limit: query.pageSize,
+      offset: (query.page - 1) * query.pageSize,
+    });
+    const total =
+      query.page === 1 && rows.length < query.pageSize ? rows.length : await subcontractors.count(query);
+    return { rows, total, stats: await subcontractors.stats() };
   });
 }
 
-/** The list as CSV (identifiers masked), with an export audit entry. */
+/** The list as CSV (identifiers masked), with an export audit entry; more than EXPORT_ROWS_MAX is refused. */
 export function exportSubcontractors(deps: CisDeps, actor: Actor, query: SubcontractorFilters) {
   return deps.inTenant(actor.tenantId, async (trx) => {
-    const rows = await new SubcontractorStore(trx).list(query);
+    const rows = await new SubcontractorStore(trx).list(query, { limit: EXPORT_ROWS_MAX + 1, offset: 0 });
+    if (rows.length > EXPORT_ROWS_MAX)
+      throw new HttpProblem(422, 'too_many_rows', exportTooLarge('subcontractors'));
     const built = subcontractorsCsv(
       rows.map((row) => ({
         name: row.name,
@@ -269,6 +284,18 @@ export function updateSubcontractor(
       targetId: row.id,
       summary: `Subcontractor ${row.name} updated`,
     });
+    if (portalAccessEnded(existing, row)) {
+      // Identity ends the subcontractor's portal sessions and unused links on this event; the portal routes
+      // refuse at once (commands/portal.ts).
+      await deps.audit.write(trx, actor, 'cis.subcontractor.portal_access_ended', {
+        targetType: 'subcontractor',
+        targetId: row.id,
+        targetIds: [row.id],
+        succeeded: 1,
+        summary: `Subcontractor ${row.name}: portal access ended`,
+        details: { reason: row.archived ? 'archived' : 'portal access turned off' },
+      });
+    }
     if (verificationChanged) {
       await deps.audit.write(trx, actor, 'cis.subcontractor.verified', {
         targetType: 'subcontractor',

@@ -288,12 +288,14 @@ export class InvoiceStore {
     return rows.map(toRecord);
   }
 
-  /** Every invoice the filters match (the CSV export), invoice date descending. */
-  async listAll(query: InvoiceFilters): Promise<InvoiceRecord[]> {
-    const rows = (await applyFilters(this.trx<InvoiceRow>('invoices').select('*'), query).orderBy([
-      { column: 'invoice_date', order: 'desc' },
-      { column: 'created_at', order: 'desc' },
-    ])) as InvoiceRow[];
+  /** The invoices the filters match (the CSV export), invoice date descending, no more than `limit`. */
+  async listAll(query: InvoiceFilters, limit: number): Promise<InvoiceRecord[]> {
+    const rows = (await applyFilters(this.trx<InvoiceRow>('invoices').select('*'), query)
+      .orderBy([
+        { column: 'invoice_date', order: 'desc' },
+        { column: 'created_at', order: 'desc' },
+      ])
+      .limit(limit)) as InvoiceRow[];
     return rows.map(toRecord);
   }
 

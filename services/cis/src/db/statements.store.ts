@@ -71,10 +71,11 @@ export class StatementStore {
   }
 
   /** The subcontractor's issued statements, newest tax month first. */
-  async issuedOf(subcontractorId: string): Promise<StatementRecord[]> {
+  async issuedOf(subcontractorId: string, limit: number): Promise<StatementRecord[]> {
     const rows = await this.trx<StatementRow>('statements')
       .where({ subcontractor_id: subcontractorId, status: 'issued' })
-      .orderBy('tax_month', 'desc');
+      .orderBy('tax_month', 'desc')
+      .limit(limit);
     return rows.map(toRecord);
   }
 

@@ -126,8 +126,8 @@ export class SubcontractorStore {
     return rows.map(toRecord);
   }
 
-  /** The list (by name; soft-deleted never) with the filters of the list screen. */
-  async list(query: SubcontractorFilters): Promise<SubcontractorRecord[]> {
+  /** The live subcontractors the list screen's filters match. */
+  private matching(query: SubcontractorFilters) {
     let builder = this.trx<SubcontractorRow>('subcontractors').whereNull('deleted_at');
     if (query.status === 'active') builder = builder.where({ archived: false });
     if (query.status === 'archived') builder = builder.where({ archived: true });
@@ -139,8 +139,25 @@ export class SubcontractorStore {
         void w.whereILike('name', like).orWhereILike('email', like).orWhereILike('utr_masked', like);
       });
     }
-    const rows = await builder.orderByRaw('lower(name), id');
+    return builder;
+  }
+
+  /** A page of the list (by name; soft-deleted never) with the filters of the list screen. */
+  async list(
+    query: SubcontractorFilters,
+    page: { limit: number; offset: number },
+  ): Promise<SubcontractorRecord[]> {
+    const rows = await this.matching(query)
+      .orderByRaw('lower(name), id')
+      .limit(page.limit)
+      .offset(page.offset);
     return rows.map(toRecord);
+  }
+
+  /** How many live subcontractors the filters match. */
+  async count(query: SubcontractorFilters): Promise<number> {
+    const row = await this.matching(query).count<{ count: string | number }[]>('* as count').first();
+    return Number(row?.count ?? 0);
   }
 
   /** The four stat cards of the list. */

@@ -4,7 +4,7 @@
 
 import { parse } from 'csv-parse/sync';
 
-import { poundsToPence } from '../domain/index.js';
+import { IMPORT_LIMIT_MESSAGES, IMPORT_LIMITS, poundsToPence } from '../domain/index.js';
 import { csvFile, toCsv, type CsvFile } from './csv-export.js';
 
 export const INVOICE_IMPORT_COLUMNS = [
@@ -86,10 +86,17 @@ const FIELD_TITLES: Record<ImportField, string> = {
   materialsJustification: 'Materials Justification',
 };
 
+/**
+ * '(…)' hints in a header cell. Linear: `[^()]*` stops at the next '(', so each character is scanned from at most one
+ * starting '(' (the review's `\([^)]*\)` still rescans to the end from every '(' of a cell with no ')': quadratic).
+ */
+const HEADER_HINT = /\([^()]*\)/g;
+
 /** Maps a header cell ('Subcontractor (name or id)') to its import field, or null for an unknown column. */
 export function importFieldOf(header: string): ImportField | null {
+  if (header.length > IMPORT_LIMITS.headerCellCharacters) return null;
   const key = header
-    .replace(/\(.*?\)/g, '')
+    .replace(HEADER_HINT, '')
     .toLowerCase()
     .replace(/[^a-z0-9]/g, '');
   return HEADER_ALIASES[key] ?? null;
@@ -112,8 +119,17 @@ export interface ParsedInvoiceCsv {
 }
 
 export interface ParseInvoiceCsvOptions {
-  /** Refuse files with more data rows than this (default 50,000). */
+  /** Refuse files with more data rows than this (default IMPORT_LIMITS.rows, 50,000). */
   maxRows?: number;
+}
+
+const refused = (error: ImportError): ParsedInvoiceCsv => ({ rows: [], rowNumbers: [], errors: [error] });
+
+/** csv-parse's refusal of a record over `max_record_size`, with the line it reached. */
+function recordTooLong(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  if (error.code !== 'CSV_MAX_RECORD_SIZE') return undefined;
+  return 'lines' in error && typeof error.lines === 'number' ? error.lines : 0;
 }
 
 /**
@@ -122,8 +138,11 @@ export interface ParseInvoiceCsvOptions {
  * reported and left out. Validate each row with parseImportRow.
  */
 export function parseInvoiceCsv(text: string, options: ParseInvoiceCsvOptions = {}): ParsedInvoiceCsv {
-  const maxRows = options.maxRows ?? 50_000;
+  const maxRows = options.maxRows ?? IMPORT_LIMITS.rows;
   const errors: ImportError[] = [];
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > IMPORT_LIMITS.fileBytes)
+    return refused({ row: null, message: IMPORT_LIMIT_MESSAGES.fileTooLarge(bytes) });
   let records: { record: string[]; info: { lines: number } }[];
   try {
     records = parse(text, {
@@ -132,19 +151,31 @@ export function parseInvoiceCsv(text: string, options: ParseInvoiceCsvOptions = 
       skip_empty_lines: true,
       skip_records_with_empty_values: true,
       relax_column_count: true,
+      max_record_size: IMPORT_LIMITS.recordCharacters,
       info: true,
     }) as unknown as { record: string[]; info: { lines: number } }[];
   } catch (error) {
+    const line = recordTooLong(error);
+    if (line !== undefined)
+      return refused({
+        row: null,
+        ...(line ? { line } : {}),
+        message: IMPORT_LIMIT_MESSAGES.rowTooLong(line),
+      });
     const message = error instanceof Error ? error.message : String(error);
-    return {
-      rows: [],
-      rowNumbers: [],
-      errors: [{ row: null, message: `The file is not valid CSV: ${message}` }],
-    };
+    return refused({ row: null, message: `The file is not valid CSV: ${message}` });
   }
 
   const [head, ...data] = records;
-  if (!head) return { rows: [], rowNumbers: [], errors: [{ row: null, message: 'The file is empty' }] };
+  if (!head) return refused({ row: null, message: 'The file is empty' });
+  // Before any header cell is matched against the aliases.
+  const longCell = head.record.findIndex((title) => title.length > IMPORT_LIMITS.headerCellCharacters);
+  if (longCell >= 0)
+    return refused({
+      row: null,
+      line: head.info.lines,
+      message: IMPORT_LIMIT_MESSAGES.headerCellTooLong(longCell + 1),
+    });
   const fields = head.record.map(importFieldOf);
   const seen = new Set<ImportField>();
   head.record.forEach((title, index) => {
@@ -159,13 +190,8 @@ export function parseInvoiceCsv(text: string, options: ParseInvoiceCsvOptions = 
       errors.push({ row: null, line: head.info.lines, message: `Missing column: ${FIELD_TITLES[field]}` });
   }
   if (errors.length > 0) return { rows: [], rowNumbers: [], errors };
-  if (data.length > maxRows) {
-    return {
-      rows: [],
-      rowNumbers: [],
-      errors: [{ row: null, message: `Too many rows: ${data.length} (at most ${maxRows} per file)` }],
-    };
-  }
+  if (data.length > maxRows)
+    return refused({ row: null, message: IMPORT_LIMIT_MESSAGES.tooManyRows(data.length, maxRows) });
 
   const rows: Record<string, string>[] = [];
   const rowNumbers: number[] = [];

@@ -15,3 +15,6 @@ export * from './scopes.js';
 export * from './permissions.js';
 export * from './alerts.js';
 export * from './filters.js';
+export * from './import-limits.js';
+export * from './list-limits.js';
+export * from './portal-access.js';

@@ -1,6 +1,7 @@
 import { ApiRouter, serveSse } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
 import { importInvoices } from '../commands/import-invoices.js';
+import { IMPORT_BODY_BYTES } from '../domain/index.js';
 import { transitionInvoice, transitionInvoices } from '../commands/invoice-transitions.js';
 import {
   createInvoice,
@@ -174,8 +175,8 @@ export function invoiceRoutes(deps: CisDeps, hub: InvoiceChangeHub): ApiRouter {
       summary:
         'Import invoices from CSV: each row validated; valid rows created, invalid ones reported by row',
       scopes: ['cis.io.import', 'cis.inv.write'],
-      // CSV imports of 10,000+ rows arrive as one JSON body.
-      bodyLimit: '16mb',
+      // The largest body of cis: an invoice import (IMPORT_LIMITS.fileBytes of CSV in JSON); every other route 256 kB.
+      bodyLimit: `${IMPORT_BODY_BYTES / 1024}kb`,
       request: { body: importBody },
       responses: {
         200: {

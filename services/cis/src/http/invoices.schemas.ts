@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { INVOICE_ACTIONS, INVOICE_STATUSES } from '../domain/index.js';
+import { IMPORT_BODY_BYTES, INVOICE_ACTIONS, INVOICE_STATUSES } from '../domain/index.js';
 
 export const invoiceInput = z.object({
   invoiceNumber: z.string().max(200),
@@ -31,7 +31,8 @@ export const invoiceExportQuery = invoiceListQuery.omit({ page: true, pageSize: 
 
 export const payBody = z.object({ paymentDate: z.iso.date().optional() });
 
-export const importBody = z.object({ csv: z.string().min(1).max(20_000_000) });
+/** Never shorter than the body limit: a file over IMPORT_LIMITS.fileBytes gets the import's own message. */
+export const importBody = z.object({ csv: z.string().min(1).max(IMPORT_BODY_BYTES) });
 
 export const invoiceAmounts = z.object({
   grossP: z.number(),

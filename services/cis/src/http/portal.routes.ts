@@ -1,8 +1,6 @@
 import { ApiRouter, problems, type RequestContext } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
-import { createInvoice } from '../commands/invoices.js';
-import { portalRecords } from '../commands/portal.js';
-import { portalStatementPdf } from '../commands/statements.js';
+import { portalRecords, portalStatement, submitPortalInvoice } from '../commands/portal.js';
 import { statementIdParam } from './common.schemas.js';
 import { sendDocument } from './http-helpers.js';
 import { presentPortalRecords, presentPortalSubmission } from './portal.present.js';
@@ -14,7 +12,10 @@ function ownSubcontractor(ctx: RequestContext): string {
   return ctx.subcontractorId;
 }
 
-/** The subcontractor portal's view of CIS: its own record, invoices and issued statements, nothing else. */
+/**
+ * The subcontractor portal's view of CIS: its own record, invoices and issued statements, nothing else. Every route
+ * answers 403 `portal_access_ended` once the subcontractor's portal access is off, or it is archived or deleted.
+ */
 export function portalRoutes(deps: CisDeps): ApiRouter {
   return new ApiRouter()
     .route({
@@ -37,10 +38,8 @@ export function portalRoutes(deps: CisDeps): ApiRouter {
       status: 201,
       request: { body: portalInvoiceInput },
       responses: { 201: { description: 'Submitted', schema: portalInvoiceResponse } },
-      handler: async ({ ctx, body }) => {
-        const input = { ...body, subcontractorId: ownSubcontractor(ctx) };
-        return presentPortalSubmission(await createInvoice(deps, ctx, input, 'portal'));
-      },
+      handler: async ({ ctx, body }) =>
+        presentPortalSubmission(await submitPortalInvoice(deps, ctx, ownSubcontractor(ctx), body)),
     })
     .route({
       method: 'get',
@@ -52,7 +51,7 @@ export function portalRoutes(deps: CisDeps): ApiRouter {
       request: { params: statementIdParam },
       responses: { 200: { description: 'application/pdf' } },
       handler: async ({ ctx, params, res }) => {
-        const { taxMonth, pdf } = await portalStatementPdf(deps, ctx, ownSubcontractor(ctx), params.id);
+        const { taxMonth, pdf } = await portalStatement(deps, ctx, ownSubcontractor(ctx), params.id);
         sendDocument(res, {
           type: 'application/pdf',
           disposition: 'inline',

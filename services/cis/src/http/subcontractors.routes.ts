@@ -21,6 +21,7 @@ import {
   subcontractorInput,
   subcontractorListQuery,
   subcontractorListResponse,
+  subcontractorPageQuery,
   subcontractorResponse,
   unmaskQuery,
   verificationInput,
@@ -31,13 +32,19 @@ export function subcontractorRoutes(deps: CisDeps): ApiRouter {
     .route({
       method: 'get',
       path: '/subcontractors',
-      summary: 'Subcontractors (by name; soft-deleted never) with the four stat cards',
+      summary: 'Subcontractors (by name; soft-deleted never; pages of up to 1,000) with the four stat cards',
       scopes: ['cis.sub.read'],
-      request: { query: subcontractorListQuery },
+      request: { query: subcontractorPageQuery },
       responses: { 200: { description: 'The list', schema: subcontractorListResponse } },
       handler: async ({ ctx, query }) => {
-        const { rows, stats } = await listSubcontractors(deps, ctx.tenantId, query);
-        return { items: rows.map((row) => presentSubcontractor(row)), stats };
+        const { rows, total, stats } = await listSubcontractors(deps, ctx.tenantId, query);
+        return {
+          items: rows.map((row) => presentSubcontractor(row)),
+          total,
+          page: query.page,
+          pageSize: query.pageSize,
+          stats,
+        };
       },
     })
     .route({

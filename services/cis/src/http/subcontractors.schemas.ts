@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SUBCONTRACTOR_TYPES, VERIFICATION_STATUSES } from '../domain/index.js';
+import { SUBCONTRACTOR_PAGE_MAX, SUBCONTRACTOR_TYPES, VERIFICATION_STATUSES } from '../domain/index.js';
 import { cisRate } from './common.schemas.js';
 
 const address = z.object({
@@ -52,6 +52,12 @@ export const subcontractorListQuery = z.object({
   search: z.string().max(100).optional(),
   status: z.enum(['all', 'active', 'archived']).default('all'),
   type: z.enum(['all', 'individual', 'company', 'partnership']).default('all'),
+});
+
+/** The list's filters and its page (security review L9; by default the first 1,000, every one for a real contractor). */
+export const subcontractorPageQuery = subcontractorListQuery.extend({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(SUBCONTRACTOR_PAGE_MAX).default(SUBCONTRACTOR_PAGE_MAX),
 });
 
 export const unmaskQuery = z.object({ unmask: z.enum(['true', 'false']).default('false') });
@@ -128,6 +134,10 @@ export const subcontractorResponse = z.object({ subcontractor: subcontractorSche
 
 export const subcontractorListResponse = z.object({
   items: z.array(subcontractorSchema),
+  /** How many the filters match; `items` holds the page. */
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
   stats: z.object({
     total: z.number(),
     active: z.number(),

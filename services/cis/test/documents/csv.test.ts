@@ -349,17 +349,16 @@ describe('invoice import', () => {
     expect(parseImportDate('19 June 2026')).toBeNull();
   });
 
-  it('handles 10,000 rows quickly', () => {
+  // How fast is measured by `make bench` (services/cis/bench/cis.bench.ts), never asserted here.
+  it('parses and checks 10,000 rows, each numbered by its line', () => {
     const line = 'INV-{n},John Smith,19/06/2026,"£1,234.56",234.56,20,No,Work,';
     const body = Array.from({ length: 10_000 }, (_, n) => line.replace('{n}', String(n + 1))).join('\r\n');
-    const started = performance.now();
     const parsed = parseInvoiceCsv(`${INVOICE_IMPORT_COLUMNS.join(',')}\r\n${body}\r\n`);
     const values = parsed.rows.map((row) => parseImportRow(row));
-    const elapsed = performance.now() - started;
     expect(parsed.errors).toEqual([]);
     expect(values).toHaveLength(10_000);
     expect(values.every((result) => result.errors.length === 0)).toBe(true);
+    expect(values.at(-1)?.value).toMatchObject({ invoiceNumber: 'INV-10000', grossP: 123456 });
     expect(parsed.rowNumbers.at(-1)).toBe(10_000);
-    expect(elapsed).toBeLessThan(3000);
   });
 });

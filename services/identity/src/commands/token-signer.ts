@@ -48,6 +48,8 @@ export interface TokenSignerOptions {
    * JWKS just before a rotation may fetch it again (jose's cooldown is 30 s) before any token names the new key.
    */
   activationDelayMs: number;
+  /** The clock that decides which key signs and when one is due (Date.now; tests move it on). */
+  now?: () => number;
 }
 
 export interface SigningKeyInfo {
@@ -76,6 +78,7 @@ export class TokenSigner {
   private reloading: Promise<void> | undefined;
 
   private readonly keys: SigningKeyStore;
+  private readonly now: () => number;
 
   private constructor(
     db: Knex,
@@ -83,6 +86,7 @@ export class TokenSigner {
     private readonly options: TokenSignerOptions,
   ) {
     this.keys = new SigningKeyStore(db);
+    this.now = options.now ?? Date.now;
   }
 
   static async load(db: Knex, cipher: FieldCipher, options: TokenSignerOptions): Promise<TokenSigner> {
@@ -98,7 +102,7 @@ export class TokenSigner {
   /** Reads the keys again: the newest unretired key signs, every key still within its publication is published. */
   async reload(): Promise<void> {
     const rows = await this.keys.published();
-    const now = Date.now();
+    const now = this.now();
     const candidates = rows.filter((row) => row.retiredAt === null || row.retiredAt.getTime() > now);
     if (candidates.length === 0) throw new Error('No signing key');
     const known = new Map(this.signing.map((key) => [key.kid, key]));
@@ -116,7 +120,7 @@ export class TokenSigner {
     );
     this.published = rows.map((row) => row.publicJwk);
     this.localKeys = createLocalJWKSet({ keys: this.published });
-    this.lastReload = Date.now();
+    this.lastReload = this.now();
   }
 
   /**
@@ -138,7 +142,7 @@ export class TokenSigner {
   async rotateIfDue(maxAgeMs: number): Promise<{ kid: string; retired: string[] } | undefined> {
     const result = await this.keys.locked(async (keys) => {
       const current = await keys.newestUnretired();
-      if (current && Date.now() - current.createdAt.getTime() < maxAgeMs) return undefined;
+      if (current && this.now() - current.createdAt.getTime() < maxAgeMs) return undefined;
       return this.rotateLocked(keys, false, false);
     });
     if (result) await this.reload();
@@ -182,7 +186,7 @@ export class TokenSigner {
         return await this.localKeys(header, token);
       } catch (error) {
         if (!(error instanceof joseErrors.JWKSNoMatchingKey)) throw error;
-        if (Date.now() - this.lastReload < RELOAD_ON_UNKNOWN_KID_MS) throw error;
+        if (this.now() - this.lastReload < RELOAD_ON_UNKNOWN_KID_MS) throw error;
         this.reloading ??= this.reload().finally(() => {
           this.reloading = undefined;
         });
@@ -207,7 +211,7 @@ export class TokenSigner {
 
   /** The newest key whose activation has come and which has not stopped signing (else the oldest candidate). */
   private signingKey(): SigningKey {
-    const now = Date.now();
+    const now = this.now();
     const key =
       this.signing.find((candidate) => candidate.activatesAt <= now && candidate.retiresAt > now) ??
       this.signing.at(-1);
@@ -223,7 +227,7 @@ export class TokenSigner {
     // The replaced keys sign until the new one activates (at once for an immediate rotation), and stay published
     // until their tokens have expired; a revoked (leaked) key leaves the JWKS at once, so what it signed, forged
     // tokens included, stops verifying (everyone signs in again through their refresh token).
-    const stopsAt = Date.now() + (immediate ? 0 : this.options.activationDelayMs);
+    const stopsAt = this.now() + (immediate ? 0 : this.options.activationDelayMs);
     const retired = await keys.retireUnretired(
       new Date(stopsAt),
       new Date(revoke ? stopsAt : stopsAt + this.options.publishRetiredForMs),
@@ -239,7 +243,7 @@ export class TokenSigner {
       kid,
       publicJwk: { ...(await exportJWK(publicKey)), kid, alg: ALGORITHM, use: 'sig' },
       privateKeySealed: this.cipher.encrypt(await exportPKCS8(privateKey)),
-      createdAt: new Date(Date.now() - (activeNow ? this.options.activationDelayMs : 0)),
+      createdAt: new Date(this.now() - (activeNow ? this.options.activationDelayMs : 0)),
     });
     return kid;
   }

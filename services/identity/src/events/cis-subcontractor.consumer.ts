@@ -8,11 +8,13 @@ const ENDING_PORTAL_ACCESS = [
   'cis.subcontractor.deleted',
   'cis.subcontractor.bulk.archive',
   'cis.subcontractor.bulk.delete',
+  'cis.subcontractor.portal_access_ended',
 ] as const;
 
 /**
- * A subcontractor cis archives or deletes loses portal access at once: their portal sessions at every bff replica
- * end and their unused magic links expire. One group for all replicas (each event handled once).
+ * A subcontractor cis archives, deletes or whose portal access it turns off loses portal access at once: their
+ * portal sessions at every bff replica end and their unused magic links expire (cis itself refuses their portal
+ * calls from the moment of the change). One group for all replicas (each event handled once).
  */
 export function cisSubcontractorConsumer(groupId: string, logger: Logger): ConsumerDefinition {
   return {

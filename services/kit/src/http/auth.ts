@@ -65,9 +65,12 @@ export interface RemoteJwksOptions {
   maxAgeMs?: number;
 }
 
+/** A token naming a key the fetched JWKS lacks fetches it again at most this often (jose's default). */
+export const DEFAULT_JWKS_COOLDOWN_MS = 30_000;
+
 export function remoteJwks(url: string, options: RemoteJwksOptions = {}): JWTVerifyGetKey & KeySetView {
   return createRemoteJWKSet(new URL(url), {
-    cooldownDuration: options.cooldownMs ?? 30_000,
+    cooldownDuration: options.cooldownMs ?? DEFAULT_JWKS_COOLDOWN_MS,
     cacheMaxAge: options.maxAgeMs ?? 10 * 60_000,
   });
 }

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JWTVerifyGetKey } from 'jose';
+import { Kafka, logLevel } from 'kafkajs';
 import pg from 'pg';
 
 const run = promisify(execFile);
@@ -140,4 +141,35 @@ export async function eventually<T>(
   throw new Error(
     `Timed out after ${timeoutMs} ms waiting for ${what}${lastError instanceof Error ? `: ${lastError.message}` : ''}`,
   );
+}
+
+/**
+ * Commits a consumer group's offsets at the end of `topic` as it is now (making the topic, 6 partitions, if it is
+ * missing), before the group's consumer starts. A new group that reads only new messages (fromBeginning: false)
+ * would otherwise start at whatever the end is when it has joined, a moment no test can see; committed here, it
+ * reads every message published from now on, however long its join takes, so a test publishes once.
+ */
+export async function startGroupAtTopicEnd(groupId: string, topic: string): Promise<void> {
+  const kafka = new Kafka({
+    clientId: `test-${groupId}`,
+    brokers: testInfra().kafkaBrokers.split(','),
+    logLevel: logLevel.NOTHING,
+  });
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    if (!(await admin.listTopics()).includes(topic))
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: [{ topic, numPartitions: 6, replicationFactor: 1 }],
+      });
+    const ends = await admin.fetchTopicOffsets(topic);
+    await admin.setOffsets({
+      groupId,
+      topic,
+      partitions: ends.map(({ partition, offset }) => ({ partition, offset })),
+    });
+  } finally {
+    await admin.disconnect();
+  }
 }

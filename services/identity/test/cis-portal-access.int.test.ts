@@ -1,0 +1,106 @@
+// identity's consumer of cis subcontractor events (security review M3), on real PostgreSQL and Kafka: when cis turns
+// a subcontractor's portal access off (cis.subcontractor.portal_access_ended), their portal sessions at every bff
+// replica end and their unused magic links expire, exactly as for an archive or a delete; others' are untouched.
+import { randomBytes } from 'node:crypto';
+import { recordEvent } from '@workspace/kit';
+import { eventually } from '@workspace/kit/testing';
+import { cisEvents } from '@workspace/proto';
+import {
+  INTERNAL_TOKEN,
+  accessToken,
+  internalPost,
+  startIdentityHarness,
+  type IdentityHarness,
+} from './support.js';
+
+let harness: IdentityHarness;
+
+beforeAll(async () => {
+  harness = await startIdentityHarness({
+    // A group of this run's own: the test publishes cis events and waits for this identity to handle them.
+    config: { PORTAL_ACCESS_CONSUMER_GROUP: `identity-portal-ended-test-${randomBytes(4).toString('hex')}` },
+  });
+});
+
+afterAll(async () => {
+  await harness.stop();
+});
+
+const putPortalSession = async (tenantId: string, subcontractorId: string) => {
+  const key = `portal-${randomBytes(16).toString('base64url')}`;
+  const res = await fetch(`${harness.baseUrl}/v1/internal/sessions/${key}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', 'x-internal-token': INTERNAL_TOKEN },
+    body: JSON.stringify({
+      kind: 'portal',
+      tenantId,
+      subject: subcontractorId,
+      value: 'sealed',
+      expiresAt: Date.now() + 3_600_000,
+    }),
+  });
+  expect(res.status).toBe(204);
+  return key;
+};
+
+const sessionExists = async (key: string) =>
+  (
+    await fetch(`${harness.baseUrl}/v1/internal/sessions/${key}`, {
+      headers: { 'x-internal-token': INTERNAL_TOKEN },
+    })
+  ).status === 200;
+
+describe('cis.subcontractor.portal_access_ended', () => {
+  it('ends the subcontractor’s portal sessions and expires their unused links, in that tenant only', async () => {
+    const ended = `sub-${randomBytes(4).toString('hex')}`;
+    const other = `sub-${randomBytes(4).toString('hex')}`;
+    const endedSession = await putPortalSession('demo', ended);
+    const otherSession = await putPortalSession('demo', other);
+    const acmeSession = await putPortalSession('acme', ended);
+    const admin = await accessToken(harness, 'demo', 'admin@demo.test');
+    const linkRes = await fetch(`${harness.baseUrl}/v1/portal/links`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ subcontractorId: ended }),
+    });
+    expect(linkRes.status).toBe(201);
+    const linkToken = new URL(((await linkRes.json()) as { magicLink: string }).magicLink).searchParams.get(
+      'token',
+    );
+
+    // cis records the event in its outbox when an edit turns portal access off; here it is recorded in identity's,
+    // whose relay publishes it the same way to cis.events.v1. Recorded again at each poll until this identity's new
+    // consumer group (which reads new events only) has joined and handled one; a repeat ends nothing more.
+    await eventually(
+      async () => {
+        await harness.service.deps.db.transaction((trx) =>
+          recordEvent(trx, '/workspace/cis', cisEvents['cis.subcontractor.portal_access_ended'], {
+            tenantId: 'demo',
+            aggregateId: ended,
+            data: {
+              actorId: 'cis-admin',
+              targetType: 'subcontractor',
+              targetId: ended,
+              targetIds: [ended],
+              succeeded: 1,
+              details: { reason: 'portal access turned off' },
+            },
+          }),
+        );
+        return !(await sessionExists(endedSession));
+      },
+      60_000,
+      'the portal session to end',
+    );
+    expect(await sessionExists(otherSession)).toBe(true);
+    expect(await sessionExists(acmeSession)).toBe(true);
+    const redeem = await internalPost(harness, '/v1/portal/links/redeem', {
+      tenantId: 'demo',
+      token: linkToken,
+    });
+    expect(redeem.status).toBe(410);
+    expect(((await redeem.json()) as { detail: string }).detail).toBe(
+      'This link has expired. Ask your contractor for a new one.',
+    );
+  });
+});
