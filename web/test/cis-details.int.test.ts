@@ -191,7 +191,7 @@ async function openPortal(link: string): Promise<Page> {
 }
 
 describe('CIS details in Chromium', () => {
-  it('the accountant walks the invite modal (required marks, Cancel, Creating..., a short UTR, the link in the clipboard); the link signs in once and is refused the second time; a portal invoice is approved; a failed row invite falls back to its text; Revoke portal access signs the open portal out', async () => {
+  it('the accountant walks the invite modal (required marks, Cancel, Creating..., a short UTR refused, the link in the clipboard); the link signs in once and is refused the second time; a portal invoice is approved; a failed row invite falls back to its text; Revoke portal access signs the open portal out', async () => {
     const page = await stack.newPage('accountant@demo.test');
     await page.goto(`${baseUrl}/cis/subcontractors`);
     await topBar(page).getByRole('button', { name: 'Invite to Portal' }).click();
@@ -224,13 +224,17 @@ describe('CIS details in Chromium', () => {
     const cancelled = (await call('GET', '/subcontractors?search=Carla')) as { items: unknown[] };
     expect(cancelled.items).toHaveLength(0);
 
-    // The form, then 'Creating...' while the call is held, then the created panel; a 5-digit UTR is accepted.
+    // The form; a 5-digit UTR is refused with the subcontractor form's message (the issue's L17 supersedes CIS-296's
+    // 'no further check'), then 'Creating...' while the call is held, then the created panel.
     await topBar(page).getByRole('button', { name: 'Invite to Portal' }).click();
     await visible(invite);
     expect(await invite.getByLabel('Name').inputValue()).toBe('');
     await invite.getByLabel('Name').fill('Sid Short');
     await invite.getByLabel('Email').fill('sid@short.test');
     await invite.getByLabel('UTR').fill('12345');
+    await invite.getByRole('button', { name: 'Create & Send Invite' }).click();
+    await visible(invite.getByText('Valid UTR required (10 digits)'));
+    await invite.getByLabel('UTR').fill('5432112345');
     let release = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -255,7 +259,7 @@ describe('CIS details in Chromium', () => {
       }
     ).items;
     expect(sid).toHaveLength(1);
-    expect(sid[0]?.utrMasked).toBe('*2345');
+    expect(sid[0]?.utrMasked).toBe('******2345');
     const sidId = sid[0]?.id ?? '';
 
     // Copy Link to Clipboard: the clipboard holds the link the panel shows.

@@ -6,7 +6,7 @@ import { useToast } from '../../../ui/feedback';
 import { useInviteSubcontractorMutation } from '../api';
 import { errorMessage } from '../../../ui/problem';
 import { LabelledInput } from '../../../ui/LabelledInput';
-import type { InviteeFields } from '../domain';
+import { validateUtr, type InviteeFields } from '../domain';
 
 const emptyForm: InviteeFields = {
   name: '',
@@ -98,6 +98,12 @@ export function InviteModal({ onClose }: { onClose: () => void }) {
   const submit = async () => {
     if (!form.name.trim() || !form.email.trim()) {
       setError('Name and email are required');
+      return;
+    }
+    // The service checks a given UTR as the subcontractor form does (security review L17); say so before the call.
+    const utr = form.utr.trim() ? validateUtr(form.utr) : undefined;
+    if (utr && !utr.valid) {
+      setError(utr.error);
       return;
     }
     try {
