@@ -12,7 +12,7 @@ import {
 } from '@workspace/kit';
 import type { Express } from 'express';
 import { isSecureOrigin, type BffConfig } from './config.js';
-import { SignInSealer } from './cookies.js';
+import { SignInSealer, cookieNames } from './cookies.js';
 import { authRoutes } from './http/auth-routes.js';
 import { identityForwards } from './http/identity-forwards.js';
 import { csrfGuard, loadBrowserState, noStore, type BffContext } from './http/context.js';
@@ -24,7 +24,7 @@ import { workspaceRoutes } from './http/workspace-routes.js';
 import { IdentityClient } from './identity-client.js';
 import { SharedRateLimiter } from './rate-limit.js';
 import { SessionStreams } from './streams.js';
-import { contentSecurityPolicyDirectives } from './security.js';
+import { contentSecurityPolicyDirectives, permissionsPolicy } from './security.js';
 import { IdentitySessionStore } from './identity-session-store.js';
 import { CachedSessionStore } from './session-store.js';
 import {
@@ -145,6 +145,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
       logger,
     }),
     secure,
+    cookies: cookieNames(secure),
     logger,
   };
 
@@ -161,6 +162,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
 
   // Mounted first at '/': middleware only (no operations), so /api gets sessions and CSRF.
   const browser = new ApiRouter();
+  browser.router.use(permissionsPolicy);
   browser.router.use('/api', noStore, loadBrowserState(context), csrfGuard);
 
   const apis: { basePath: string; api: ApiRouter }[] = [

@@ -8,6 +8,26 @@ export const SESSION_COOKIE = 'ws_session';
 export const SIGNIN_COOKIE = 'ws_signin';
 export const PORTAL_COOKIE = 'ws_portal';
 
+export interface CookieNames {
+  session: string;
+  portal: string;
+  signIn: string;
+}
+
+/**
+ * The cookies' names. On https they carry the prefixes browsers enforce (review L3): `__Host-` (Secure, Path=/, no
+ * Domain), so no sibling subdomain can set or shadow the session cookies (cookie tossing); the sign-in cookie's path
+ * is /api/auth, so it is `__Secure-`. Plain http (local runs) cannot use them.
+ */
+export const cookieNames = (secure: boolean): CookieNames =>
+  secure
+    ? {
+        session: `__Host-${SESSION_COOKIE}`,
+        portal: `__Host-${PORTAL_COOKIE}`,
+        signIn: `__Secure-${SIGNIN_COOKIE}`,
+      }
+    : { session: SESSION_COOKIE, portal: PORTAL_COOKIE, signIn: SIGNIN_COOKIE };
+
 /** The sign-in cookie lives while the browser is at the IdP; it is sent only to the auth routes. */
 export const SIGNIN_TTL_MS = 10 * 60_000;
 const SIGNIN_PATH = '/api/auth';

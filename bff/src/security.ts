@@ -1,4 +1,5 @@
 import { safeEqual } from '@workspace/kit';
+import type { NextFunction, Request, Response } from 'express';
 
 const PLACEHOLDER_ORIGIN = 'http://bff.invalid';
 
@@ -70,4 +71,29 @@ export function contentSecurityPolicyDirectives(https: boolean): Record<string, 
     formAction: ["'self'"],
     ...(https ? { upgradeInsecureRequests: [] } : {}),
   };
+}
+
+/**
+ * Powerful browser features the SPAs do not use, turned off for this origin and anything it embeds (review L18).
+ * The calls module will allow camera, microphone and display-capture for 'self' when it exists.
+ */
+export const PERMISSIONS_POLICY = [
+  'accelerometer=()',
+  'autoplay=()',
+  'browsing-topics=()',
+  'camera=()',
+  'display-capture=()',
+  'geolocation=()',
+  'gyroscope=()',
+  'magnetometer=()',
+  'microphone=()',
+  'midi=()',
+  'payment=()',
+  'usb=()',
+  'xr-spatial-tracking=()',
+].join(', ');
+
+export function permissionsPolicy(_req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
+  next();
 }

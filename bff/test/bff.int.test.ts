@@ -507,6 +507,9 @@ describe('HTTP surface', () => {
         expect(csp).toContain(directive);
       }
       expect(res.headers.get('x-frame-options')).toBe('DENY');
+      // Powerful features the SPAs do not use are off (review L18).
+      for (const feature of ['camera=()', 'microphone=()', 'geolocation=()', 'payment=()', 'usb=()'])
+        expect(res.headers.get('permissions-policy')).toContain(feature);
     }
     // The kit's own endpoints get the same policy (one helmet pass for every answer).
     for (const path of ['/openapi.json', '/healthz']) {

@@ -2,13 +2,7 @@ import { ApiRouter, HttpProblem, problems, safeEqual } from '@workspace/kit';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { TENANT_ID, callbackUrl, signedOutUrl } from '../config.js';
-import {
-  SESSION_COOKIE,
-  SIGNIN_COOKIE,
-  clearSignInCookieOptions,
-  cookieOptions,
-  signInCookieOptions,
-} from '../cookies.js';
+import { clearSignInCookieOptions, cookieOptions, signInCookieOptions } from '../cookies.js';
 import { tenantView, userView } from '../identity-client.js';
 import { safeReturnTo } from '../security.js';
 import { SESSION_ENDED, type StaffSession } from '../sessions.js';
@@ -143,7 +137,7 @@ export function authRoutes(context: BffContext): ApiRouter {
       tenantId,
       returnTo: safeReturnTo(query.returnTo),
     });
-    res.cookie(SIGNIN_COOKIE, sealed, signInCookieOptions(context.secure));
+    res.cookie(context.cookies.signIn, sealed, signInCookieOptions(context.secure));
     return started.authorizationUrl;
   };
 
@@ -154,8 +148,8 @@ export function authRoutes(context: BffContext): ApiRouter {
     res: Response,
   ): Promise<string> => {
     const browser = browserState(req);
-    const pending = context.signIn.open(browser.cookies.get(SIGNIN_COOKIE));
-    res.clearCookie(SIGNIN_COOKIE, clearSignInCookieOptions(context.secure));
+    const pending = context.signIn.open(browser.cookies.get(context.cookies.signIn));
+    res.clearCookie(context.cookies.signIn, clearSignInCookieOptions(context.secure));
     if (query.error !== undefined) {
       return loginPage(query.error === 'access_denied' ? 'access_denied' : 'idp_error');
     }
@@ -183,7 +177,7 @@ export function authRoutes(context: BffContext): ApiRouter {
     if (browser.staff) await end(browser.staff);
     const { sessionId, session } = await staff.create(signedIn);
     res.cookie(
-      SESSION_COOKIE,
+      context.cookies.session,
       sessionId,
       cookieOptions(context.secure, { maxAge: staff.cookieLifetimeMs(session) }),
     );
@@ -239,7 +233,7 @@ export function authRoutes(context: BffContext): ApiRouter {
       responses: { 200: { description: 'Signed out', schema: signedOutView } },
       handler: async ({ req, res }) => {
         const session = browserState(req).staff;
-        res.clearCookie(SESSION_COOKIE, cookieOptions(context.secure));
+        res.clearCookie(context.cookies.session, cookieOptions(context.secure));
         if (!session) return { redirectTo: SIGN_IN_PAGE };
         await end(session);
         return { redirectTo: await afterSignOut(session) };
@@ -261,7 +255,7 @@ export function authRoutes(context: BffContext): ApiRouter {
           { tenantId: session.tenantId, userId: session.uid },
           'signed out of all sessions',
         );
-        res.clearCookie(SESSION_COOKIE, cookieOptions(context.secure));
+        res.clearCookie(context.cookies.session, cookieOptions(context.secure));
         return { redirectTo: await afterSignOut(session) };
       },
     })
@@ -286,7 +280,7 @@ export function authRoutes(context: BffContext): ApiRouter {
           renewed = await staff.fresh(current, { force: true });
         } catch (error) {
           if (error instanceof HttpProblem && error.status === 401) {
-            res.clearCookie(SESSION_COOKIE, cookieOptions(context.secure));
+            res.clearCookie(context.cookies.session, cookieOptions(context.secure));
           }
           throw error;
         }

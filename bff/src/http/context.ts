@@ -1,7 +1,7 @@
 import { HttpProblem, problems, type Logger } from '@workspace/kit';
 import type { Request, RequestHandler, Response } from 'express';
 import type { BffConfig } from '../config.js';
-import { PORTAL_COOKIE, SESSION_COOKIE, cookieOptions, type SignInSealer } from '../cookies.js';
+import { cookieOptions, type CookieNames, type SignInSealer } from '../cookies.js';
 import type { IdentityClient } from '../identity-client.js';
 import { clientIp, enforceLimit, type RateLimiter } from '../rate-limit.js';
 import { csrfTokensMatch, parseCookies } from '../security.js';
@@ -36,6 +36,8 @@ export interface BffContext {
   streams: SessionStreams;
   /** Cookies carry Secure (PUBLIC_URL is https). */
   secure: boolean;
+  /** The cookies' names (prefixed on https). */
+  cookies: CookieNames;
   logger: Logger;
 }
 
@@ -77,8 +79,8 @@ export function loadBrowserState(context: BffContext): RequestHandler {
   return async (req, _res, next) => {
     const cookies = parseCookies(req.headers.cookie);
     const [staff, portal] = await Promise.all([
-      context.staff.load(cookies.get(SESSION_COOKIE)),
-      context.portal.load(cookies.get(PORTAL_COOKIE)),
+      context.staff.load(cookies.get(context.cookies.session)),
+      context.portal.load(cookies.get(context.cookies.portal)),
     ]);
     req.browser = { cookies, ...(staff ? { staff } : {}), ...(portal ? { portal } : {}) };
     if (staff) {
@@ -143,7 +145,7 @@ export async function requireStaff(context: BffContext, req: Request, res: Respo
     return await context.staff.fresh(session);
   } catch (error) {
     if (error instanceof HttpProblem && error.status === 401) {
-      res.clearCookie(SESSION_COOKIE, cookieOptions(context.secure));
+      res.clearCookie(context.cookies.session, cookieOptions(context.secure));
     }
     throw error;
   }

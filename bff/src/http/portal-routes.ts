@@ -1,7 +1,7 @@
 import { ApiRouter, problems } from '@workspace/kit';
 import { z } from 'zod';
 import { TENANT_ID } from '../config.js';
-import { PORTAL_COOKIE, cookieOptions } from '../cookies.js';
+import { cookieOptions } from '../cookies.js';
 import type { PortalSession } from '../sessions.js';
 import { browserState, limit, type BffContext } from './context.js';
 
@@ -44,7 +44,7 @@ export function portalRoutes(context: BffContext): ApiRouter {
         if (previous) await portal.destroy(previous);
         const { sessionId, session } = await portal.create(redemption);
         res.cookie(
-          PORTAL_COOKIE,
+          context.cookies.portal,
           sessionId,
           cookieOptions(context.secure, { maxAge: redemption.expiresIn * 1000 }),
         );
@@ -72,7 +72,7 @@ export function portalRoutes(context: BffContext): ApiRouter {
       handler: async ({ req, res }) => {
         const session = browserState(req).portal;
         if (session) await portal.destroy(session);
-        res.clearCookie(PORTAL_COOKIE, cookieOptions(context.secure));
+        res.clearCookie(context.cookies.portal, cookieOptions(context.secure));
         return undefined;
       },
     });

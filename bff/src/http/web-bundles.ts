@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiRouter } from '@workspace/kit';
 import express from 'express';
-import { SESSION_COOKIE } from '../cookies.js';
 import { parseCookies } from '../security.js';
 import type { BffContext } from './context.js';
 
@@ -34,7 +33,7 @@ export function webBundles(context: BffContext, staticDir: string): ApiRouter {
       send('site.html');
       return;
     }
-    const staff = await context.staff.load(parseCookies(req.headers.cookie).get(SESSION_COOKIE));
+    const staff = await context.staff.load(parseCookies(req.headers.cookie).get(context.cookies.session));
     send(staff || req.path !== '/' ? 'index.html' : 'site.html');
   });
   return pages;
