@@ -301,6 +301,7 @@ export async function startBff(config: BffConfig, deps: BffDeps = {}): Promise<R
   const running = await runService({
     app: bff.app,
     port: config.PORT,
+    host: config.LISTEN_HOST,
     ...(bff.management && config.MANAGEMENT_PORT !== undefined
       ? { management: { app: bff.management, port: config.MANAGEMENT_PORT } }
       : {}),

@@ -28,8 +28,8 @@ const publicUrl = z
   .transform((value) => new URL(value).origin);
 
 /**
- * The bff has no database and no event bus, so it takes only the logging, tracing, shutdown, proxy and management
- * port settings of the kit's base schema.
+ * The bff has no database and no event bus, so it takes only the logging, tracing, shutdown, proxy, management
+ * port and listen address settings of the kit's base schema.
  */
 export const bffConfigSchema = baseConfigSchema
   .pick({
@@ -38,6 +38,7 @@ export const bffConfigSchema = baseConfigSchema
     SHUTDOWN_TIMEOUT_MS: true,
     TRUST_PROXY: true,
     MANAGEMENT_PORT: true,
+    LISTEN_HOST: true,
   })
   .extend({
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),

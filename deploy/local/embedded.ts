@@ -105,7 +105,8 @@ const idp = await startDevIdp({
 
 const bus = new MemoryBus(logger.child({ component: 'bus' }));
 const context = (service: EmbeddedService): EmbeddedContext => ({
-  env: process.env,
+  // Loopback only, unless the developer says otherwise (review L19): the local database trusts every connection.
+  env: { LISTEN_HOST: '127.0.0.1', ...process.env },
   bus,
   logger: logger.child({ service: service.name }),
   publicUrl,

@@ -97,6 +97,11 @@ export const baseConfigSchema = z.object({
    * there only, not on PORT (the charts set it, so the ingress never reaches them); unset (local runs), on PORT.
    */
   MANAGEMENT_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /**
+   * The address the ports listen on: every interface in a container (the default); `make up` sets 127.0.0.1, so a
+   * developer's machine does not offer the product (and its trust-auth database behind it) to its network.
+   */
+  LISTEN_HOST: z.string().trim().min(1).default('0.0.0.0'),
 });
 
 export type BaseConfig = z.infer<typeof baseConfigSchema>;

@@ -214,6 +214,7 @@ export async function startService<C extends BaseConfig>(
   const running = await runService({
     app,
     port: config.PORT,
+    host: config.LISTEN_HOST,
     ...(config.MANAGEMENT_PORT === undefined
       ? {}
       : { management: { app: createManagementApp(operational), port: config.MANAGEMENT_PORT } }),
@@ -273,6 +274,7 @@ async function serveSchemaBehind<C extends BaseConfig>(
   const running = await runService({
     app,
     port: config.PORT,
+    host: config.LISTEN_HOST,
     // The probes ask the management port when there is one: it must answer there (healthy, not ready).
     ...(config.MANAGEMENT_PORT === undefined
       ? {}
