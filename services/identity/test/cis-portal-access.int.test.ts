@@ -2,13 +2,13 @@
 // a subcontractor's portal access off (cis.subcontractor.portal_access_ended), their portal sessions at every bff
 // replica end and their unused magic links expire, exactly as for an archive or a delete; others' are untouched.
 import { randomBytes } from 'node:crypto';
-import { recordEvent } from '@workspace/kit';
 import { eventually } from '@workspace/kit/testing';
-import { cisEvents } from '@workspace/proto';
 import {
-  INTERNAL_TOKEN,
   accessToken,
   internalPost,
+  putPortalSession as putPortalSessionOf,
+  recordCisSubcontractorEvent,
+  sessionExists as sessionExistsOf,
   startIdentityHarness,
   type IdentityHarness,
 } from './support.js';
@@ -26,29 +26,9 @@ afterAll(async () => {
   await harness.stop();
 });
 
-const putPortalSession = async (tenantId: string, subcontractorId: string) => {
-  const key = `portal-${randomBytes(16).toString('base64url')}`;
-  const res = await fetch(`${harness.baseUrl}/v1/internal/sessions/${key}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json', 'x-internal-token': INTERNAL_TOKEN },
-    body: JSON.stringify({
-      kind: 'portal',
-      tenantId,
-      subject: subcontractorId,
-      value: 'sealed',
-      expiresAt: Date.now() + 3_600_000,
-    }),
-  });
-  expect(res.status).toBe(204);
-  return key;
-};
-
-const sessionExists = async (key: string) =>
-  (
-    await fetch(`${harness.baseUrl}/v1/internal/sessions/${key}`, {
-      headers: { 'x-internal-token': INTERNAL_TOKEN },
-    })
-  ).status === 200;
+const putPortalSession = (tenantId: string, subcontractorId: string) =>
+  putPortalSessionOf(harness, tenantId, subcontractorId);
+const sessionExists = (key: string) => sessionExistsOf(harness, key);
 
 describe('cis.subcontractor.portal_access_ended', () => {
   it('ends the subcontractor’s portal sessions and expires their unused links, in that tenant only', async () => {
@@ -73,20 +53,9 @@ describe('cis.subcontractor.portal_access_ended', () => {
     // consumer group (which reads new events only) has joined and handled one; a repeat ends nothing more.
     await eventually(
       async () => {
-        await harness.service.deps.db.transaction((trx) =>
-          recordEvent(trx, '/workspace/cis', cisEvents['cis.subcontractor.portal_access_ended'], {
-            tenantId: 'demo',
-            aggregateId: ended,
-            data: {
-              actorId: 'cis-admin',
-              targetType: 'subcontractor',
-              targetId: ended,
-              targetIds: [ended],
-              succeeded: 1,
-              details: { reason: 'portal access turned off' },
-            },
-          }),
-        );
+        await recordCisSubcontractorEvent(harness, 'cis.subcontractor.portal_access_ended', ended, {
+          details: { reason: 'portal access turned off' },
+        });
         return !(await sessionExists(endedSession));
       },
       60_000,

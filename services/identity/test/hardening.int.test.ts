@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_JWKS_COOLDOWN_MS, recordEvent, sha256Hex, startService } from '@workspace/kit';
-import { eventually, startGroupAtTopicEnd } from '@workspace/kit/testing';
+import { allFakeableBut, eventually, startGroupAtTopicEnd } from '@workspace/kit/testing';
 import { cisEvents } from '@workspace/proto';
 import { decodeProtectedHeader } from 'jose';
 import { startDevIdp } from '../../../deploy/local/dev-idp.js';
@@ -16,6 +16,9 @@ import {
   demoSeed,
   freePort,
   internalPost,
+  putPortalSession as putPortalSessionOf,
+  recordCisSubcontractorEvent,
+  sessionExists as sessionExistsOf,
   signIn,
   startIdentityHarness,
   startLedgerTrustingIdentity,
@@ -29,24 +32,6 @@ import {
  */
 
 let harness: IdentityHarness;
-
-/** What jest's fake timers could replace, but Date: a test that stops Date keeps real timers and I/O. */
-const ALL_BUT_DATE = [
-  'hrtime',
-  'nextTick',
-  'performance',
-  'queueMicrotask',
-  'requestAnimationFrame',
-  'cancelAnimationFrame',
-  'requestIdleCallback',
-  'cancelIdleCallback',
-  'setImmediate',
-  'clearImmediate',
-  'setInterval',
-  'clearInterval',
-  'setTimeout',
-  'clearTimeout',
-] as const;
 
 /**
  * The signing keys' clock: the real time plus what the tests moved it on by, so a key's activation (60 s after a
@@ -305,7 +290,7 @@ describe('refresh sessions', () => {
   it('ends a refresh chain at its absolute lifetime (30 days by default) however regularly it is used', async () => {
     // Date stands still (only Date is faked: timers and I/O stay real), so each lifetime is exact.
     const now = Date.now();
-    jest.useFakeTimers({ doNotFake: [...ALL_BUT_DATE], now });
+    jest.useFakeTimers({ doNotFake: allFakeableBut('Date'), now });
     try {
       await refreshChainEnds(now);
     } finally {
@@ -429,28 +414,9 @@ describe('refresh sessions', () => {
 });
 
 describe('portal access', () => {
-  const putPortalSession = async (tenantId: string, subcontractorId: string) => {
-    const key = `portal-${randomBytes(16).toString('base64url')}`;
-    const res = await fetch(`${harness.baseUrl}/v1/internal/sessions/${key}`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json', 'x-internal-token': INTERNAL_TOKEN },
-      body: JSON.stringify({
-        kind: 'portal',
-        tenantId,
-        subject: subcontractorId,
-        value: 'sealed',
-        expiresAt: Date.now() + 3_600_000,
-      }),
-    });
-    expect(res.status).toBe(204);
-    return key;
-  };
-  const sessionExists = async (key: string) =>
-    (
-      await fetch(`${harness.baseUrl}/v1/internal/sessions/${key}`, {
-        headers: { 'x-internal-token': INTERNAL_TOKEN },
-      })
-    ).status === 200;
+  const putPortalSession = (tenantId: string, subcontractorId: string) =>
+    putPortalSessionOf(harness, tenantId, subcontractorId);
+  const sessionExists = (key: string) => sessionExistsOf(harness, key);
 
   it('ends the portal sessions and unused links of a subcontractor cis archives, in that tenant only', async () => {
     const archived = `sub-${randomBytes(4).toString('hex')}`;
@@ -470,19 +436,7 @@ describe('portal access', () => {
 
     // cis records the archive in its outbox; here it is recorded in identity's, whose relay publishes it the same
     // way to cis.events.v1, once: this identity's consumer group reads from where the run started.
-    await db().transaction((trx) =>
-      recordEvent(trx, '/workspace/cis', cisEvents['cis.subcontractor.archived'], {
-        tenantId: 'demo',
-        aggregateId: archived,
-        data: {
-          actorId: 'cis-admin',
-          targetType: 'subcontractor',
-          targetId: archived,
-          targetIds: [archived],
-          succeeded: 1,
-        },
-      }),
-    );
+    await recordCisSubcontractorEvent(harness, 'cis.subcontractor.archived', archived);
     await eventually(
       async () => !(await sessionExists(archivedSession)),
       60_000,

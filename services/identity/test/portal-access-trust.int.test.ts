@@ -1,8 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { recordEvent } from '@workspace/kit';
 import { eventually, startGroupAtTopicEnd } from '@workspace/kit/testing';
 import { cisEvents } from '@workspace/proto';
-import { INTERNAL_TOKEN, startIdentityHarness, type IdentityHarness } from './support.js';
+import {
+  putPortalSession as putPortalSessionOf,
+  recordCisSubcontractorEvent,
+  sessionExists as sessionExistsOf,
+  startIdentityHarness,
+  type IdentityHarness,
+} from './support.js';
 
 /*
  * The review's M7 case against real PostgreSQL and Kafka: an event on cis.events.v1 that cis did not write (another
@@ -22,44 +27,15 @@ afterAll(async () => {
   await harness.stop();
 });
 
-const putPortalSession = async (tenantId: string, subcontractorId: string) => {
-  const key = `portal-${randomBytes(16).toString('base64url')}`;
-  const res = await fetch(`${harness.baseUrl}/v1/internal/sessions/${key}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json', 'x-internal-token': INTERNAL_TOKEN },
-    body: JSON.stringify({
-      kind: 'portal',
-      tenantId,
-      subject: subcontractorId,
-      value: 'sealed',
-      expiresAt: Date.now() + 3_600_000,
-    }),
-  });
-  expect(res.status).toBe(204);
-  return key;
-};
-
-const sessionExists = async (key: string) =>
-  (
-    await fetch(`${harness.baseUrl}/v1/internal/sessions/${key}`, {
-      headers: { 'x-internal-token': INTERNAL_TOKEN },
-    })
-  ).status === 200;
+const putPortalSession = (tenantId: string, subcontractorId: string) =>
+  putPortalSessionOf(harness, tenantId, subcontractorId);
+const sessionExists = (key: string) => sessionExistsOf(harness, key);
 
 const archived = (source: string, subcontractorId: string, aggregateId: string) =>
-  harness.service.deps.db.transaction((trx) =>
-    recordEvent(trx, source, cisEvents['cis.subcontractor.archived'], {
-      tenantId: 'demo',
-      aggregateId,
-      data: {
-        actorId: 'cis-admin',
-        targetType: 'subcontractor',
-        targetId: subcontractorId,
-        targetIds: [subcontractorId],
-        succeeded: 1,
-      },
-    }),
-  );
+  recordCisSubcontractorEvent(harness, 'cis.subcontractor.archived', subcontractorId, {
+    source,
+    aggregateId,
+  });
 
 describe('portal access and forged cis events', () => {
   it("ignores an archive on cis.events.v1 whose source is not cis, and applies cis's own after it", async () => {

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { baseConfigSchema, remoteJwks, startService, type StartedService } from '@workspace/kit';
+import { baseConfigSchema, recordEvent, remoteJwks, startService, type StartedService } from '@workspace/kit';
 import { createTestDatabase, serviceTestEnv, type TestDatabase } from '@workspace/kit/testing';
 import { ledgerService, provisionLedgerSchema } from '@workspace/kit/testing/ledger-service';
 import { provisionServiceSchema } from '@workspace/kit';
+import { cisEvents, type CisAuditAction } from '@workspace/proto';
 import { startDevIdp, type RunningDevIdp } from '../../../deploy/local/dev-idp.js';
 import { identityConfigSchema, type IdentityConfig } from '../src/config.js';
 import { seededSubject, seedTenant, type TenantSeed } from '../src/commands/seed-tenant.js';
@@ -162,6 +163,69 @@ export async function internalPost(harness: IdentityHarness, path: string, body:
     headers: { 'content-type': 'application/json', 'x-internal-token': INTERNAL_TOKEN },
     body: JSON.stringify(body),
   });
+}
+
+/**
+ * Stores a portal session of a subcontractor as the bff does (PUT /v1/internal/sessions/:key, sealed value, an hour
+ * to live) and answers its key.
+ */
+export async function putPortalSession(
+  harness: IdentityHarness,
+  tenantId: string,
+  subcontractorId: string,
+): Promise<string> {
+  const key = `portal-${randomBytes(16).toString('base64url')}`;
+  const res = await fetch(`${harness.baseUrl}/v1/internal/sessions/${key}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', 'x-internal-token': INTERNAL_TOKEN },
+    body: JSON.stringify({
+      kind: 'portal',
+      tenantId,
+      subject: subcontractorId,
+      value: 'sealed',
+      expiresAt: Date.now() + 3_600_000,
+    }),
+  });
+  expect(res.status).toBe(204);
+  return key;
+}
+
+/** Whether a bff session is still stored (GET /v1/internal/sessions/:key answers 200). */
+export async function sessionExists(harness: IdentityHarness, key: string): Promise<boolean> {
+  return (
+    (
+      await fetch(`${harness.baseUrl}/v1/internal/sessions/${key}`, {
+        headers: { 'x-internal-token': INTERNAL_TOKEN },
+      })
+    ).status === 200
+  );
+}
+
+/**
+ * Records a cis event about one demo subcontractor (by cis-admin) in identity's outbox, whose relay publishes it to
+ * cis.events.v1 as cis's own would. `source` is cis unless given (a forged event names another); the aggregate is
+ * the subcontractor unless given; `details` are the activity's details when given.
+ */
+export function recordCisSubcontractorEvent(
+  harness: IdentityHarness,
+  type: CisAuditAction,
+  subcontractorId: string,
+  options: { source?: string; aggregateId?: string; details?: Record<string, string> } = {},
+): Promise<string> {
+  return harness.service.deps.db.transaction((trx) =>
+    recordEvent(trx, options.source ?? '/workspace/cis', cisEvents[type], {
+      tenantId: 'demo',
+      aggregateId: options.aggregateId ?? subcontractorId,
+      data: {
+        actorId: 'cis-admin',
+        targetType: 'subcontractor',
+        targetId: subcontractorId,
+        targetIds: [subcontractorId],
+        succeeded: 1,
+        ...(options.details ? { details: options.details } : {}),
+      },
+    }),
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import pg from 'pg';
-import { eventually } from '@workspace/kit/testing';
+import { allFakeableBut, eventually } from '@workspace/kit/testing';
 import { tenantId as tenantIdSchema } from '../src/domain/tenant.js';
 import { SCOPE_CACHE_TTL_MS } from '../src/domain/index.js';
 import {
@@ -39,26 +39,9 @@ const scopesOf = (bearer: string) => effectiveScopes(harness, bearer);
 
 /** Fakes one clock only (from `now` when given): every other fakeable API, the timers included, stays real. */
 function fakeOnly(clock: 'Date' | 'performance', now?: number): void {
-  const fakeable = [
-    'Date',
-    'hrtime',
-    'nextTick',
-    'performance',
-    'queueMicrotask',
-    'requestAnimationFrame',
-    'cancelAnimationFrame',
-    'requestIdleCallback',
-    'cancelIdleCallback',
-    'setImmediate',
-    'clearImmediate',
-    'setInterval',
-    'clearInterval',
-    'setTimeout',
-    'clearTimeout',
-  ] as const;
   jest.useFakeTimers({
     ...(now === undefined ? {} : { now }),
-    doNotFake: fakeable.filter((api) => api !== clock),
+    doNotFake: allFakeableBut(clock),
   });
 }
 

@@ -173,3 +173,30 @@ export async function startGroupAtTopicEnd(groupId: string, topic: string): Prom
     await admin.disconnect();
   }
 }
+
+/** Every API jest's fake timers can replace (the names its `doNotFake` option takes). */
+export const FAKEABLE_APIS = [
+  'Date',
+  'hrtime',
+  'nextTick',
+  'performance',
+  'queueMicrotask',
+  'requestAnimationFrame',
+  'cancelAnimationFrame',
+  'requestIdleCallback',
+  'cancelIdleCallback',
+  'setImmediate',
+  'clearImmediate',
+  'setInterval',
+  'clearInterval',
+  'setTimeout',
+  'clearTimeout',
+] as const;
+
+/**
+ * What `doNotFake` lists to fake one clock only (`'Date'` or `'performance'`): every other fakeable API, the timers
+ * included, stays real, so a test that moves the clock keeps real timers and I/O.
+ */
+export function allFakeableBut(faked: 'Date' | 'performance'): Array<(typeof FAKEABLE_APIS)[number]> {
+  return FAKEABLE_APIS.filter((api) => api !== faked);
+}
