@@ -5,15 +5,10 @@
 // (L5), and streams bound to their sessions, capped per user, the only forwards without the timeout (L6).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  demoSeed,
-  signIn as signInAtIdentity,
-  startIdentityHarness,
-  type IdentityHarness,
-} from '@workspace/identity/testing';
+import { startIdentityHarness, type IdentityHarness } from '@workspace/identity/testing';
 import { eventually } from '@workspace/kit/testing';
 import type { RunningBff } from '../src/app.js';
-import { TestBrowser, read, signedInBrowser, startTestBff } from './support.js';
+import { TestBrowser, demoPortalLink, read, signedInBrowser, startTestBff } from './support.js';
 
 const PNG_1PX = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
@@ -144,13 +139,7 @@ async function staff(email = 'admin@demo.test') {
 
 /** A portal session for a subcontractor of demo (a magic link made at identity, redeemed through the bff). */
 async function portal(subcontractorId: string) {
-  const { body } = await signInAtIdentity(harness, 'demo', 'admin@demo.test', demoSeed.password);
-  const created = await fetch(`${harness.baseUrl}/v1/portal/links`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${String(body.accessToken)}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ subcontractorId }),
-  });
-  const link = new URL(((await read(created)) as { magicLink: string }).magicLink);
+  const link = await demoPortalLink(harness, subcontractorId);
   const browser = new TestBrowser(base);
   const redeemed = await browser.api('/api/portal/session', {
     method: 'POST',

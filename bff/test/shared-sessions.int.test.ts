@@ -1,12 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import {
-  demoSeed,
-  signIn as signInAtIdentity,
-  startIdentityHarness,
-  type IdentityHarness,
-} from '@workspace/identity/testing';
+import { startIdentityHarness, type IdentityHarness } from '@workspace/identity/testing';
 import type { RunningBff } from '../src/app.js';
-import { TestBrowser, read, signedInBrowser, startTestBff, urlOf } from './support.js';
+import { TestBrowser, demoPortalLink, read, signedInBrowser, startTestBff, urlOf } from './support.js';
 
 /*
  * Two bff replicas in front of one identity (real PostgreSQL, Kafka and the dev IdP): sessions live at identity
@@ -117,13 +112,7 @@ describe('sessions shared by bff replicas', () => {
 describe('portal sessions revoked', () => {
   it('refuses at every replica, once their session cache time has passed, the portal session of a subcontractor the contractor revoked', async () => {
     const subcontractorId = `sub-${randomBytes(4).toString('hex')}`;
-    const { body } = await signInAtIdentity(harness, 'demo', 'admin@demo.test', demoSeed.password);
-    const created = await fetch(`${harness.baseUrl}/v1/portal/links`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${String(body.accessToken)}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ subcontractorId }),
-    });
-    const link = new URL(((await read(created)) as { magicLink: string }).magicLink);
+    const link = await demoPortalLink(harness, subcontractorId);
     const portal = new TestBrowser(A(), { cookiesBy: 'host' });
     const redeemed = await portal.apiAt(A(), '/api/portal/session', {
       method: 'POST',

@@ -2,7 +2,14 @@
 // and a browser reduced to what the bff's routes need (cookie jars, manual redirects, the CSRF header) with the
 // sign-in through the bff and the dev IdP's own pages.
 import { randomBytes } from 'node:crypto';
-import { INTERNAL_TOKEN, REDIRECT_URI, seedPassword } from '@workspace/identity/testing';
+import {
+  INTERNAL_TOKEN,
+  REDIRECT_URI,
+  demoSeed,
+  seedPassword,
+  signIn as signInAtIdentity,
+  type IdentityHarness,
+} from '@workspace/identity/testing';
 import { startBff, type BffDeps, type RunningBff } from '../src/app.js';
 import { bffConfigSchema, type BffConfig } from '../src/config.js';
 
@@ -210,4 +217,15 @@ export async function signedInBrowser(
   const csrf = ((await read(session)) as { csrfToken: string }).csrfToken;
   if (options.csrfOnEveryCall) browser.csrf = csrf;
   return { browser, csrf };
+}
+
+/** A magic link for a subcontractor of demo, made at identity by demo's admin (signed in through the real flow). */
+export async function demoPortalLink(harness: IdentityHarness, subcontractorId: string): Promise<URL> {
+  const { body } = await signInAtIdentity(harness, 'demo', 'admin@demo.test', demoSeed.password);
+  const created = await fetch(`${harness.baseUrl}/v1/portal/links`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${String(body.accessToken)}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ subcontractorId }),
+  });
+  return new URL(((await read(created)) as { magicLink: string }).magicLink);
 }

@@ -1,11 +1,12 @@
 // L4 (ADR 0032): with MANAGEMENT_PORT a service's operational endpoints answer on that port only, also while its
 // schema is behind the release (the probes ask there), and its API stays on PORT.
-import { baseConfigSchema, runMigrateCommand, startService, type StartedService } from '../src/index.js';
+import { runMigrateCommand, startService, type StartedService } from '../src/index.js';
 import { createTestDatabase, createTestIssuer, type TestDatabase } from '../src/testing/index.js';
 import {
   LEDGER_SCHEMA,
   ledgerMigrations,
   ledgerService,
+  ledgerServingConfig,
   provisionLedgerSchema,
 } from './fixtures/ledger-service.js';
 
@@ -13,15 +14,7 @@ let database: TestDatabase;
 let roles: { databaseUrl: string; migrationUrl: string };
 
 /** A serving process as the charts run it: the runtime role, and a management port (0: any free one). */
-const servingConfig = () =>
-  baseConfigSchema.parse({
-    PORT: '0',
-    MANAGEMENT_PORT: '0',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    BUS: 'memory',
-    DATABASE_URL: roles.databaseUrl,
-    SHUTDOWN_TIMEOUT_MS: '5000',
-  });
+const servingConfig = () => ledgerServingConfig(roles, { MANAGEMENT_PORT: '0' });
 
 type Service = StartedService<ReturnType<typeof servingConfig>>;
 const ports = (service: Service) => ({

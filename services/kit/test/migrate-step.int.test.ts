@@ -1,7 +1,6 @@
 // M5 (ADR 0033): migrations are their own step, as the schema owner; a serving process holds the runtime role only.
 import { Writable } from 'node:stream';
 import {
-  baseConfigSchema,
   ConfigError,
   createLogger,
   runMigrateCommand,
@@ -13,6 +12,7 @@ import {
   LEDGER_SCHEMA,
   ledgerMigrations,
   ledgerService,
+  ledgerServingConfig,
   provisionLedgerSchema,
 } from './fixtures/ledger-service.js';
 
@@ -21,15 +21,7 @@ let roles: { databaseUrl: string; migrationUrl: string };
 const ledgerSchema = { schema: LEDGER_SCHEMA, migrations: ledgerMigrations };
 
 /** A serving process's settings: the runtime role only, as the charts' Deployments give it. */
-const servingConfig = (extra: Record<string, string> = {}) =>
-  baseConfigSchema.parse({
-    PORT: '0',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    BUS: 'memory',
-    DATABASE_URL: roles.databaseUrl,
-    SHUTDOWN_TIMEOUT_MS: '5000',
-    ...extra,
-  });
+const servingConfig = (extra: Record<string, string> = {}) => ledgerServingConfig(roles, extra);
 
 function capturedLogger() {
   const lines: Record<string, unknown>[] = [];
