@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { eventually } from '@workspace/kit/testing';
 import {
   accessToken,
+  createPortalLink,
   internalPost,
   putPortalSession as putPortalSessionOf,
   recordCisSubcontractorEvent,
@@ -38,15 +39,8 @@ describe('cis.subcontractor.portal_access_ended', () => {
     const otherSession = await putPortalSession('demo', other);
     const acmeSession = await putPortalSession('acme', ended);
     const admin = await accessToken(harness, 'demo', 'admin@demo.test');
-    const linkRes = await fetch(`${harness.baseUrl}/v1/portal/links`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ subcontractorId: ended }),
-    });
-    expect(linkRes.status).toBe(201);
-    const linkToken = new URL(((await linkRes.json()) as { magicLink: string }).magicLink).searchParams.get(
-      'token',
-    );
+    const link = await createPortalLink(harness, admin, ended);
+    expect(link.status).toBe(201);
 
     // cis records the event in its outbox when an edit turns portal access off; here it is recorded in identity's,
     // whose relay publishes it the same way to cis.events.v1. Recorded again at each poll until this identity's new
@@ -65,7 +59,7 @@ describe('cis.subcontractor.portal_access_ended', () => {
     expect(await sessionExists(acmeSession)).toBe(true);
     const redeem = await internalPost(harness, '/v1/portal/links/redeem', {
       tenantId: 'demo',
-      token: linkToken,
+      token: link.token,
     });
     expect(redeem.status).toBe(410);
     expect(((await redeem.json()) as { detail: string }).detail).toBe(

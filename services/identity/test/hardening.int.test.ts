@@ -10,6 +10,7 @@ import { identityConfigSchema } from '../src/config.js';
 import { identityService } from '../src/service.js';
 import {
   CLIENT,
+  createPortalLink,
   INTERNAL_TOKEN,
   REDIRECT_URI,
   acmeSeed,
@@ -340,13 +341,13 @@ describe('refresh sessions', () => {
     const acmeExpired = await signedIn('acme', 'admin@acme.test');
     const admin = await signedIn('demo', 'admin@demo.test');
     const link = async () => {
-      const res = await fetch(`${harness.baseUrl}/v1/portal/links`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${admin.accessToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ subcontractorId: `sub-${randomBytes(4).toString('hex')}` }),
-      });
-      expect(res.status).toBe(201);
-      return new URL(((await res.json()) as { magicLink: string }).magicLink).searchParams.get('token') ?? '';
+      const created = await createPortalLink(
+        harness,
+        admin.accessToken,
+        `sub-${randomBytes(4).toString('hex')}`,
+      );
+      expect(created.status).toBe(201);
+      return created.token ?? '';
     };
     const expiredLink = await link();
     const usedExpiredLink = await link();
@@ -425,14 +426,7 @@ describe('portal access', () => {
     const otherSession = await putPortalSession('demo', other);
     const acmeSession = await putPortalSession('acme', archived);
     const admin = await signedIn('demo', 'admin@demo.test');
-    const linkRes = await fetch(`${harness.baseUrl}/v1/portal/links`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${admin.accessToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ subcontractorId: archived }),
-    });
-    const linkToken = new URL(((await linkRes.json()) as { magicLink: string }).magicLink).searchParams.get(
-      'token',
-    );
+    const { token: linkToken } = await createPortalLink(harness, admin.accessToken, archived);
 
     // cis records the archive in its outbox; here it is recorded in identity's, whose relay publishes it the same
     // way to cis.events.v1, once: this identity's consumer group reads from where the run started.

@@ -190,6 +190,24 @@ export async function putPortalSession(
   return key;
 }
 
+/**
+ * Makes a magic link for a subcontractor (POST /v1/portal/links with a staff bearer); answers the status and the
+ * link's token (null when no link was made).
+ */
+export async function createPortalLink(
+  harness: IdentityHarness,
+  bearer: string,
+  subcontractorId: string,
+): Promise<{ status: number; token: string | null }> {
+  const res = await fetch(`${harness.baseUrl}/v1/portal/links`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ subcontractorId }),
+  });
+  const { magicLink } = (await res.json()) as { magicLink?: string };
+  return { status: res.status, token: magicLink ? new URL(magicLink).searchParams.get('token') : null };
+}
+
 /** Whether a bff session is still stored (GET /v1/internal/sessions/:key answers 200). */
 export async function sessionExists(harness: IdentityHarness, key: string): Promise<boolean> {
   return (
