@@ -15,7 +15,13 @@ import { kafkaSecurity } from './events/kafka-security.js';
 import { MemoryBus } from './events/memory-bus.js';
 import { OutboxRelay } from './events/outbox.js';
 import type { ApiRouter } from './http/api.js';
-import { createManagementApp, createServiceApp, type LifecycleState } from './http/app.js';
+import {
+  createManagementApp,
+  createServiceApp,
+  type LifecycleState,
+  type ManagementAppOptions,
+  type ServiceAppOptions,
+} from './http/app.js';
 import { remoteJwks, type AuthOptions } from './http/auth.js';
 import { createMetricsRegistry } from './http/metrics.js';
 import { exitOnSignals, runService, type RunningService } from './lifecycle.js';
@@ -195,33 +201,20 @@ export async function startService<C extends BaseConfig>(
 
   const keys =
     overrides.keys ?? definition.authKeys?.() ?? (config.JWKS_URL ? remoteJwks(config.JWKS_URL) : undefined);
-  const lifecycle: LifecycleState = { draining: false };
-  const operational = {
-    name: definition.name,
-    logger,
-    metrics,
-    lifecycle,
-    readiness: { database: () => pingDatabase(db), bus: () => bus.isReady() },
-    apis: definition.routes(deps),
-  };
-  const app = createServiceApp({
-    ...operational,
-    trustProxy: config.TRUST_PROXY,
-    separateManagement: config.MANAGEMENT_PORT !== undefined,
-    ...(definition.bodyLimit ? { bodyLimit: definition.bodyLimit } : {}),
-    ...(keys ? { auth: { keys, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE } } : {}),
-  });
-  const running = await runService({
-    app,
-    port: config.PORT,
-    host: config.LISTEN_HOST,
-    ...(config.MANAGEMENT_PORT === undefined
-      ? {}
-      : { management: { app: createManagementApp(operational), port: config.MANAGEMENT_PORT } }),
-    logger,
-    lifecycle,
-    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-    onShutdown: [
+  const { app, running } = await serve(
+    config,
+    {
+      name: definition.name,
+      logger,
+      metrics,
+      readiness: { database: () => pingDatabase(db), bus: () => bus.isReady() },
+      apis: definition.routes(deps),
+    },
+    {
+      ...(definition.bodyLimit ? { bodyLimit: definition.bodyLimit } : {}),
+      ...(keys ? { auth: { keys, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE } } : {}),
+    },
+    [
       async () => {
         await Promise.all(workers.map((worker) => worker.stop()));
       },
@@ -235,8 +228,41 @@ export async function startService<C extends BaseConfig>(
       },
       () => db.destroy(),
     ],
-  });
+  );
   return { ...running, app, deps, relay };
+}
+
+/**
+ * The service's app (its routes, or none) on PORT, and the operational endpoints on MANAGEMENT_PORT when it is set,
+ * with the kit's graceful shutdown running `onShutdown` in order.
+ */
+async function serve(
+  config: BaseConfig,
+  operational: Omit<ManagementAppOptions, 'lifecycle'>,
+  options: Pick<ServiceAppOptions, 'auth' | 'bodyLimit'>,
+  onShutdown: (() => Promise<void>)[],
+): Promise<{ app: Express; running: RunningService }> {
+  const lifecycle: LifecycleState = { draining: false };
+  const managed = { ...operational, lifecycle };
+  const app = createServiceApp({
+    ...managed,
+    ...options,
+    trustProxy: config.TRUST_PROXY,
+    separateManagement: config.MANAGEMENT_PORT !== undefined,
+  });
+  const running = await runService({
+    app,
+    port: config.PORT,
+    host: config.LISTEN_HOST,
+    ...(config.MANAGEMENT_PORT === undefined
+      ? {}
+      : { management: { app: createManagementApp(managed), port: config.MANAGEMENT_PORT } }),
+    logger: operational.logger,
+    lifecycle,
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    onShutdown,
+  });
+  return { app, running };
 }
 
 /**
@@ -257,38 +283,24 @@ async function serveSchemaBehind<C extends BaseConfig>(
       "migrate step as the schema owner (`node dist/main.js migrate`; the chart's migrate Job runs it before " +
       'install and upgrade), then restart. Not ready until then.',
   );
-  const lifecycle: LifecycleState = { draining: false };
-  const operational = {
-    name: definition.name,
-    logger,
-    metrics,
-    lifecycle,
-    readiness: { database: () => pingDatabase(db), schema: () => Promise.resolve(false) },
-    apis: [],
-  };
-  const app = createServiceApp({
-    ...operational,
-    trustProxy: config.TRUST_PROXY,
-    separateManagement: config.MANAGEMENT_PORT !== undefined,
-  });
-  const running = await runService({
-    app,
-    port: config.PORT,
-    host: config.LISTEN_HOST,
-    // The probes ask the management port when there is one: it must answer there (healthy, not ready).
-    ...(config.MANAGEMENT_PORT === undefined
-      ? {}
-      : { management: { app: createManagementApp(operational), port: config.MANAGEMENT_PORT } }),
-    logger,
-    lifecycle,
-    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-    onShutdown: [
+  // The probes ask the management port when there is one: it answers there too (healthy, not ready).
+  const { app, running } = await serve(
+    config,
+    {
+      name: definition.name,
+      logger,
+      metrics,
+      readiness: { database: () => pingDatabase(db), schema: () => Promise.resolve(false) },
+      apis: [],
+    },
+    {},
+    [
       async () => {
         if (ownsBus) await bus.close();
       },
       () => db.destroy(),
     ],
-  });
+  );
   const relay = new OutboxRelay({
     db,
     databaseUrl: config.DATABASE_URL,
