@@ -121,17 +121,11 @@ export function serviceProxy(context: BffContext, options: ServiceProxyOptions):
     const portalSession = portal ? browserState(req).portal : undefined;
     const accessToken = staff?.accessToken ?? portalSession?.accessToken;
     if (!accessToken) throw problems.unauthorized();
-    if (route.rateLimit) {
-      await enforceLimit(
-        route.rateLimit,
-        [
-          staff
-            ? `user:${staff.tenantId}:${staff.uid}`
-            : `portal:${portalSession?.tenantId}:${portalSession?.subcontractorId}`,
-        ],
-        res,
-      );
-    }
+    // Who the call is: the signed-in user or the portal's subcontractor (rate limits and the stream cap count it).
+    const who = staff
+      ? `${staff.tenantId}:${staff.uid}`
+      : `${portalSession?.tenantId}:${portalSession?.subcontractorId}`;
+    if (route.rateLimit) await enforceLimit(route.rateLimit, [`${staff ? 'user' : 'portal'}:${who}`], res);
     if (!options.client)
       throw new HttpProblem(503, 'unavailable', `The ${options.service} service is not available.`);
     const streaming = route.stream === true;
@@ -142,12 +136,8 @@ export function serviceProxy(context: BffContext, options: ServiceProxyOptions):
     const release = streaming
       ? context.streams.add(
           staff
-            ? { kind: 'staff', who: `staff:${staff.tenantId}:${staff.uid}`, sessionKey: staff.key }
-            : {
-                kind: 'portal',
-                who: `portal:${portalSession?.tenantId}:${portalSession?.subcontractorId}`,
-                sessionKey: portalSession?.key ?? '',
-              },
+            ? { kind: 'staff', who: `staff:${who}`, sessionKey: staff.key }
+            : { kind: 'portal', who: `portal:${who}`, sessionKey: portalSession?.key ?? '' },
           () => {
             // The session has ended: the service's stream stops and the browser's ends (it reconnects to a 401).
             hungUp.abort();
