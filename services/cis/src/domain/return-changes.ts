@@ -69,7 +69,9 @@ export function returnChangesSince(
       },
     });
   }
-  lines.sort((x, y) => x.name.localeCompare(y.name, 'en-GB') || x.subcontractorId.localeCompare(y.subcontractorId));
+  lines.sort(
+    (x, y) => x.name.localeCompare(y.name, 'en-GB') || x.subcontractorId.localeCompare(y.subcontractorId),
+  );
   const totalsBefore = sumLines(submitted);
   const totalsAfter = sumLines(live);
   return {
