@@ -23,9 +23,6 @@ import { iso } from '../domain/timestamps.js';
 import type { Actor } from '../events/audit.js';
 import { fieldProblem, refused } from './problems.js';
 
-/** Now, for the stamps of a return (submittedAt, lockedAt, an amendment's id). */
-const nowOf = (_deps: CisDeps): Date => new Date();
-
 /** A return's period (cis.md section 3): the tax month's dates and labels, with its taxMonth. */
 const returnPeriod = (taxMonth: string) => ({ ...taxMonthPeriod(taxMonth), taxMonth });
 
@@ -127,7 +124,7 @@ async function cis300(
 /** The current tax month, its return (if compiled) and the validity check. */
 export function currentReturn(deps: CisDeps, tenantId: string) {
   return deps.inTenant(tenantId, async (trx) => {
-    const label = currentTaxMonth();
+    const label = currentTaxMonth(deps.clock.now());
     return { period: taxMonthPeriod(label), row: await new ReturnStore(trx).latest(label) };
   });
 }
@@ -187,7 +184,7 @@ export function compileReturn(deps: CisDeps, actor: Actor, taxMonth: string) {
       lines: compiled.lines,
       issues: check.issues,
       compiledBy: actor.userId,
-      updatedAt: new Date(),
+      updatedAt: deps.clock.now(),
       updatedBy: actor.userId,
     } as const;
     const row = existing
@@ -257,7 +254,7 @@ export function submitReturn(
     if (!transition.ok) throw refused(transition.error);
     const declared = declaredForReturn(nil, declarations ?? {});
     const { xml, irMark } = await cis300(deps, trx, actor.tenantId, { ...row, lines }, declared);
-    const now = nowOf(deps);
+    const now = deps.clock.now();
     const saved = await new ReturnStore(trx).update(row.id, {
       status: 'submitted',
       locked: true,
@@ -321,7 +318,7 @@ export function amendReturn(deps: CisDeps, actor: Actor, id: string): Promise<Re
     const row = await requireReturn(trx, id, true);
     const transition = returnTransition(row, 'amend');
     if (!transition.ok) throw refused(transition.error);
-    const amendment = amendmentId(row.id, nowOf(deps).getTime());
+    const amendment = amendmentId(row.id, deps.clock.now().getTime());
     const compiled = await compileMonth(trx, row.taxMonth);
     const check = validateReturn({
       taxMonth: row.taxMonth,
@@ -372,7 +369,7 @@ export function unlockReturn(deps: CisDeps, actor: Actor, id: string): Promise<R
       submissionRef: null,
       cis300XmlEnc: null,
       declarations: null,
-      updatedAt: new Date(),
+      updatedAt: deps.clock.now(),
       updatedBy: actor.userId,
     });
     if (!saved) throw problems.notFound('Return not found');
