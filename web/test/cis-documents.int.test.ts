@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { PDFParse } from 'pdf-parse';
 import type { Page } from 'playwright-core';
 import { currentTaxMonth, londonDate } from '@workspace/cis/domain';
-import { ALL_CIS_SCOPES, CIS_ADMIN_ID, invoiceBody, settingsBody } from '@workspace/cis/testing';
+import { ALL_CIS_SCOPES, CIS_ADMIN_ID, DECLARED, invoiceBody, settingsBody } from '@workspace/cis/testing';
 import { shots, visible } from './browser.js';
 import { startCisBrowserStack, until, type CisBrowserStack } from './cis-stack.js';
 
@@ -100,7 +100,7 @@ beforeAll(async () => {
   await call('POST', `/statements/${fay.statementId}/issue`, { method: 'portal' });
   const compiled = (await call('POST', `/returns/${current}/compile`)) as { return: { id: string } };
   returnId = compiled.return.id;
-  await call('POST', `/returns/${encodeURIComponent(returnId)}/submit`);
+  await call('POST', `/returns/${encodeURIComponent(returnId)}/submit`, DECLARED);
   await paidSubcontractor('Pip Printer', PRINTED_UTR);
 });
 

@@ -32,7 +32,7 @@ import { CisQueryError } from './components/CisQueryError';
 import { ReturnStatusBadge } from './components/StatusBadge';
 import { useCis } from './context';
 import { downloadFile } from './download';
-import { pounds, ukDate, ukDateTime } from '../../ui/format';
+import { pounds, ukDate } from '../../ui/format';
 import { errorMessage, fieldErrors } from '../../ui/problem';
 import { ReturnChanges } from './returns/ReturnChanges';
 import { SubmitReturnDialog } from './returns/SubmitReturnDialog';
@@ -315,9 +315,6 @@ export function Returns() {
                     {pounds(ret.totals.cisDeductedP)}
                   </Descriptions.Item>
                   <Descriptions.Item label="Total Gross">{pounds(ret.totals.grossP)}</Descriptions.Item>
-                  {ret.submittedAt && (
-                    <Descriptions.Item label="Submitted">{ukDateTime(ret.submittedAt)}</Descriptions.Item>
-                  )}
                 </>
               )}
             </Descriptions>

@@ -6,7 +6,7 @@ import {
   type CisDeclarationKey,
   type CisDeclarations,
 } from '@workspace/rules';
-import { Alert, Checkbox, Modal, Space, Typography } from 'antd';
+import { Alert, App, Checkbox, Modal, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { pounds } from '../../../ui/format';
 import { errorMessage } from '../../../ui/problem';
@@ -29,12 +29,11 @@ export function SubmitReturnDialog({
   onClose: () => void;
   onSubmitted?: (submitted: CisReturn) => void;
 }) {
+  const { modal } = App.useApp();
   const [submit, state] = useSubmitReturnMutation();
   const [ticked, setTicked] = useState<CisDeclarations>({});
-  const [failure, setFailure] = useState<string | null>(null);
   useEffect(() => {
     setTicked({});
-    setFailure(null);
   }, [ret?.id]);
 
   const nil = (ret?.lines.length ?? 0) === 0;
@@ -45,14 +44,22 @@ export function SubmitReturnDialog({
 
   const send = async () => {
     if (!ret || !ready) return;
-    setFailure(null);
     try {
       const declarations = Object.fromEntries(asked.map((key) => [key, ticked[key] === true]));
       const result = await submit({ id: ret.id, declarations }).unwrap();
       onSubmitted?.(result.return);
       onClose();
-    } catch (error) {
-      setFailure(errorMessage(error, 'Failed to submit return'));
+    } catch (failure) {
+      // cis.md section 8's 'Submission Failed', with the service's reason (the dialog stays open, boxes as ticked).
+      modal.error({
+        title: 'Submission Failed',
+        content: (
+          <Space orientation="vertical">
+            <span>Failed to submit return</span>
+            <Typography.Text type="secondary">{errorMessage(failure, '')}</Typography.Text>
+          </Space>
+        ),
+      });
     }
   };
 
@@ -90,15 +97,6 @@ export function SubmitReturnDialog({
             </Checkbox>
           ))}
           <Alert type="info" showIcon title="What submitting does here" description={NO_GATEWAY} />
-          {failure && (
-            <Alert
-              type="error"
-              showIcon
-              title="Submission Failed"
-              description={failure}
-              data-testid="submit-failure"
-            />
-          )}
         </Space>
       )}
     </Modal>
