@@ -1,0 +1,144 @@
+// Issue 13, the return that is due, declared and submitted, in Chromium against the real stack with a controlled
+// clock (cis's business clock and the browser's): the module is switched on in October, an invoice is paid on
+// 3 November (the month ending 5 November 2026), and on 10 November the accountant opens Returns on that return,
+// compiles it, ticks HMRC's three declarations (Submit stays disabled until all three are ticked) and submits it. The
+// submitted return then shows who submitted it and when, its IRmark, the declarations made, its document, and says
+// plainly that there is no live connection to HMRC's gateway: the document is ready to file.
+import { CIS_DECLARATION_TEXTS } from '@workspace/rules';
+import {
+  ALL_CIS_SCOPES,
+  CIS_ADMIN_ID,
+  drainJobQueue,
+  invoiceBody,
+  settingsBody,
+} from '@workspace/cis/testing';
+import { ControlledClock } from '@workspace/kit/testing';
+import { shots, visible } from './browser.js';
+import { cisStackPerFile, dialog, submitDialog, type CisBrowserStack } from './cis-stack.js';
+
+const clock = new ControlledClock(new Date('2026-10-20T09:00:00Z'));
+/** The month ending 5 November 2026 (6 October to 5 November). */
+const DUE = '2026-10';
+
+let stack: CisBrowserStack;
+let admin: string;
+
+async function call(method: string, path: string, body?: unknown) {
+  const result = await stack.harness.call(admin, method, path, body);
+  if (result.status >= 300) throw new Error(`${method} ${path}: ${result.status} ${result.text}`);
+  return result.body;
+}
+
+cisStackPerFile(
+  async (started) => {
+    stack = started;
+    admin = await stack.harness.token(ALL_CIS_SCOPES, 'demo', CIS_ADMIN_ID);
+    // Switched on in October.
+    await call('PUT', '/settings', settingsBody());
+    // 3 November: Sam Site is paid (the month ending 5 November) and his statement issued.
+    clock.set(new Date('2026-11-03T12:00:00Z'));
+    const sub = (await call('POST', '/subcontractors', {
+      type: 'individual',
+      name: 'Sam Site',
+      utr: '1234567890',
+      nino: 'AB123456C',
+      email: 'sam@site.test',
+      registeredAddress: { line1: '1 High Street', city: 'Leeds', postcode: 'LS1 1AA', country: 'GB' },
+      gdprConsent: true,
+    })) as { subcontractor: { id: string } };
+    const invoice = (await call(
+      'POST',
+      '/invoices',
+      invoiceBody(sub.subcontractor.id, { invoiceNumber: 'SS-1', invoiceDate: '2026-11-01' }),
+    )) as { invoice: { id: string } };
+    await call('POST', '/invoices/approve', { ids: [invoice.invoice.id] });
+    await drainJobQueue(stack.harness);
+    await call('POST', '/invoices/pay', { ids: [invoice.invoice.id], paymentDate: '2026-11-03' });
+    await drainJobQueue(stack.harness);
+    const month = (await call('GET', `/statements?taxMonth=${DUE}`)) as {
+      subcontractors: { statement: { id: string } | null }[];
+    };
+    const statement = month.subcontractors[0]?.statement;
+    if (!statement) throw new Error("Sam Site's statement was not generated");
+    await call('POST', `/statements/${statement.id}/issue`, { method: 'email' });
+    // The 10th: the return due is the month just ended.
+    clock.set(new Date('2026-11-10T10:00:00Z'));
+  },
+  { clock },
+);
+
+it('on the 10th the accountant compiles the return due, ticks the three declarations and submits it; the page says who, when, its IRmark and what "submitted" means here', async () => {
+  const page = await stack.newPage('admin@demo.test');
+  try {
+    await page.goto(`${stack.baseUrl}/cis/returns`);
+    const current = page.getByTestId('current-return');
+    // The page opens on the return due: the month ending 5 November 2026.
+    await visible(current.getByText('Return for the month ending 5 November 2026', { exact: true }));
+
+    await current.getByRole('button', { name: 'Compile Return' }).click();
+    const compiled = dialog(page, 'Return Compiled Successfully');
+    await visible(compiled);
+    await compiled.getByRole('button', { name: 'OK' }).click();
+    await visible(current.getByText('Return validated successfully'));
+
+    await current.getByRole('button', { name: 'Submit Return' }).click();
+    const declare = submitDialog(page);
+    await visible(
+      declare.getByText('Submit the return for the month ending 5 November 2026', { exact: true }),
+    );
+    // HMRC's three declarations, each a box to tick; no "Are you sure?".
+    const boxes = declare.getByRole('checkbox');
+    expect(await boxes.count()).toBe(3);
+    for (const key of ['employmentStatus', 'verification', 'informationCorrect'] as const)
+      await visible(declare.getByText(CIS_DECLARATION_TEXTS[key], { exact: true }));
+    await visible(declare.getByText(/no live connection to HMRC’s gateway/));
+    const send = declare.getByRole('button', { name: 'Submit return' });
+    expect(await send.isDisabled()).toBe(true);
+    await declare.getByText(CIS_DECLARATION_TEXTS.employmentStatus, { exact: true }).click();
+    await declare.getByText(CIS_DECLARATION_TEXTS.verification, { exact: true }).click();
+    // Two of three ticked: still not submittable.
+    expect(await send.isDisabled()).toBe(true);
+    await declare.getByText(CIS_DECLARATION_TEXTS.informationCorrect, { exact: true }).click();
+    expect(await send.isEnabled()).toBe(true);
+    await page.screenshot({ path: `${shots}/cis-return-submit-declarations.png` });
+    await send.click();
+    const submitted = dialog(page, 'Return Submitted');
+    await visible(submitted.getByText('Return submitted successfully'));
+    await submitted.getByRole('button', { name: 'OK' }).click();
+
+    // The submitted return: who, when, IRmark, declarations, document, and what "submitted" means here.
+    const panel = current.getByTestId('submitted-return');
+    await visible(panel);
+    await visible(current.locator('.ant-tag', { hasText: /^Submitted$/ }));
+    expect(await current.getByText('Locked', { exact: true }).count()).toBe(0);
+    const stored = (await call('GET', `/returns/${DUE}`)) as {
+      return: { submissionRef: string; submittedAt: string; submittedBy: string };
+    };
+    expect(stored.return.submittedAt).toBe('2026-11-10T10:00:00.000Z');
+    await visible(
+      panel.getByText(
+        'Return for the month ending 5 November 2026 submitted on 10/11/2026, 10:00: ready to file with HMRC',
+      ),
+    );
+    const by = panel.locator('tr', { hasText: 'Submitted by' });
+    await visible(by.getByText(/\(you\)$/));
+    await visible(panel.getByText('10/11/2026, 10:00', { exact: true }));
+    expect(await panel.getByTestId('return-irmark').first().textContent()).toContain(
+      stored.return.submissionRef,
+    );
+    await visible(panel.getByText(/no live connection to HMRC’s gateway: nothing is sent to HMRC from here/));
+    await visible(panel.getByText(/keeps its CIS300 document ready to file/));
+    expect(await panel.getByTestId('return-declarations').locator('li').allTextContents()).toEqual([
+      CIS_DECLARATION_TEXTS.employmentStatus,
+      CIS_DECLARATION_TEXTS.verification,
+      CIS_DECLARATION_TEXTS.informationCorrect,
+    ]);
+    const download = panel.getByRole('button', { name: 'Download CIS300 XML' });
+    expect(await download.isEnabled()).toBe(true);
+    const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
+    expect(file.suggestedFilename()).toMatch(/\.xml$/);
+    await page.screenshot({ path: `${shots}/cis-return-submitted.png`, fullPage: true });
+  } finally {
+    await page.context().close();
+  }
+});
