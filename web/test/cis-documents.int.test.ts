@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { PDFParse } from 'pdf-parse';
 import type { Page } from 'playwright-core';
-import { currentTaxMonth, londonDate } from '@workspace/cis/domain';
+import { currentTaxMonth, londonDate, taxMonthFilePart } from '@workspace/cis/domain';
 import { ALL_CIS_SCOPES, CIS_ADMIN_ID, DECLARED, invoiceBody, settingsBody } from '@workspace/cis/testing';
 import { shots, visible } from './browser.js';
 import { startCisBrowserStack, until, type CisBrowserStack } from './cis-stack.js';
@@ -159,7 +159,8 @@ describe('documents carrying identifiers', () => {
     await visible(xml);
     expect(await xml.isEnabled()).toBe(true);
     const [file] = await Promise.all([page.waitForEvent('download'), xml.click()]);
-    expect(file.suggestedFilename()).toBe(`cis300-${returnId}.xml`);
+    // Named for the period as HMRC names it (issue 13).
+    expect(file.suggestedFilename()).toBe(`cis300-${taxMonthFilePart(returnId)}.xml`);
     const text = readFileSync(await file.path(), 'utf8');
     expect(text).toContain('<IRenvelope');
     expect(text).toContain(`<UTR>${FILED_UTR}</UTR>`);

@@ -158,7 +158,7 @@ export function downloadCis300(deps: CisDeps, actor: Actor, id: string) {
       summary: `CIS300 document for the ${taxMonthInSentence(row.period)} downloaded`,
       details: { format: 'cis300' },
     });
-    return { id: row.id, xml };
+    return { id: row.id, taxMonth: row.taxMonth, amendment: row.amendmentOf !== null, xml };
   });
 }
 

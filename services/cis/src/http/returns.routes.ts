@@ -13,7 +13,7 @@ import {
   submitReturn,
   unlockReturn,
 } from '../commands/returns.js';
-import { RETURN_MESSAGES, returnDisplayStatus } from '../domain/index.js';
+import { RETURN_MESSAGES, returnDisplayStatus, taxMonthFilePart } from '../domain/index.js';
 import { sendCsv, sendDocument } from './http-helpers.js';
 import { presentReturn } from './returns.present.js';
 import {
@@ -171,11 +171,12 @@ export function returnRoutes(deps: CisDeps): ApiRouter {
       request: { params: returnIdParams },
       responses: { 200: { description: 'application/xml' } },
       handler: async ({ ctx, params, res }) => {
-        const { id, xml } = await downloadCis300(deps, ctx, params.id);
+        const { taxMonth, amendment, xml } = await downloadCis300(deps, ctx, params.id);
         sendDocument(res, {
           type: 'application/xml',
           disposition: 'attachment',
-          filename: `cis300-${id}.xml`,
+          // The period as HMRC names it: cis300-month-ending-2026-11-05.xml (…-amended.xml for an amendment).
+          filename: `cis300-${taxMonthFilePart(taxMonth)}${amendment ? '-amended' : ''}.xml`,
           body: xml,
         });
       },
