@@ -3,7 +3,9 @@
 // 3 November (the month ending 5 November 2026), and on 10 November the accountant opens Returns on that return,
 // compiles it, ticks HMRC's three declarations (Submit stays disabled until all three are ticked) and submits it. The
 // submitted return then shows who submitted it and when, its IRmark, the declarations made, its document, and says
-// plainly that there is no live connection to HMRC's gateway: the document is ready to file.
+// plainly that there is no live connection to HMRC's gateway: the document is ready to file. Then an invoice paid
+// into that month afterwards shows the return "changed since submission" with the difference, and Amend goes
+// through the declarations again to the amended return.
 import { CIS_DECLARATION_TEXTS } from '@workspace/rules';
 import {
   ALL_CIS_SCOPES,
@@ -14,7 +16,13 @@ import {
 } from '@workspace/cis/testing';
 import { ControlledClock } from '@workspace/kit/testing';
 import { shots, visible } from './browser.js';
-import { cisStackPerFile, dialog, submitDialog, type CisBrowserStack } from './cis-stack.js';
+import {
+  cisStackPerFile,
+  declareAndSubmit,
+  dialog,
+  submitDialog,
+  type CisBrowserStack,
+} from './cis-stack.js';
 
 const clock = new ControlledClock(new Date('2026-10-20T09:00:00Z'));
 /** The month ending 5 November 2026 (6 October to 5 November). */
@@ -28,6 +36,36 @@ async function call(method: string, path: string, body?: unknown) {
   if (result.status >= 300) throw new Error(`${method} ${path}: ${result.status} ${result.text}`);
   return result.body;
 }
+
+/** A paid invoice of Sam Site's (approved, paid, its statement job run). */
+async function paidInvoice(
+  subcontractorId: string,
+  invoiceNumber: string,
+  grossP: number,
+  paymentDate: string,
+) {
+  const invoice = (await call(
+    'POST',
+    '/invoices',
+    invoiceBody(subcontractorId, { invoiceNumber, invoiceDate: '2026-11-01', grossP }),
+  )) as { invoice: { id: string } };
+  await call('POST', '/invoices/approve', { ids: [invoice.invoice.id] });
+  await drainJobQueue(stack.harness);
+  await call('POST', '/invoices/pay', { ids: [invoice.invoice.id], paymentDate });
+  await drainJobQueue(stack.harness);
+}
+
+/** Issues the month's statements not yet issued (a return is submitted once they all are). */
+async function issueStatements(taxMonth: string) {
+  const month = (await call('GET', `/statements?taxMonth=${taxMonth}`)) as {
+    subcontractors: { statement: { id: string; status: string } | null }[];
+  };
+  for (const { statement } of month.subcontractors)
+    if (statement && statement.status !== 'issued')
+      await call('POST', `/statements/${statement.id}/issue`, { method: 'email' });
+}
+
+let samId = '';
 
 cisStackPerFile(
   async (started) => {
@@ -46,21 +84,9 @@ cisStackPerFile(
       registeredAddress: { line1: '1 High Street', city: 'Leeds', postcode: 'LS1 1AA', country: 'GB' },
       gdprConsent: true,
     })) as { subcontractor: { id: string } };
-    const invoice = (await call(
-      'POST',
-      '/invoices',
-      invoiceBody(sub.subcontractor.id, { invoiceNumber: 'SS-1', invoiceDate: '2026-11-01' }),
-    )) as { invoice: { id: string } };
-    await call('POST', '/invoices/approve', { ids: [invoice.invoice.id] });
-    await drainJobQueue(stack.harness);
-    await call('POST', '/invoices/pay', { ids: [invoice.invoice.id], paymentDate: '2026-11-03' });
-    await drainJobQueue(stack.harness);
-    const month = (await call('GET', `/statements?taxMonth=${DUE}`)) as {
-      subcontractors: { statement: { id: string } | null }[];
-    };
-    const statement = month.subcontractors[0]?.statement;
-    if (!statement) throw new Error("Sam Site's statement was not generated");
-    await call('POST', `/statements/${statement.id}/issue`, { method: 'email' });
+    samId = sub.subcontractor.id;
+    await paidInvoice(samId, 'SS-1', 100000, '2026-11-03');
+    await issueStatements(DUE);
     // The 10th: the return due is the month just ended.
     clock.set(new Date('2026-11-10T10:00:00Z'));
   },
@@ -143,6 +169,56 @@ it('on the 10th the accountant compiles the return due, ticks the three declarat
     const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
     expect(file.suggestedFilename()).toMatch(/\.xml$/);
     await page.screenshot({ path: `${shots}/cis-return-submitted.png`, fullPage: true });
+  } finally {
+    await page.context().close();
+  }
+});
+
+it('a payment into the submitted month shows the return changed since submission, with the difference; Amend is declared and submitted again', async () => {
+  // Sam Site is paid £500 more, dated 4 November: into the month whose return was submitted.
+  await paidInvoice(samId, 'SS-2', 50000, '2026-11-04');
+  await issueStatements(DUE);
+  const page = await stack.newPage('admin@demo.test');
+  try {
+    await page.goto(`${stack.baseUrl}/cis/returns?month=${DUE}`);
+    const current = page.getByTestId('current-return');
+    const changes = current.getByTestId('return-changes');
+    await visible(
+      changes.getByText('Changed since submission: the month ending 5 November 2026', { exact: true }),
+    );
+    const sam = changes.locator('tr', { hasText: 'Sam Site' });
+    await visible(sam.getByText('£1,000.00 → £1,500.00 (+£500.00)', { exact: true }));
+    await visible(sam.getByText('£160.00 → £220.00 (+£60.00)', { exact: true }));
+    await visible(sam.getByText('1 → 2 (+1)', { exact: true }));
+    await page.screenshot({ path: `${shots}/cis-return-changed.png`, fullPage: true });
+
+    await changes.getByRole('button', { name: 'Amend return' }).click();
+    await dialog(page, 'Amendment started').getByRole('button', { name: 'OK' }).click();
+    // The amendment holds the figures as they are now; the change stays shown until it is submitted.
+    await visible(
+      changes.getByText('An amendment is in progress: check it and submit it with the declarations.'),
+    );
+    await visible(current.getByText('Return validated successfully'));
+    await current.getByRole('button', { name: 'Submit Return' }).click();
+    await visible(
+      submitDialog(page).getByText('Submit the amended return for the month ending 5 November 2026', {
+        exact: true,
+      }),
+    );
+    await declareAndSubmit(page);
+    await dialog(page, 'Return Submitted').getByRole('button', { name: 'OK' }).click();
+
+    const panel = current.getByTestId('submitted-return');
+    await visible(
+      panel.getByText(/^Amended return for the month ending 5 November 2026 submitted on 10\/11\/2026/),
+    );
+    await visible(current.getByText('£1,500.00', { exact: true }).first());
+    expect(await current.getByTestId('return-changes').count()).toBe(0);
+    const filed = (await call('GET', `/returns/${DUE}`)) as {
+      return: { amendmentOf: string; totals: { grossP: number } };
+    };
+    expect(filed.return).toMatchObject({ amendmentOf: DUE, totals: { grossP: 150000 } });
+    await page.screenshot({ path: `${shots}/cis-return-amended.png`, fullPage: true });
   } finally {
     await page.context().close();
   }

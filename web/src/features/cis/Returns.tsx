@@ -319,8 +319,8 @@ export function Returns() {
               )}
             </Descriptions>
             {!ret && <Empty description="No return compiled for this tax month" />}
-            {ret?.locked && <SubmittedReturn ret={ret} />}
             {ret && (ret.locked || ret.amendmentOf) && <ReturnChanges taxMonth={ret.taxMonth} />}
+            {ret?.locked && <SubmittedReturn ret={ret} />}
             {ret && validation && !ret.locked && <ValidationResult validation={validation} />}
             {ret && ret.lines.length > 0 && (
               <Table<ReturnLine>

@@ -91,7 +91,7 @@ export function SubmittedReturn({ ret }: { ret: CisReturn }) {
         </Descriptions.Item>
         {ret.amendmentOf && (
           <Descriptions.Item label="Amends" span={2}>
-            The return first submitted for this month ({ret.amendmentOf})
+            The return submitted earlier for this month (this one replaces it)
           </Descriptions.Item>
         )}
         <Descriptions.Item label="Declarations made" span={2}>
