@@ -12,7 +12,9 @@ import {
   compileReturnLines,
   currentTaxMonth,
   returnTransition,
+  londonDate,
   settingsReadyIssues,
+  submitTooEarly,
   taxMonthInSentence,
   taxMonthPeriod,
   validateReturn,
@@ -113,8 +115,12 @@ export function currentReturn(deps: CisDeps, tenantId: string) {
   });
 }
 
-export function returnHistory(deps: CisDeps, tenantId: string, limit: number) {
-  return deps.inTenant(tenantId, (trx) => new ReturnStore(trx).history(limit));
+/** A page of the return history (every record, tax month descending) and how many there are in all. */
+export function returnHistory(deps: CisDeps, tenantId: string, page: { limit: number; offset: number }) {
+  return deps.inTenant(tenantId, async (trx) => {
+    const returns = new ReturnStore(trx);
+    return { rows: await returns.history(page.limit, page.offset), total: await returns.count() };
+  });
 }
 
 /** The return of a tax month (its latest record), or a 404 with `notFound`. */
@@ -190,6 +196,8 @@ export function compileReturn(deps: CisDeps, actor: Actor, taxMonth: string) {
 export function submitReturn(deps: CisDeps, actor: Actor, id: string): Promise<ReturnRecord> {
   return deps.inTenant(actor.tenantId, async (trx) => {
     const row = await requireReturn(trx, id, true);
+    const tooEarly = submitTooEarly(row.taxMonth, londonDate(deps.clock.now()));
+    if (tooEarly) throw refused(tooEarly, 'month_not_ended');
     // Statements issued since the compile count: refresh the lines' statement state before checking.
     const statements = await new StatementStore(trx).ofMonth(row.taxMonth);
     const issued = new Map(statements.map((s) => [s.subcontractorId, iso(s.issuedAt)]));

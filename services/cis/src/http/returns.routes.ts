@@ -47,13 +47,14 @@ export function returnRoutes(deps: CisDeps): ApiRouter {
     .route({
       method: 'get',
       path: '/returns',
-      summary: 'Returns, tax month descending (the history keeps the latest 12)',
+      summary: 'Returns, tax month descending, a page at a time (limit, offset) with the total',
       scopes: ['cis.inv.read'],
       request: { query: historyQuery },
       responses: { 200: { description: 'History', schema: returnHistoryResponse } },
-      handler: async ({ ctx, query }) => ({
-        items: (await returnHistory(deps, ctx.tenantId, query.limit)).map(presentReturn),
-      }),
+      handler: async ({ ctx, query }) => {
+        const { rows, total } = await returnHistory(deps, ctx.tenantId, query);
+        return { items: rows.map(presentReturn), total };
+      },
     })
     .route({
       method: 'get',
