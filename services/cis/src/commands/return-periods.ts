@@ -49,54 +49,54 @@ const markView = (mark: PeriodMarkRecord) => ({
 /**
  * Every tax month from the one the module was switched on in (or the oldest return, if earlier) to the month in
  * progress, newest first: filed, due, overdue, in progress or marked, with the filing deadline and the late-filing
- * penalty as at the business clock's today; and the month the Returns page opens on (ADR 0035).
+ * penalty as at `today` (ADR 0035). In the caller's transaction (the dashboard's too).
  */
+export async function periodsAsOf(trx: Knex.Transaction, today: string, activeSince: string | null) {
+  const current = taxMonthOf(today);
+  const standings = await new ReturnStore(trx).standings();
+  const marks = new Map((await new PeriodMarkStore(trx).all()).map((mark) => [mark.taxMonth, mark]));
+  const starts = [current, standings.at(-1)?.taxMonth, activeSince && taxMonthOf(activeSince)];
+  const from = starts.filter((month): month is string => Boolean(month)).sort()[0] ?? current;
+  const labels = taxMonthsBack(from, current);
+  const records = byMonth(standings);
+  const paid = await paidByMonth(trx, labels);
+  return labels.map((label) => {
+    const monthRecords = records.get(label) ?? [];
+    const latest = monthRecords[0];
+    const mark = marks.get(label);
+    const paidInvoices = paid.get(label)?.invoices ?? 0;
+    const cisDeductedP = latest?.totals.cisDeductedP ?? paid.get(label)?.cisDeductionP ?? 0;
+    const filedOn = firstFiled(monthRecords);
+    const state = periodState({ label, today, filedOn, mark: mark?.reason ?? null, paidInvoices, cisDeductedP });
+    return {
+      ...state,
+      statusText: PERIOD_STATUS_TEXT[state.status],
+      period: taxMonthPeriod(label),
+      paidInvoices,
+      cisDeductedP,
+      filedOn,
+      return: latest
+        ? {
+            id: latest.id,
+            status: latest.status,
+            displayStatus: returnDisplayStatus(latest),
+            submittedAt: latest.submittedAt?.toISOString() ?? null,
+            totals: latest.totals,
+            records: monthRecords.length,
+          }
+        : null,
+      mark: mark ? markView(mark) : null,
+    };
+  });
+}
+
+/** The period list as at the business clock's today, and the month the Returns page opens on. */
 export function returnPeriods(deps: CisDeps, tenantId: string) {
   return deps.inTenant(tenantId, async (trx) => {
     const today = londonDate(deps.clock.now());
     const current = taxMonthOf(today);
     const settings = await new SettingsStore(trx).load(tenantId);
-    const standings = await new ReturnStore(trx).standings();
-    const marks = new Map((await new PeriodMarkStore(trx).all()).map((mark) => [mark.taxMonth, mark]));
-    const starts = [current, standings.at(-1)?.taxMonth, settings.activeSince && taxMonthOf(settings.activeSince)];
-    const from = starts.filter((month): month is string => Boolean(month)).sort()[0] ?? current;
-    const labels = taxMonthsBack(from, current);
-    const records = byMonth(standings);
-    const paid = await paidByMonth(trx, labels);
-    const periods = labels.map((label) => {
-      const monthRecords = records.get(label) ?? [];
-      const latest = monthRecords[0];
-      const mark = marks.get(label);
-      const paidInvoices = paid.get(label)?.invoices ?? 0;
-      const cisDeductedP = latest?.totals.cisDeductedP ?? paid.get(label)?.cisDeductionP ?? 0;
-      const state = periodState({
-        label,
-        today,
-        filedOn: firstFiled(monthRecords),
-        mark: mark?.reason ?? null,
-        paidInvoices,
-        cisDeductedP,
-      });
-      return {
-        ...state,
-        statusText: PERIOD_STATUS_TEXT[state.status],
-        period: taxMonthPeriod(label),
-        paidInvoices,
-        cisDeductedP,
-        filedOn: firstFiled(monthRecords),
-        return: latest
-          ? {
-              id: latest.id,
-              status: latest.status,
-              displayStatus: returnDisplayStatus(latest),
-              submittedAt: latest.submittedAt?.toISOString() ?? null,
-              totals: latest.totals,
-              records: monthRecords.length,
-            }
-          : null,
-        mark: mark ? markView(mark) : null,
-      };
-    });
+    const periods = await periodsAsOf(trx, today, settings.activeSince);
     const justEnded = periods.find((period) => period.label === previousTaxMonth(current));
     return {
       today,

@@ -10,12 +10,12 @@ import { returnCsv } from '../documents/csv-export.js';
 import {
   amendmentId,
   compileReturnLines,
-  currentTaxMonth,
   returnTransition,
   londonDate,
   settingsReadyIssues,
   submitTooEarly,
   taxMonthInSentence,
+  taxMonthOf,
   taxMonthPeriod,
   validateReturn,
 } from '../domain/index.js';
@@ -107,10 +107,10 @@ async function cis300(deps: CisDeps, trx: Knex.Transaction, tenantId: string, ro
   return { xml, irMark: computeIrMark(xml) };
 }
 
-/** The current tax month, its return (if compiled) and the validity check. */
-export function currentReturn(deps: CisDeps, tenantId: string) {
+/** A tax month (by default the one in progress), its return (if compiled) and the validity check. */
+export function currentReturn(deps: CisDeps, tenantId: string, taxMonth?: string) {
   return deps.inTenant(tenantId, async (trx) => {
-    const label = currentTaxMonth();
+    const label = taxMonth ?? taxMonthOf(deps.clock.now());
     return { period: taxMonthPeriod(label), row: await new ReturnStore(trx).latest(label) };
   });
 }

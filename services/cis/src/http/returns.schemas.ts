@@ -10,6 +10,11 @@ export const taxMonthParams = z.object({
   taxMonth: z.string().trim().pipe(taxMonthLabelOf(RETURN_MESSAGES.taxMonthRequired)),
 });
 
+/** GET /returns/current: the month to show (issue 13: any tax month can be picked), by default the one in progress. */
+export const monthQuery = z.object({
+  taxMonth: z.string().trim().pipe(taxMonthLabelOf(RETURN_MESSAGES.taxMonthRequired)).optional(),
+});
+
 export const returnIdParams = z.object({ id: z.string().max(80) });
 
 /** A page of the history (issue 13: every return is reachable, not only the latest 12). */

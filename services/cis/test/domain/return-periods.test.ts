@@ -3,6 +3,7 @@ import {
   lateFilingPenalty,
   markRefusal,
   monthsAfter,
+  pastDeadlineAlerts,
   periodState,
   submitTooEarly,
   taxMonthsBack,
@@ -167,5 +168,39 @@ describe('markRefusal', () => {
   test('inactivity only for a month without payments', () => {
     expect(markRefusal({ ...base, paidInvoices: 1 }, 'inactive')).toMatch(/Payments are recorded/);
     expect(markRefusal(base, 'filed_elsewhere')).toBeNull();
+  });
+});
+
+describe('pastDeadlineAlerts (issue 13: the dashboard warns about past months too)', () => {
+  test('an overdue return with its penalty, and statements left unissued after their deadline', () => {
+    expect(
+      pastDeadlineAlerts({
+        today: '2026-11-25',
+        overdueReturns: [{ label: '2026-10', filingDeadline: '2026-11-19', penaltyP: 10_000 }],
+        pendingStatements: [
+          { taxMonth: '2026-09', count: 2 },
+          { taxMonth: '2026-11', count: 1 },
+        ],
+      }),
+    ).toEqual([
+      {
+        kind: 'statements',
+        label: '2026-09',
+        date: '2026-10-19',
+        daysRemaining: -37,
+        severity: 'high',
+        message:
+          'Payment and deduction statements for the month ending 5 October 2026 overdue since 19 October 2026: 2 not issued',
+      },
+      {
+        kind: 'filing',
+        label: '2026-10',
+        date: '2026-11-19',
+        daysRemaining: -6,
+        severity: 'critical',
+        message:
+          'CIS300 return for the month ending 5 November 2026 overdue since 19 November 2026: late-filing penalty £100.00',
+      },
+    ]);
   });
 });
