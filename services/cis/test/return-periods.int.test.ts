@@ -143,7 +143,7 @@ describe('marking a month', () => {
       reason: 'filed_elsewhere',
       note: 'Filed by the previous accountant',
       markedBy: ADMIN,
-      markedAt: '2026-11-25T10:00:00.000Z',
+      markedAt: expect.stringMatching(/^2026-11-25T10:00:/),
     });
     expect(periodOf(await periods(), '2026-09')).toMatchObject({
       status: 'filed_elsewhere',

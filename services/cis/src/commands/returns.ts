@@ -196,7 +196,8 @@ export function compileReturn(deps: CisDeps, actor: Actor, taxMonth: string) {
 export function submitReturn(deps: CisDeps, actor: Actor, id: string): Promise<ReturnRecord> {
   return deps.inTenant(actor.tenantId, async (trx) => {
     const row = await requireReturn(trx, id, true);
-    const tooEarly = submitTooEarly(row.taxMonth, londonDate(deps.clock.now()));
+    // Issue 13: no return before its month ends (a locked one still answers 'Return is already locked').
+    const tooEarly = row.locked ? null : submitTooEarly(row.taxMonth, londonDate(deps.clock.now()));
     if (tooEarly) throw refused(tooEarly, 'month_not_ended');
     // Statements issued since the compile count: refresh the lines' statement state before checking.
     const statements = await new StatementStore(trx).ofMonth(row.taxMonth);
