@@ -67,11 +67,17 @@ beforeAll(async () => {
   expect((await h.call(admin, 'PUT', '/settings', settingsBody())).status).toBe(200);
   // One invoice paid on 20 October 2026: the month ending 5 November 2026 ('2026-10') has payments.
   at('2026-10-20T10:00:00Z');
-  const sub = await createSubcontractor(h, admin, { name: 'Pat Period', utr: '1111111111', nino: 'AB123456C' });
+  const sub = await createSubcontractor(h, admin, {
+    name: 'Pat Period',
+    utr: '1111111111',
+    nino: 'AB123456C',
+  });
   const created = await h.call(admin, 'POST', '/invoices', invoiceBody(sub, { invoiceDate: '2026-10-20' }));
   expect(created.status).toBe(201);
   const id = (created.body.invoice as { id: string }).id;
-  expect((await h.call(admin, 'POST', '/invoices/approve', { ids: [id] })).body).toMatchObject({ failed: [] });
+  expect((await h.call(admin, 'POST', '/invoices/approve', { ids: [id] })).body).toMatchObject({
+    failed: [],
+  });
   await drainJobQueue(h);
   const paid = await h.call(admin, 'POST', '/invoices/pay', { ids: [id], paymentDate: '2026-10-20' });
   expect(paid.body).toMatchObject({ failed: [] });
@@ -103,9 +109,16 @@ describe('the period list', () => {
       filingDeadline: '2026-11-19',
       penalty: { totalP: 0 },
     });
-    expect(periodOf(list, '2026-11')).toMatchObject({ status: 'in_progress', statusText: 'Month in progress' });
+    expect(periodOf(list, '2026-11')).toMatchObject({
+      status: 'in_progress',
+      statusText: 'Month in progress',
+    });
     // A month without payments owes a nil return from 6 April 2026: the month ending 5 October is overdue.
-    expect(periodOf(list, '2026-09')).toMatchObject({ status: 'overdue', nil: true, penalty: { totalP: 10_000 } });
+    expect(periodOf(list, '2026-09')).toMatchObject({
+      status: 'overdue',
+      nil: true,
+      penalty: { totalP: 10_000 },
+    });
   });
 
   it('on the 25th last month’s unfiled return is overdue with £100, rising to £300 after 2 months', async () => {
@@ -234,7 +247,10 @@ describe('the return history', () => {
     const first = await h.call(admin, 'GET', '/returns?limit=12');
     const second = await h.call(admin, 'GET', '/returns?limit=12&offset=12');
     expect(first.body.total).toBe(15);
-    const months = [...(first.body.items as { taxMonth: string }[]), ...(second.body.items as { taxMonth: string }[])];
+    const months = [
+      ...(first.body.items as { taxMonth: string }[]),
+      ...(second.body.items as { taxMonth: string }[]),
+    ];
     expect(months.map((row) => row.taxMonth)).toEqual([
       '2026-11',
       '2026-10',

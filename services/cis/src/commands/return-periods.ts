@@ -30,7 +30,8 @@ const firstFiled = (records: ReturnStanding[]): string | null => {
 /** A month's records, newest first. */
 function byMonth(standings: ReturnStanding[]): Map<string, ReturnStanding[]> {
   const months = new Map<string, ReturnStanding[]>();
-  for (const record of standings) months.set(record.taxMonth, [...(months.get(record.taxMonth) ?? []), record]);
+  for (const record of standings)
+    months.set(record.taxMonth, [...(months.get(record.taxMonth) ?? []), record]);
   return months;
 }
 
@@ -67,7 +68,14 @@ export async function periodsAsOf(trx: Knex.Transaction, today: string, activeSi
     const paidInvoices = paid.get(label)?.invoices ?? 0;
     const cisDeductedP = latest?.totals.cisDeductedP ?? paid.get(label)?.cisDeductionP ?? 0;
     const filedOn = firstFiled(monthRecords);
-    const state = periodState({ label, today, filedOn, mark: mark?.reason ?? null, paidInvoices, cisDeductedP });
+    const state = periodState({
+      label,
+      today,
+      filedOn,
+      mark: mark?.reason ?? null,
+      paidInvoices,
+      cisDeductedP,
+    });
     return {
       ...state,
       statusText: PERIOD_STATUS_TEXT[state.status],

@@ -347,7 +347,12 @@ export class InvoiceStore {
     const { trx } = this;
     return trx('invoices')
       .whereNull('deleted_at')
-      .first<{ draftInvoices: number; portalPending: number; pendingStatements: number; currentMonthCisP: number }>(
+      .first<{
+        draftInvoices: number;
+        portalPending: number;
+        pendingStatements: number;
+        currentMonthCisP: number;
+      }>(
         trx.raw(`count(*) FILTER (WHERE status = 'draft')::int AS "draftInvoices"`),
         trx.raw(`count(*) FILTER (WHERE status = 'portal_draft')::int AS "portalPending"`),
         trx.raw(

@@ -81,7 +81,9 @@ export class ReturnStore {
 
   /** How many records the history holds. */
   async count(): Promise<number> {
-    const row = await this.trx('returns').first<{ count: number } | undefined>(this.trx.raw('count(*)::int AS count'));
+    const row = await this.trx('returns').first<{ count: number } | undefined>(
+      this.trx.raw('count(*)::int AS count'),
+    );
     return row?.count ?? 0;
   }
 
@@ -91,7 +93,17 @@ export class ReturnStore {
    */
   async standings(): Promise<ReturnStanding[]> {
     const rows = await this.trx<ReturnRow>('returns')
-      .select('id', 'tax_month', 'status', 'locked', 'period', 'totals', 'submitted_at', 'amendment_of', 'created_at')
+      .select(
+        'id',
+        'tax_month',
+        'status',
+        'locked',
+        'period',
+        'totals',
+        'submitted_at',
+        'amendment_of',
+        'created_at',
+      )
       .orderBy([
         { column: 'tax_month', order: 'desc' },
         { column: 'created_at', order: 'desc' },

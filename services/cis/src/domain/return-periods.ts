@@ -45,7 +45,13 @@ export const PERIOD_STATUS_TEXT: Record<PeriodStatus, string> = {
 };
 
 /** Statuses that need nothing more from the user for the month's return. */
-const SETTLED: readonly PeriodStatus[] = ['filed', 'filed_elsewhere', 'before_product', 'inactive', 'not_required'];
+const SETTLED: readonly PeriodStatus[] = [
+  'filed',
+  'filed_elsewhere',
+  'before_product',
+  'inactive',
+  'not_required',
+];
 
 export const isSettledPeriod = (status: PeriodStatus): boolean => SETTLED.includes(status);
 
@@ -97,8 +103,16 @@ export function lateFilingPenalty(input: {
   const stages: PenaltyStage[] = [
     { from: addDays(input.filingDeadline, 1), amountP: 10_000, reason: 'Return late' },
     { from: addDays(monthsAfter(input.filingDeadline, 2), 1), amountP: 20_000, reason: 'Over 2 months late' },
-    { from: addDays(monthsAfter(input.filingDeadline, 6), 1), amountP: percent, reason: 'Over 6 months late' },
-    { from: addDays(monthsAfter(input.filingDeadline, 12), 1), amountP: percent, reason: 'Over 12 months late' },
+    {
+      from: addDays(monthsAfter(input.filingDeadline, 6), 1),
+      amountP: percent,
+      reason: 'Over 6 months late',
+    },
+    {
+      from: addDays(monthsAfter(input.filingDeadline, 12), 1),
+      amountP: percent,
+      reason: 'Over 12 months late',
+    },
   ];
   const charged = stages.filter((stage) => stage.from <= input.asOf);
   return {

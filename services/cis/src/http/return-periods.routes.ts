@@ -23,11 +23,14 @@ export function returnPeriodRoutes(deps: CisDeps): ApiRouter {
     .route({
       method: 'put',
       path: '/returns/periods/:taxMonth/mark',
-      summary: 'Mark a tax month as filed elsewhere, before this product, or covered by an inactivity notice (audited)',
+      summary:
+        'Mark a tax month as filed elsewhere, before this product, or covered by an inactivity notice (audited)',
       scopes: ['cis.ret.submit'],
       request: { params: periodParams, body: periodMarkBody },
       responses: { 200: { description: 'The mark', schema: periodMarkResponse } },
-      handler: async ({ ctx, params, body }) => ({ mark: await markPeriod(deps, ctx, params.taxMonth, body) }),
+      handler: async ({ ctx, params, body }) => ({
+        mark: await markPeriod(deps, ctx, params.taxMonth, body),
+      }),
     })
     .route({
       method: 'delete',

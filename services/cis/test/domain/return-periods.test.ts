@@ -105,9 +105,7 @@ describe('periodState (issue 13: every month filed, due or overdue)', () => {
       nil: true,
       penalty: { totalP: 10_000 },
     });
-    expect(periodState(facts({ label: '2026-04', today: '2026-05-10', paidInvoices: 0 })).status).toBe(
-      'due',
-    );
+    expect(periodState(facts({ label: '2026-04', today: '2026-05-10', paidInvoices: 0 })).status).toBe('due');
     expect(periodState(facts({ label: '2026-03', today: '2026-11-25', paidInvoices: 0 })).status).toBe(
       'not_required',
     );

@@ -119,9 +119,9 @@ export function PeriodHistory({
           title="Keep CIS records for at least six years"
           description={
             <>
-              HMRC requires a contractor’s CIS records (payments, deductions, statements and returns) to be kept for at
-              least 3 years after the end of the tax year they relate to; the business’s own accounts and tax records
-              may need six. Every return made here since{' '}
+              HMRC requires a contractor’s CIS records (payments, deductions, statements and returns) to be
+              kept for at least 3 years after the end of the tax year they relate to; the business’s own
+              accounts and tax records may need six. Every return made here since{' '}
               {activeSince ? formatLongDate(activeSince) : 'the module was switched on'} stays listed below.
             </>
           }
@@ -138,7 +138,8 @@ export function PeriodHistory({
               <Space orientation="vertical" style={{ width: '100%' }}>
                 {period.mark && (
                   <Typography.Text>
-                    Marked as {markReasonText(period.mark.reason)} {markedByText(period.mark, session.user.uid)}
+                    Marked as {markReasonText(period.mark.reason)}{' '}
+                    {markedByText(period.mark, session.user.uid)}
                     {period.mark.note ? `: ${period.mark.note}` : ''}
                   </Typography.Text>
                 )}
