@@ -649,12 +649,14 @@ describe('CIS details in Chromium', () => {
     expect(await history.getByText(taxMonthTitle(current), { exact: true }).count()).toBe(0);
     await page.screenshot({ path: `${shots}/cis-details-returns-history.png`, fullPage: true });
 
-    // Last month's row: period, Filed, its deadline, no penalty, subcontractor count, CIS total and Submitted date.
+    // Last month's row: period, Filed, its deadline, its penalty, subcontractor count, CIS total and Submitted date.
     const previousRow = rows.nth(0);
     const cells = previousRow.locator('td');
     await visible(cells.nth(2).locator('.ant-tag', { hasText: /^Filed$/ }));
-    expect(await cells.nth(3).textContent()).toBe(uk(taxMonthPeriod(previous).deadlines.filing));
-    expect(await cells.nth(4).textContent()).toBe('-');
+    // Submitted today: after its filing deadline, HMRC's first £100 penalty (filed late).
+    const filing = taxMonthPeriod(previous).deadlines.filing;
+    expect(await cells.nth(3).textContent()).toBe(uk(filing));
+    expect(await cells.nth(4).textContent()).toBe(today > filing ? '£100.00' : '-');
     expect(await cells.nth(5).textContent()).toBe('1');
     expect(await cells.nth(6).textContent()).toBe('£160.00');
     expect(await cells.nth(7).textContent()).toBe(uk(today));

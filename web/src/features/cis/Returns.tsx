@@ -21,6 +21,7 @@ import {
   Typography,
 } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useToast, useConfirm } from '../../ui/feedback';
 import {
@@ -101,7 +102,10 @@ export function Returns() {
   const toast = useToast();
   const periods = useReturnPeriodsQuery(undefined);
   const [search, setSearch] = useSearchParams();
-  const inView = search.get('month') ?? periods.data?.dueTaxMonth;
+  // The return due when the page opened stays in view after it is submitted (the month due then moves on).
+  const [openedOn, setOpenedOn] = useState<string>();
+  if (!openedOn && periods.data) setOpenedOn(periods.data.dueTaxMonth);
+  const inView = search.get('month') ?? openedOn ?? periods.data?.dueTaxMonth;
   // Without the period list (still loading, or failed) the month in progress is shown.
   const current = useCurrentReturnQuery(inView, { skip: periods.isLoading });
   const standing = periods.data?.periods.find((period) => period.label === inView);

@@ -52,8 +52,8 @@ export function standingText(period: ReturnPeriod, today: string): string {
   }
 }
 
-/** Months a user may mark: ended and neither filed here nor marked (the service checks again). */
-export const markable = (period: ReturnPeriod) => ['due', 'overdue', 'not_required'].includes(period.status);
+/** Months a user may mark: due or overdue (the service checks again). */
+export const markable = (period: ReturnPeriod) => ['due', 'overdue'].includes(period.status);
 
 /** Who marked a month and when: the signed-in user is 'you'; the audit trail names anyone else. */
 export const markedByText = (mark: NonNullable<ReturnPeriod['mark']>, self: string) =>
