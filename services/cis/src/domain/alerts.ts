@@ -75,7 +75,7 @@ export function deadlineAlerts(input: DeadlineAlertsInput): DeadlineAlert[] {
         date,
         daysRemaining,
         severity: SEVERITY[kind],
-        message: `${KIND_TEXT[kind]} for the ${period.displayLabel.charAt(0).toLowerCase()}${period.displayLabel.slice(1)} ${when(daysRemaining)} (${formatLongDate(date)})`,
+        message: `${KIND_TEXT[kind]} for the ${taxMonthName(month)} ${when(daysRemaining)} (${formatLongDate(date)})`,
       });
     }
   }
