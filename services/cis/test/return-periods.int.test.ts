@@ -6,6 +6,7 @@
 import { ControlledClock } from '@workspace/kit/testing';
 import {
   ALL_CIS_SCOPES,
+  NIL_DECLARED,
   adminQuery,
   createSubcontractor,
   drainJobQueue,
@@ -220,7 +221,7 @@ describe('submitting', () => {
 
   it('from the 6th it is submitted; filed, the page opens on the month in progress', async () => {
     at('2026-12-10T10:00:00Z');
-    const submitted = await h.call(admin, 'POST', '/returns/2026-11/submit');
+    const submitted = await h.call(admin, 'POST', '/returns/2026-11/submit', NIL_DECLARED);
     expect(submitted.status).toBe(200);
     const list = await periods();
     expect(periodOf(list, '2026-11')).toMatchObject({ status: 'filed', penalty: { totalP: 0 } });
