@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REJECTION_REASON_MAX } from '../domain/index.js';
 import { invoiceInput, invoiceSchema } from './invoices.schemas.js';
 import { statementSchema } from './statements.schemas.js';
 import { subcontractorSchema } from './subcontractors.schemas.js';
@@ -16,6 +17,9 @@ export const portalInvoice = invoiceSchema.pick({
   statusLabel: true,
   amounts: true,
   cisRate: true,
+}).extend({
+  /** Why the contractor rejected it (status rejected); null otherwise. */
+  rejectionReason: z.string().nullable(),
 });
 
 export const portalRecordsResponse = z.object({
@@ -36,4 +40,18 @@ export const portalInvoiceResponse = z.object({
     amounts: true,
   }),
   warnings: z.array(z.string()),
+});
+
+/** Staff reject a portal invoice: the reason is required (checked by the command, with its own message). */
+export const rejectInvoiceBody = z.object({
+  reason: z
+    .string()
+    .max(REJECTION_REASON_MAX * 4)
+    .optional(),
+});
+
+export const rejectInvoiceResponse = z.object({
+  invoice: invoiceSchema,
+  /** The subcontractor's e-mail was handed to the notification service (false: no address, or not reachable). */
+  emailSent: z.boolean(),
 });
