@@ -90,7 +90,8 @@ export interface RejectionOutcome {
 /**
  * Staff reject a portal-submitted invoice with a reason (issue 13): it becomes Rejected with the reason, who and
  * when, then its subcontractor is e-mailed the reason from the contractor (the e-mail is retried by the notification
- * service; one that cannot be handed over leaves the rejection in place and answers `emailSent: false`).
+ * service; one that cannot be handed over, or that the relay refuses for good, leaves the rejection in place and
+ * answers `emailSent: false`).
  */
 export async function rejectPortalInvoice(
   deps: CisDeps,
@@ -109,7 +110,7 @@ export async function rejectPortalInvoice(
   return { invoice, emailSent: await emailRejection(deps, actor.tenantId, invoice, valid.reason) };
 }
 
-/** Tells the subcontractor why its invoice was rejected; answers whether the e-mail was handed over. */
+/** Tells the subcontractor why its invoice was rejected; answers whether the e-mail is on its way. */
 async function emailRejection(
   deps: CisDeps,
   tenantId: string,
@@ -129,7 +130,7 @@ async function emailRejection(
     reason,
   });
   try {
-    await deps.mailer.send({
+    const mail = await deps.mailer.send({
       tenantId,
       to: subcontractor.email,
       ...sender,
@@ -138,7 +139,8 @@ async function emailRejection(
       idempotencyKey: `invoice-rejected:${invoice.id}`,
       category: 'cis-invoice-rejected',
     });
-    return true;
+    // Delivered, or waiting for the notification service's next attempt; `failed` is the relay's final refusal.
+    return mail.status !== 'failed';
   } catch (error) {
     // The client's own message names the notification service's internal address: it stays in the log.
     deps.logger.warn({ err: error, invoiceId: invoice.id }, 'rejection email not handed over');
