@@ -91,7 +91,11 @@ describe('rejecting a portal invoice', () => {
     });
     const listed = await h.call(admin, 'GET', '/invoices?status=rejected');
     expect(listed.body.items).toEqual([
-      expect.objectContaining({ id, statusLabel: 'Rejected', rejection: expect.objectContaining({ reason: REASON }) }),
+      expect.objectContaining({
+        id,
+        statusLabel: 'Rejected',
+        rejection: expect.objectContaining({ reason: REASON }),
+      }),
     ]);
     const pending = await h.call(admin, 'GET', '/invoices?status=portal_draft');
     expect((pending.body.items as { id: string }[]).map((item) => item.id)).not.toContain(id);
@@ -157,7 +161,9 @@ describe('rejecting a portal invoice', () => {
     expect(draftReject.body.detail).toBe('Only portal-submitted invoices can be rejected');
 
     const reader = await h.token(['cis.inv.read'], 'demo');
-    expect((await h.call(reader, 'POST', `/invoices/${corrected}/reject`, { reason: REASON })).status).toBe(403);
+    expect((await h.call(reader, 'POST', `/invoices/${corrected}/reject`, { reason: REASON })).status).toBe(
+      403,
+    );
     const missing = await h.call(admin, 'POST', '/invoices/00000000-0000-4000-8000-00000000dead/reject', {
       reason: REASON,
     });

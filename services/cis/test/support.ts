@@ -290,7 +290,11 @@ export async function storedRow(
 }
 
 /** Invites the subcontractor (tenant demo) and redeems the link: a live portal token of theirs. */
-export async function portalTokenOf(h: CisHarness, inviter: string, subcontractorId: string): Promise<string> {
+export async function portalTokenOf(
+  h: CisHarness,
+  inviter: string,
+  subcontractorId: string,
+): Promise<string> {
   const invite = await h.call(inviter, 'POST', '/subcontractors/invite', { subcontractorId });
   if (invite.status !== 200) throw new Error(`invite failed: ${invite.status} ${invite.text}`);
   const token = new URL(String(invite.body.magicLink)).searchParams.get('token');

@@ -8,8 +8,16 @@ describe('senderOf (issue 13: display name and Reply-To always, the From address
     [{ fromName: 'Acme', fromAddress: 'a@acme.test' }, '"Acme" <a@acme.test>', 'a@acme.test'],
     [{ fromName: 'Acme', fromAddress: 'a@ACME.test' }, '"Acme" <a@ACME.test>', 'a@ACME.test'],
     [{ fromName: 'Acme', fromAddress: 'a@other.test' }, '"Acme" <no-reply@workspace.local>', 'a@other.test'],
-    [{ fromName: 'Acme', fromAddress: 'a@sub.acme.test' }, '"Acme" <no-reply@workspace.local>', 'a@sub.acme.test'],
-    [{ fromName: 'Acme', fromAddress: 'a@other.test', replyTo: 'r@x.test' }, '"Acme" <no-reply@workspace.local>', 'r@x.test'],
+    [
+      { fromName: 'Acme', fromAddress: 'a@sub.acme.test' },
+      '"Acme" <no-reply@workspace.local>',
+      'a@sub.acme.test',
+    ],
+    [
+      { fromName: 'Acme', fromAddress: 'a@other.test', replyTo: 'r@x.test' },
+      '"Acme" <no-reply@workspace.local>',
+      'r@x.test',
+    ],
     [{ fromName: 'Acme' }, '"Acme" <no-reply@workspace.local>', undefined],
     [{}, '"Workspace" <no-reply@workspace.local>', undefined],
   ])('%j → From %s, Reply-To %p', (request, from, replyTo) => {
@@ -34,8 +42,8 @@ describe('MAIL_SENDING_DOMAINS', () => {
   test('is a list of domain names, lower-cased; empty by default', () => {
     expect(notificationConfigSchema.safeParse(base).data?.MAIL_SENDING_DOMAINS).toEqual([]);
     expect(
-      notificationConfigSchema.safeParse({ ...base, MAIL_SENDING_DOMAINS: ' Acme.test, mail.example.org ' }).data
-        ?.MAIL_SENDING_DOMAINS,
+      notificationConfigSchema.safeParse({ ...base, MAIL_SENDING_DOMAINS: ' Acme.test, mail.example.org ' })
+        .data?.MAIL_SENDING_DOMAINS,
     ).toEqual(['acme.test', 'mail.example.org']);
   });
 
@@ -44,7 +52,9 @@ describe('MAIL_SENDING_DOMAINS', () => {
     (value) => {
       const parsed = notificationConfigSchema.safeParse({ ...base, MAIL_SENDING_DOMAINS: value });
       expect(parsed.success).toBe(false);
-      expect(JSON.stringify(parsed.error?.issues)).toContain('Must be a comma-separated list of domain names');
+      expect(JSON.stringify(parsed.error?.issues)).toContain(
+        'Must be a comma-separated list of domain names',
+      );
     },
   );
 });

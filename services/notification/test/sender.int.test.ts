@@ -22,8 +22,17 @@ beforeEach(async () => {
 
 const client = () => new NotificationClient({ baseUrl: harness.baseUrl, internalToken: INTERNAL_TOKEN });
 
-const send = async (subject: string, sender: { fromName?: string; fromAddress?: string; replyTo?: string }) => {
-  const result = await client().send({ tenantId: 'demo', to: 'sub@acme.test', subject, text: 'x', ...sender });
+const send = async (
+  subject: string,
+  sender: { fromName?: string; fromAddress?: string; replyTo?: string },
+) => {
+  const result = await client().send({
+    tenantId: 'demo',
+    to: 'sub@acme.test',
+    subject,
+    text: 'x',
+    ...sender,
+  });
   expect(result.delivered).toBe(true);
   return harness.sinkClient.waitForMessage((message) => message.subject === subject);
 };
