@@ -3,6 +3,7 @@
 // invoice Rejected with the reason in the portal, on a phone's width (390 px) without sideways scrolling or a clipped
 // header, and a cancelled invoice there is never shown paid.
 import type { Browser, Locator, Page } from 'playwright-core';
+import { ControlledClock } from '@workspace/kit/testing';
 import {
   createSubcontractor,
   invoiceBody,
@@ -21,18 +22,24 @@ let admin: string;
 
 const REASON = 'The materials figure does not match the receipts. Please resend with the receipts total.';
 
-cisStackPerFile(async (stack) => {
-  ({ harness, browser, baseUrl } = stack);
-  admin = await harness.signInAs('admin@demo.test');
-  const settings = await harness.call(
-    admin,
-    'PUT',
-    '/settings',
-    settingsBody({ companyName: 'Demo Construction Ltd', emailFrom: 'accounts@demo-construction.test' }),
-  );
-  expect(settings.status).toBe(200);
-  staff = await stack.newPage('admin@demo.test');
-});
+// The 20th of November 2026: the invoices are dated the 10th and 14th, the paid one is paid today.
+const clock = new ControlledClock(new Date('2026-11-20T10:00:00Z'));
+
+cisStackPerFile(
+  async (stack) => {
+    ({ harness, browser, baseUrl } = stack);
+    admin = await harness.signInAs('admin@demo.test');
+    const settings = await harness.call(
+      admin,
+      'PUT',
+      '/settings',
+      settingsBody({ companyName: 'Demo Construction Ltd', emailFrom: 'accounts@demo-construction.test' }),
+    );
+    expect(settings.status).toBe(200);
+    staff = await stack.newPage('admin@demo.test');
+  },
+  { clock },
+);
 
 const visible = (locator: Locator) => locator.waitFor({ state: 'visible', timeout: 15_000 });
 
@@ -150,6 +157,7 @@ describe('rejecting a portal invoice with a reason, seen by the subcontractor (i
     const invite = await harness.call(admin, 'POST', '/subcontractors/invite', { subcontractorId });
     const { pathname, search } = new URL(String(invite.body.magicLink));
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB' });
+    await phone.clock.install({ time: clock.now() });
     try {
       const portal = await phone.newPage();
       await portal.goto(`${baseUrl}${pathname}${search}`);

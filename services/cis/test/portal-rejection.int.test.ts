@@ -4,6 +4,7 @@
 import { REJECTION_MESSAGES, REJECTION_REASON_MAX } from '../src/domain/index.js';
 import {
   adminQuery,
+  CIS_ADMIN_ID,
   createSubcontractor,
   portalTokenOf,
   settingsBody,
@@ -70,6 +71,7 @@ describe('rejecting a portal invoice', () => {
 
   it('marks it Rejected with the reason for staff and the portal, e-mails the subcontractor, and audits it', async () => {
     const id = await submit('RR-101');
+    h.clock.set(new Date('2026-11-20T10:00:00Z'));
     h.sink.clear();
     const rejected = await h.call(admin, 'POST', `/invoices/${id}/reject`, { reason: `  ${REASON}  ` });
     expect(rejected.status).toBe(200);
@@ -79,7 +81,12 @@ describe('rejecting a portal invoice', () => {
         id,
         status: 'rejected',
         statusLabel: 'Rejected',
-        rejection: { reason: REASON, rejectedAt: expect.any(String), rejectedBy: expect.any(String) },
+        // Stamped on the business clock's day (set below), by the user who rejected it.
+        rejection: {
+          reason: REASON,
+          rejectedAt: expect.stringMatching(/^2026-11-20T10:/),
+          rejectedBy: CIS_ADMIN_ID,
+        },
         actions: ['delete'],
       },
     });
