@@ -1,5 +1,6 @@
 import { ApiRouter, problems, type RequestContext } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
+import { taxMonthFilePart } from '../domain/index.js';
 import {
   portalRecords,
   portalStatement,
@@ -38,7 +39,10 @@ export function portalRoutes(deps: CisDeps): ApiRouter {
       scopes: ['cis.inv.approve'],
       request: { params: idParam, body: rejectInvoiceBody },
       responses: {
-        200: { description: 'The rejected invoice, and whether the e-mail went', schema: rejectInvoiceResponse },
+        200: {
+          description: 'The rejected invoice, and whether the e-mail went',
+          schema: rejectInvoiceResponse,
+        },
       },
       handler: async ({ ctx, params, body }) =>
         presentRejection(await rejectPortalInvoice(deps, ctx, params.id, body.reason)),
@@ -80,7 +84,7 @@ export function portalRoutes(deps: CisDeps): ApiRouter {
         sendDocument(res, {
           type: 'application/pdf',
           disposition: 'inline',
-          filename: `cis-statement-${taxMonth}.pdf`,
+          filename: `cis-statement-${taxMonthFilePart(taxMonth)}.pdf`,
           body: pdf,
         });
       },
