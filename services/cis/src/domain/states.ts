@@ -6,7 +6,14 @@ export type Transition<S> = { ok: true; to: S } | { ok: false; error: string };
 
 // ---- Invoice -------------------------------------------------------------------------------------------
 
-export const INVOICE_STATUSES = ['draft', 'portal_draft', 'approved', 'paid', 'cancelled', 'rejected'] as const;
+export const INVOICE_STATUSES = [
+  'draft',
+  'portal_draft',
+  'approved',
+  'paid',
+  'cancelled',
+  'rejected',
+] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 export const INVOICE_ACTIONS = ['approve', 'reject', 'pay', 'cancel', 'edit', 'delete'] as const;
 export type InvoiceAction = (typeof INVOICE_ACTIONS)[number];

@@ -7,20 +7,22 @@ import { subcontractorSchema } from './subcontractors.schemas.js';
 export const portalInvoiceInput = invoiceInput.omit({ subcontractorId: true });
 
 /** What the portal shows of an invoice: no one else's data, no staff fields. */
-export const portalInvoice = invoiceSchema.pick({
-  id: true,
-  invoiceNumber: true,
-  invoiceDate: true,
-  paymentDate: true,
-  taxMonth: true,
-  status: true,
-  statusLabel: true,
-  amounts: true,
-  cisRate: true,
-}).extend({
-  /** Why the contractor rejected it (status rejected); null otherwise. */
-  rejectionReason: z.string().nullable(),
-});
+export const portalInvoice = invoiceSchema
+  .pick({
+    id: true,
+    invoiceNumber: true,
+    invoiceDate: true,
+    paymentDate: true,
+    taxMonth: true,
+    status: true,
+    statusLabel: true,
+    amounts: true,
+    cisRate: true,
+  })
+  .extend({
+    /** Why the contractor rejected it (status rejected); null otherwise. */
+    rejectionReason: z.string().nullable(),
+  });
 
 export const portalRecordsResponse = z.object({
   subcontractor: subcontractorSchema.pick({ id: true, name: true, type: true, utrMasked: true }).extend({
