@@ -4,6 +4,7 @@ import { invoiceSearch } from './002_invoice_search.js';
 import { sealedCis300 } from './003_sealed_cis300.js';
 import { returnPeriods } from './004_return_periods.js';
 import { returnDeclarations } from './005_return_declarations.js';
+import { invoiceRejection } from './007_invoice_rejection.js';
 
 /**
  * cis's migrations in the order they apply. Append only: a new change is a new file, added at the end. A
@@ -15,4 +16,5 @@ export const cisMigrations: Migration[] = [
   sealedCis300,
   returnPeriods,
   returnDeclarations,
+  invoiceRejection,
 ];

@@ -25,6 +25,8 @@ import type {
   PaymentInput,
   PeriodMarkInput,
   QueuedJob,
+  RejectInvoiceInput,
+  RejectInvoiceResult,
   ReturnChanges,
   ReturnPeriods,
   ReturnWithValidation,
@@ -175,12 +177,20 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
     }),
     invoiceAction: build.mutation<
       { invoice: Invoice },
-      PaymentInput & { id: string; action: 'approve' | 'reject' | 'cancel' | 'pay' }
+      PaymentInput & { id: string; action: 'approve' | 'cancel' | 'pay' }
     >({
       query: ({ id, action, paymentDate }) => ({
         url: `/cis/invoices/${encodeURIComponent(id)}/${action}`,
         method: 'POST',
         body: action === 'pay' ? { ...(paymentDate ? { paymentDate } : {}) } : {},
+      }),
+      invalidatesTags: [...afterInvoiceChange],
+    }),
+    rejectInvoice: build.mutation<RejectInvoiceResult, RejectInvoiceInput & { id: string }>({
+      query: ({ id, reason }) => ({
+        url: `/cis/invoices/${encodeURIComponent(id)}/reject`,
+        method: 'POST',
+        body: { reason },
       }),
       invalidatesTags: [...afterInvoiceChange],
     }),
@@ -306,6 +316,7 @@ export const {
   useCreateInvoiceMutation,
   useUpdateInvoiceMutation,
   useInvoiceActionMutation,
+  useRejectInvoiceMutation,
   useBulkInvoicesMutation,
   useImportInvoicesMutation,
   useStatementsQuery,
