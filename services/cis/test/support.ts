@@ -66,6 +66,7 @@ export async function startCisHarness(options: { publicUrl?: string } = {}): Pro
   const config = cisConfigSchema.parse({
     ...serviceTestEnv(cisRoles),
     CIS_ENCRYPTION_KEYS: `c1:${randomBytes(32).toString('base64')}`,
+    CIS_IDENTIFIER_HASH_KEY: randomBytes(32).toString('base64'),
     IDENTITY_URL: identity.baseUrl,
     NOTIFICATION_URL: `http://127.0.0.1:${notification.port}`,
     NOTIFICATION_TOKEN,
