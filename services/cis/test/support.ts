@@ -192,13 +192,36 @@ export function subcontractorBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
-/** Creates a subcontractor (subcontractorBody with the overrides) and answers its id; anything but 201 throws. */
+let identifierSerial = Math.floor(Math.random() * 500_000);
+
+/**
+ * A UTR (HMRC's check digit right) and a NINO no other subcontractor of this test process has: an active
+ * subcontractor's identifiers are unique in a tenant (ADR 0039), so each one a test makes gets its own.
+ */
+export function freshIdentifiers(): { utr: string; nino: string } {
+  identifierSerial += 1;
+  const body = String(100_000_000 + identifierSerial);
+  const weights = [6, 7, 8, 9, 10, 5, 4, 3, 2];
+  const sum = [...body].reduce((total, digit, i) => total + Number(digit) * (weights[i] ?? 0), 0);
+  const check = [2, 1, 9, 8, 7, 6, 5, 4, 3, 2, 1][sum % 11] ?? 2;
+  return { utr: `${check}${body}`, nino: `JX${String(identifierSerial).padStart(6, '0')}A` };
+}
+
+/**
+ * Creates a subcontractor (subcontractorBody with fresh identifiers and the overrides) and answers its id; anything
+ * but 201 throws.
+ */
 export async function createSubcontractor(
   h: CisHarness,
   token: string,
   overrides: Record<string, unknown> = {},
 ): Promise<string> {
-  const created = await h.call(token, 'POST', '/subcontractors', subcontractorBody(overrides));
+  const created = await h.call(
+    token,
+    'POST',
+    '/subcontractors',
+    subcontractorBody({ ...freshIdentifiers(), ...overrides }),
+  );
   if (created.status !== 201) throw new Error(`creating a subcontractor: ${created.status} ${created.text}`);
   return (created.body.subcontractor as { id: string }).id;
 }
