@@ -4,11 +4,11 @@
 // indexes the last guard when two creates race, archived records not in the way; duplicates stored before this
 // found, their hashes filled in at start-up, and merged (invoices and statements moved, one CIS300 line); Invite to
 // Portal offering the existing record, and an invited subcontractor's details incomplete until filled in.
-import { fillIdentityHashes } from '../src/commands/subcontractor-identity.js';
 import {
   adminQuery,
   createSubcontractor,
   drainJobQueue,
+  fillIdentityHashesNow,
   freshIdentifiers,
   invoiceBody,
   settingsBody,
@@ -286,7 +286,7 @@ describe('duplicates stored before this', () => {
   });
 
   it('get their hashes at start-up: the later one marked a known duplicate, the earlier one guarded', async () => {
-    expect(await fillIdentityHashes(h.definition.deps())).toBeGreaterThanOrEqual(2);
+    expect(await fillIdentityHashesNow(h)).toBeGreaterThanOrEqual(2);
     const rows = await adminQuery(
       h,
       'SELECT id, utr_hash, known_duplicate FROM cis.subcontractors WHERE id = ANY($1::uuid[]) ORDER BY created_at',

@@ -12,6 +12,7 @@ import { notificationTestEnv, provisionNotificationSchema } from '@workspace/not
 import type { JWTVerifyGetKey } from 'jose';
 import pg from 'pg';
 import { demoSeed, signIn, startIdentityHarness, type IdentityHarness } from '@workspace/identity/testing';
+import { fillIdentityHashes } from '../src/commands/subcontractor-identity.js';
 import { cisConfigSchema, type CisConfig } from '../src/config.js';
 import { CIS_FINE_SCOPES, CIS_MANAGE_SCOPE } from '../src/domain/index.js';
 import { cisService, type CisService } from '../src/service.js';
@@ -190,6 +191,14 @@ export function subcontractorBody(overrides: Record<string, unknown> = {}) {
     gdprConsent: true,
     ...overrides,
   };
+}
+
+/**
+ * Fills in the identifier hashes of the tenants in the backlog now, as cis does when it starts (migration 008): for
+ * tests that store records as an earlier version could (duplicates, no hashes) and queue their tenant.
+ */
+export function fillIdentityHashesNow(h: CisHarness): Promise<number> {
+  return fillIdentityHashes(h.definition.deps());
 }
 
 let identifierSerial = Math.floor(Math.random() * 500_000);
