@@ -159,6 +159,8 @@ describe('one subcontractor per person', () => {
     const review = dialog(page, 'Duplicate subcontractors');
     const set = review.getByTestId('duplicate-set');
     await visible(set.getByText('Same UTR'));
+    // The dialog's opening animation finished before the picture.
+    await page.waitForFunction("!document.querySelector('.ant-zoom-appear, .ant-zoom-enter')");
     await page.screenshot({ path: `${shots}/cis-duplicates-review.png` });
     // Keep the first (older) record, offered by default.
     await set.getByRole('button', { name: 'Merge into Mo Merge' }).click();
@@ -168,7 +170,7 @@ describe('one subcontractor per person', () => {
       items: { invoiceNumber: string }[];
     };
     expect(invoices.items.map((item) => item.invoiceNumber)).toEqual(['MO-OLD-1']);
-    await review.getByRole('button', { name: 'Close' }).click();
+    await review.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
     await page.goto(`${baseUrl}/cis/subcontractors/${other}`);
     await visible(page.getByText('Merged into Mo Merge (duplicate record)'));
     await page.getByRole('link', { name: 'Open the record kept' }).click();

@@ -211,7 +211,7 @@ export function freshIdentifiers(): { utr: string; nino: string } {
   identifierSerial += 1;
   const body = String(100_000_000 + identifierSerial);
   const weights = [6, 7, 8, 9, 10, 5, 4, 3, 2];
-  const sum = [...body].reduce((total, digit, i) => total + Number(digit) * (weights[i] ?? 0), 0);
+  const sum = body.split('').reduce((total, digit, i) => total + Number(digit) * (weights[i] ?? 0), 0);
   const check = [2, 1, 9, 8, 7, 6, 5, 4, 3, 2, 1][sum % 11] ?? 2;
   return { utr: `${check}${body}`, nino: `JX${String(identifierSerial).padStart(6, '0')}A` };
 }

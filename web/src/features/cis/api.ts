@@ -155,7 +155,7 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
       }),
     }),
     /** Live subcontractors sharing a UTR, NINO or company number (stored before duplicates were refused). */
-    subcontractorDuplicates: build.query<DuplicateGroups, void>({
+    subcontractorDuplicates: build.query<DuplicateGroups, undefined>({
       query: () => '/cis/subcontractors/duplicates',
       providesTags: ['CisSubcontractor'],
     }),

@@ -15,7 +15,7 @@ export interface ExistingRecord {
  */
 export function existingRecordOf(failure: unknown): ExistingRecord | undefined {
   if (typeof failure !== 'object' || failure === null || !('data' in failure)) return undefined;
-  const data = (failure as { data: unknown }).data;
+  const data = failure.data;
   if (typeof data !== 'object' || data === null) return undefined;
   const existing = (data as { existing?: unknown }).existing;
   if (typeof existing !== 'object' || existing === null) return undefined;
