@@ -160,7 +160,7 @@ describe('one subcontractor per person', () => {
     const set = review.getByTestId('duplicate-set');
     await visible(set.getByText('Same UTR'));
     // The dialog's opening animation finished before the picture.
-    await page.waitForFunction("!document.querySelector('.ant-zoom-appear, .ant-zoom-enter')");
+    await page.locator('.ant-zoom-appear, .ant-zoom-enter').first().waitFor({ state: 'detached' });
     await page.screenshot({ path: `${shots}/cis-duplicates-review.png` });
     // Keep the first (older) record, offered by default.
     await set.getByRole('button', { name: 'Merge into Mo Merge' }).click();
