@@ -529,4 +529,28 @@ export class InvoiceStore {
     );
     return rows.map((row) => `${row.subcontractor_id}:${row.number}`);
   }
+
+  /** The invoice numbers both subcontractors use (live, not cancelled): a merge would give one of them twice. */
+  async sharedNumbers(fromId: string, toId: string): Promise<string[]> {
+    const rows = await this.trx('invoices as a')
+      .join('invoices as b', (on) => {
+        void on.on(this.trx.raw('lower(a.invoice_number) = lower(b.invoice_number)'));
+      })
+      .where('a.subcontractor_id', fromId)
+      .where('b.subcontractor_id', toId)
+      .whereNull('a.deleted_at')
+      .whereNull('b.deleted_at')
+      .whereNot('a.status', 'cancelled')
+      .whereNot('b.status', 'cancelled')
+      .distinct<{ invoice_number: string }[]>('a.invoice_number');
+    return rows.map((row) => row.invoice_number);
+  }
+
+  /** Moves every invoice of one subcontractor to another (a merge of duplicates, ADR 0039); answers how many. */
+  async moveToSubcontractor(fromId: string, to: { id: string; name: string }): Promise<number> {
+    const { trx } = this;
+    return trx('invoices')
+      .where({ subcontractor_id: fromId })
+      .update({ subcontractor_id: to.id, subcontractor_name: to.name, updated_at: trx.fn.now() });
+  }
 }

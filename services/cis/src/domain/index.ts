@@ -21,3 +21,4 @@ export * from './import-limits.js';
 export * from './list-limits.js';
 export * from './portal-access.js';
 export * from './rejection.js';
+export * from './identity-keys.js';

@@ -58,8 +58,11 @@ import type {
 } from './statements.schemas.js';
 import type {
   addressView,
+  duplicateGroupsResponse,
   inviteInput,
   inviteResponse,
+  mergeInput,
+  mergeResponse,
   subcontractorInput,
   subcontractorListQuery,
   subcontractorListResponse,
@@ -113,6 +116,10 @@ export type SubcontractorListQuery = z.output<typeof subcontractorListQuery>;
 /** POST /v1/subcontractors/invite. */
 export type InviteInput = z.input<typeof inviteInput>;
 export type InviteResult = z.output<typeof inviteResponse>;
+/** GET /subcontractors/duplicates and POST /subcontractors/merge (one subcontractor per person, ADR 0039). */
+export type DuplicateGroups = z.output<typeof duplicateGroupsResponse>;
+export type MergeInput = z.input<typeof mergeInput>;
+export type MergeResult = z.output<typeof mergeResponse>;
 
 /** GET /v1/invoices/:id (and each transition's answer). */
 export type Invoice = z.output<typeof invoiceSchema>;

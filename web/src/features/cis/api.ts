@@ -9,6 +9,7 @@ import type {
   CisReturn,
   CurrentReturn,
   Dashboard,
+  DuplicateGroups,
   GenerateAllInput,
   GenerateStatementInput,
   ImportResult,
@@ -22,6 +23,8 @@ import type {
   IssueInput,
   IssueResult,
   Job,
+  MergeInput,
+  MergeResult,
   PaymentInput,
   PeriodMarkInput,
   QueuedJob,
@@ -156,6 +159,16 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
         method: 'POST',
         body: { subcontractorId },
       }),
+    }),
+    /** Live subcontractors sharing a UTR, NINO or company number (stored before duplicates were refused). */
+    subcontractorDuplicates: build.query<DuplicateGroups, undefined>({
+      query: () => '/cis/subcontractors/duplicates',
+      providesTags: ['CisSubcontractor'],
+    }),
+    /** Merges a duplicate into the record kept (its invoices, statements and portal access move). */
+    mergeSubcontractors: build.mutation<MergeResult, MergeInput>({
+      query: (body) => ({ url: '/cis/subcontractors/merge', method: 'POST', body }),
+      invalidatesTags: [...afterInvoiceChange, 'CisSubcontractor', 'CisDashboard', 'CisStatement'],
     }),
 
     // Invoices
@@ -333,6 +346,8 @@ export const {
   useReturnChangesQuery,
   useCisDashboardQuery,
   useCisAnalyticsQuery,
+  useSubcontractorDuplicatesQuery,
+  useMergeSubcontractorsMutation,
 } = cisApi;
 
 /** Invalidates the invoice list (the live stream's events). */
