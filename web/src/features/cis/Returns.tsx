@@ -7,18 +7,7 @@ import {
   FileTextOutlined,
   UnlockOutlined,
 } from '@ant-design/icons';
-import {
-  Alert,
-  App,
-  Button,
-  Card,
-  Descriptions,
-  Empty,
-  Skeleton,
-  Space,
-  Table,
-  Tooltip,
-} from 'antd';
+import { Alert, App, Button, Card, Descriptions, Empty, Skeleton, Space, Table, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
