@@ -4,6 +4,8 @@ export * from './masking.js';
 export * from './money.js';
 export * from './scopes.js';
 export * from './tax-month.js';
+export * from './tax-year.js';
+export * from './identifiers.js';
 export * from './modules/schedule.js';
 export * from './modules/notes.js';
 export * from './modules/chat.js';
