@@ -16,6 +16,7 @@ import { returnRoutes } from './http/returns.routes.js';
 import { settingsRoutes } from './http/settings.routes.js';
 import { statementRoutes } from './http/statements.routes.js';
 import { subcontractorRoutes } from './http/subcontractors.routes.js';
+import { subcontractorYearRoutes } from './http/subcontractor-year.routes.js';
 import { InvoiceChangeHub, JobChangeHub } from './workers/change-hubs.js';
 import { JobWorker } from './workers/job.worker.js';
 
@@ -89,6 +90,7 @@ export function cisService(config: CisConfig, mailer: Mailer): CisService {
       const mounts = [
         { basePath: '/v1', api: settingsRoutes(ready) },
         { basePath: '/v1', api: subcontractorRoutes(ready) },
+        { basePath: '/v1', api: subcontractorYearRoutes(ready) },
         { basePath: '/v1', api: invoiceRoutes(ready, invoiceHub) },
         { basePath: '/v1', api: statementRoutes(ready) },
         { basePath: '/v1', api: returnRoutes(ready) },

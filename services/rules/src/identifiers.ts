@@ -277,7 +277,7 @@ export function accountsOfficeRefWarning(input: string): string | null {
 // ---- UK postcode ---------------------------------------------------------------------------------------
 
 /** Outward code (area letters, district digit, optional digit or letter), inward code (digit, two letters). */
-const POSTCODE_RE = /^([A-Z]{1,2}\d[A-Z\d]?)(\d[A-Z]{2})$/;
+const POSTCODE_RE = /^[A-Z]{1,2}\d[A-Z\d]?\d[A-Z]{2}$/;
 
 /**
  * A UK postcode (Northern Ireland's BT ones included): spaces removed, upper case, then one space before the
@@ -286,9 +286,9 @@ const POSTCODE_RE = /^([A-Z]{1,2}\d[A-Z\d]?)(\d[A-Z]{2})$/;
  */
 export function validatePostcode(input: string): IdentifierResult {
   const compact = stripSpaces(input).toUpperCase();
-  const m = POSTCODE_RE.exec(compact) ?? (compact === 'GIR0AA' ? ['', 'GIR', '0AA'] : null);
-  if (!m) return bad(str(input).trim().toUpperCase(), IDENTIFIER_MESSAGES.postcode);
-  return ok(`${m[1] ?? ''} ${m[2] ?? ''}`);
+  if (compact === 'GIR0AA') return ok('GIR 0AA');
+  if (!POSTCODE_RE.test(compact)) return bad(str(input).trim().toUpperCase(), IDENTIFIER_MESSAGES.postcode);
+  return ok(`${compact.slice(0, -3)} ${compact.slice(-3)}`);
 }
 
 /** The postcode as stored: normalised when it is one, else as typed (trimmed); blank stays blank. */

@@ -18,6 +18,7 @@ import {
   londonDate,
   maskNino,
   maskUtr,
+  normalisePostcode,
   portalAccessEnded,
   validateNino,
   validateSubcontractorInput,
@@ -40,7 +41,8 @@ export const EMPTY_ADDRESS: Address = {
 export interface VerificationInput {
   status: string;
   rate?: number | undefined;
-  method: 'online' | 'phone' | 'letter' | 'auto';
+  /** Blank on a create or edit until a verification is recorded. */
+  method: 'online' | 'phone' | 'letter' | 'auto' | '';
   reference: string;
   notes: string;
   verifiedDate?: string | null | undefined;
@@ -86,6 +88,12 @@ function verificationChanges(input: VerificationInput, userId: string): Verifica
   };
 }
 
+/** An address as stored: the postcode in capitals with one space before the inward code ('SW1A 1AA'). */
+const addressOf = (address: Partial<Address> | undefined): Address => {
+  const full = { ...EMPTY_ADDRESS, ...address };
+  return { ...full, postcode: normalisePostcode(full.postcode) };
+};
+
 /** What a create or edit writes (identifiers sealed, masked copies beside them). */
 function changesOf(
   deps: CisDeps,
@@ -99,7 +107,7 @@ function changesOf(
   const status = (input.verification?.status ??
     existing?.verificationStatus ??
     'standard') as VerificationStatus;
-  const registered = { ...EMPTY_ADDRESS, ...input.registeredAddress };
+  const registered = addressOf(input.registeredAddress);
   return {
     type: input.type as SubcontractorType,
     name: input.name.trim(),
@@ -120,9 +128,7 @@ function changesOf(
     phone: input.phone.trim(),
     mobile: input.mobile.trim(),
     registeredAddress: registered,
-    tradingAddress: input.tradingAddressSameAsRegistered
-      ? registered
-      : { ...EMPTY_ADDRESS, ...input.tradingAddress },
+    tradingAddress: input.tradingAddressSameAsRegistered ? registered : addressOf(input.tradingAddress),
     tradingAddressSameAsRegistered: input.tradingAddressSameAsRegistered,
     gdprConsent: input.gdprConsent,
     marketingConsent: input.marketingConsent,

@@ -59,6 +59,7 @@ import type {
   verificationStatus,
   verificationView,
 } from './subcontractors.schemas.js';
+import type { subcontractorTaxYearResponse } from './subcontractor-year.schemas.js';
 
 export * from './common.schemas.js';
 export * from './dashboard.schemas.js';
@@ -69,6 +70,7 @@ export * from './returns.schemas.js';
 export * from './settings.schemas.js';
 export * from './statements.schemas.js';
 export * from './subcontractors.schemas.js';
+export * from './subcontractor-year.schemas.js';
 
 /** Per-id outcome of a bulk action (approve, pay, delete, archive, verify). */
 export type BatchResult = z.output<typeof batchResult>;
@@ -155,3 +157,6 @@ export type Analytics = z.output<typeof analyticsResponse>;
 export type PortalRecords = z.output<typeof portalRecordsResponse>;
 /** POST /v1/portal/invoices. */
 export type PortalSubmission = z.output<typeof portalInvoiceResponse>;
+
+/** GET /v1/subcontractors/:id/tax-year. */
+export type SubcontractorTaxYear = z.output<typeof subcontractorTaxYearResponse>;

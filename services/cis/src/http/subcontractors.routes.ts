@@ -11,6 +11,7 @@ import {
   verifySubcontractor,
   verifySubcontractors,
 } from '../commands/subcontractors.js';
+import { subcontractorWarnings } from '../domain/index.js';
 import { batchResult, idParam, idsBody } from './common.schemas.js';
 import { sendCsv } from './http-helpers.js';
 import { presentInvitation, presentSubcontractor } from './subcontractors.present.js';
@@ -87,7 +88,10 @@ export function subcontractorRoutes(deps: CisDeps): ApiRouter {
           userId: ctx.userId,
           canVerify: hasScope(ctx, 'cis.sub.verify'),
         };
-        return { subcontractor: presentSubcontractor(await createSubcontractor(deps, actor, body)) };
+        return {
+          subcontractor: presentSubcontractor(await createSubcontractor(deps, actor, body)),
+          warnings: subcontractorWarnings(body),
+        };
       },
     })
     .route({
@@ -105,6 +109,7 @@ export function subcontractorRoutes(deps: CisDeps): ApiRouter {
         };
         return {
           subcontractor: presentSubcontractor(await updateSubcontractor(deps, actor, params.id, body)),
+          warnings: subcontractorWarnings(body),
         };
       },
     })
