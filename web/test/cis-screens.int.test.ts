@@ -518,7 +518,7 @@ describe('CIS screens in Chromium, screen by screen and role by role', () => {
     await page.goto(`${baseUrl}/cis/returns`);
     await current.getByRole('button', { name: 'Compile Return' }).click();
     const compiled = dialog(page, 'Return Compiled Successfully');
-    await visible(compiled.getByText('1 subcontractors included.'));
+    await visible(compiled.getByText('1 subcontractor included.'));
     await compiled.getByRole('button', { name: 'OK' }).click();
     await visible(current.getByRole('button', { name: 'Recompile' }));
     await visible(current.getByRole('button', { name: 'Submit Return' }));

@@ -6,6 +6,7 @@ export * from './scopes.js';
 export * from './tax-month.js';
 export * from './tax-year.js';
 export * from './identifiers.js';
+export * from './words.js';
 export * from './modules/schedule.js';
 export * from './modules/notes.js';
 export * from './modules/chat.js';

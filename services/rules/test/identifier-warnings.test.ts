@@ -2,6 +2,7 @@ import {
   IDENTIFIER_WARNINGS,
   accountsOfficeRefWarning,
   normalisePostcode,
+  plural,
   utrWarning,
   validatePostcode,
   vatNumberWarning,
@@ -74,4 +75,16 @@ describe('UK postcodes checked and normalised', () => {
       });
     },
   );
+});
+
+describe('plural', () => {
+  test.each([
+    [0, 'subcontractor', undefined, '0 subcontractors'],
+    [1, 'subcontractor', undefined, '1 subcontractor'],
+    [2, 'invoice', undefined, '2 invoices'],
+    [1, 'entry', 'entries', '1 entry'],
+    [1234, 'entry', 'entries', '1,234 entries'],
+  ])('%i %s', (count, singular, pluralForm, expected) => {
+    expect(plural(count, singular, pluralForm)).toBe(expected);
+  });
 });

@@ -1,3 +1,4 @@
+import { plural } from '@workspace/rules';
 import { problems, type Knex } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
 import { InvoiceStore } from '../db/invoices.store.js';
@@ -179,7 +180,7 @@ export function compileReturn(deps: CisDeps, actor: Actor, taxMonth: string) {
       targetType: 'return',
       targetId: row.id,
       taxMonth,
-      summary: `Return compiled for the ${taxMonthInSentence(period)}: ${compiled.lines.length} subcontractors`,
+      summary: `Return compiled for the ${taxMonthInSentence(period)}: ${plural(compiled.lines.length, 'subcontractor')}`,
       details: { lines: compiled.lines.length, status },
     });
     return { row, validation: check };

@@ -1,3 +1,4 @@
+import { plural } from '@workspace/rules';
 import { randomUUID } from 'node:crypto';
 import { HttpProblem, problems, type Knex } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
@@ -195,7 +196,7 @@ export function exportSubcontractors(deps: CisDeps, actor: Actor, query: Subcont
     );
     await deps.audit.write(trx, actor, 'cis.export.subcontractors', {
       targetType: 'export',
-      summary: `${rows.length} subcontractors exported to CSV`,
+      summary: `${plural(rows.length, 'subcontractor')} exported to CSV`,
       details: { format: 'csv', count: rows.length },
     });
     return { ...built, count: rows.length };
@@ -393,7 +394,7 @@ export async function verifySubcontractors(
         targetIds: unique,
         succeeded: changed.length,
         failed: failed.length,
-        summary: `${changed.length} subcontractors verified at ${rate}%${failed.length ? `, ${failed.length} failed` : ''}`,
+        summary: `${plural(changed.length, 'subcontractor')} verified at ${rate}%${failed.length ? `, ${failed.length} failed` : ''}`,
         details: { status, rate, method: verification.method },
       });
       return { succeeded: changed.map((row) => row.id), failed };
@@ -452,7 +453,7 @@ export function retireSubcontractors(
         failed: failed.length,
         summary: single
           ? `Subcontractor ${found.get(ids[0] ?? '')?.name ?? ''} ${done}`
-          : `${succeeded.length} subcontractors ${done}`,
+          : `${plural(succeeded.length, 'subcontractor')} ${done}`,
       },
     );
     return { succeeded, failed };

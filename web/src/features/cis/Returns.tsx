@@ -1,4 +1,5 @@
 import type { CisReturn, ReturnLine, TaxMonthPeriod, Validation } from '@workspace/cis/contract';
+import { plural } from '@workspace/rules';
 import {
   CloudUploadOutlined,
   DownloadOutlined,
@@ -113,7 +114,7 @@ export function Returns() {
       else
         modal.success({
           title: 'Return Compiled Successfully',
-          content: `${result.return.totals.subcontractors} subcontractors included.`,
+          content: `${plural(result.return.totals.subcontractors, 'subcontractor')} included.`,
         });
     } catch (failure) {
       const issues = Object.values(fieldErrors(failure));

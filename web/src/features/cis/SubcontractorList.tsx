@@ -1,4 +1,5 @@
 import type { InviteResult, Subcontractor } from '@workspace/cis/contract';
+import { plural } from '@workspace/rules';
 import { DeleteOutlined, EditOutlined, EyeOutlined, InboxOutlined, SendOutlined } from '@ant-design/icons';
 import { Button, Modal, Select, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -28,10 +29,11 @@ function batchToast(
   verb: string,
   result: { succeeded: string[]; failed: { error: string }[] },
 ) {
-  if (result.failed.length === 0) toast.success(`${result.succeeded.length} subcontractor(s) ${verb}`);
+  if (result.failed.length === 0)
+    toast.success(`${plural(result.succeeded.length, 'subcontractor')} ${verb}`);
   else
     toast.warning(
-      `${result.succeeded.length} subcontractor(s) ${verb}, ${result.failed.length} failed: ${result.failed[0]?.error ?? ''}`,
+      `${plural(result.succeeded.length, 'subcontractor')} ${verb}, ${result.failed.length} failed: ${result.failed[0]?.error ?? ''}`,
     );
 }
 
@@ -56,7 +58,7 @@ export function SubcontractorList() {
   const archiveIds = async (ids: string[]) => {
     const ok = await confirm({
       title: 'Archive Subcontractors',
-      message: `Archive ${ids.length} subcontractor(s)? Archived subcontractors cannot be used for new invoices.`,
+      message: `Archive ${plural(ids.length, 'subcontractor')}? Archived subcontractors cannot be used for new invoices.`,
       confirmText: 'Archive',
       style: 'warning',
     });
@@ -72,7 +74,7 @@ export function SubcontractorList() {
   const deleteIds = async (ids: string[]) => {
     const ok = await confirm({
       title: 'Delete Subcontractors',
-      message: `Delete ${ids.length} subcontractor(s)?`,
+      message: `Delete ${plural(ids.length, 'subcontractor')}?`,
       confirmText: 'Delete',
       style: 'danger',
     });
