@@ -37,6 +37,8 @@ import { DEFAULT_CIS_SETTINGS } from './domain';
 import { errorMessage, errorStatus, fieldErrors } from '../../ui/problem';
 import { validateSettingsInput } from './validation';
 import { FieldCol } from '../../ui/FieldCol';
+import { accountsOfficeRefWarning, utrWarning } from '@workspace/rules';
+import { warningRule } from './components/fieldWarnings';
 
 /** What the form shows when the settings cannot be loaded: the same defaults, in memory (cis.md §4 'Settings'). */
 const fallbackSettings: SettingsResponse = {
@@ -209,12 +211,16 @@ export function CisSettings() {
       return;
     }
     try {
-      await save(body).unwrap();
+      const saved = await save(body).unwrap();
       form.setFieldValue('utr', '');
+      void form.validateFields(['utr']).catch(() => undefined);
       notification.success({
         title: 'Settings Saved',
         description: 'Your CIS settings have been saved successfully.',
       });
+      // What HMRC would reject, saved all the same (the blanked UTR field no longer shows its warning).
+      for (const warning of Object.values(saved.warnings ?? {}))
+        notification.warning({ title: 'Check before filing', description: warning });
     } catch (failure) {
       showFieldErrors(form, fieldErrors(failure));
       notification.error({ title: 'Save Failed', description: 'Failed to save settings' });
@@ -277,6 +283,7 @@ export function CisSettings() {
                 label="Accounts office reference"
                 name="accountsOfficeRef"
                 extra="e.g., 123PA00012345"
+                rules={[warningRule(accountsOfficeRefWarning)]}
               >
                 <Input />
               </FieldCol>
@@ -284,6 +291,7 @@ export function CisSettings() {
                 cols={{ xs: 24, md: 12 }}
                 label="Contractor UTR"
                 name="utr"
+                rules={[warningRule(utrWarning)]}
                 extra={
                   settings?.hasUtr ? `Stored: ${settings.utrMasked}. Leave blank to keep it.` : '10 digits'
                 }

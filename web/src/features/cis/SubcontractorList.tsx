@@ -125,9 +125,9 @@ export function SubcontractorList() {
       render: (_, row) => (
         <Space orientation="vertical" size={0}>
           <span>{`${row.verification.rate}% - ${capitalise(row.verification.status)}`}</span>
-          {row.verification.method && (
-            <Typography.Text type="secondary">{capitalise(row.verification.method)}</Typography.Text>
-          )}
+          <Typography.Text type="secondary">
+            {capitalise(row.verification.method) || (row.verification.verifiedDate ? '' : 'Not verified yet')}
+          </Typography.Text>
         </Space>
       ),
     },

@@ -35,6 +35,7 @@ import type {
   SubcontractorInput,
   SubcontractorList,
   SubcontractorListQuery,
+  SubcontractorTaxYear,
 } from '@workspace/cis/contract';
 
 /** GET /cis/subcontractors's query. */
@@ -150,6 +151,12 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
         method: 'POST',
         body: { subcontractorId },
       }),
+    }),
+    /** A subcontractor's HMRC tax year by tax month (paid invoices; the current tax year unless one is named). */
+    subcontractorTaxYear: build.query<SubcontractorTaxYear, { id: string; taxYear?: number | undefined }>({
+      query: ({ id, taxYear }) =>
+        `/cis/subcontractors/${encodeURIComponent(id)}/tax-year${taxYear ? `?taxYear=${taxYear}` : ''}`,
+      providesTags: ['CisSubcontractor', 'CisInvoice'],
     }),
 
     // Invoices
@@ -274,6 +281,7 @@ export const {
   useDeleteSubcontractorsMutation,
   useInviteSubcontractorMutation,
   useRevokePortalAccessMutation,
+  useSubcontractorTaxYearQuery,
   useInvoicesQuery,
   useInvoiceQuery,
   useCreateInvoiceMutation,
