@@ -4,6 +4,7 @@
 // year, its months named as HMRC names them and its totals to the penny without a cancelled invoice. Debian's
 // Chromium against the real stack (PostgreSQL, Kafka, identity, notification, cis, the bff serving the built web).
 import type { Locator } from 'playwright-core';
+import { ControlledClock } from '@workspace/kit/testing';
 import {
   ALL_CIS_SCOPES,
   CIS_ADMIN_ID,
@@ -48,28 +49,31 @@ async function paid(number: string, grossP: number, materialsP: number, date: st
   return id;
 }
 
-cisStackPerFile(async (started) => {
-  stack = started;
-  ({ harness, baseUrl } = stack);
-  admin = await harness.token(ALL_CIS_SCOPES, 'demo', CIS_ADMIN_ID);
-  await call('PUT', '/settings', settingsBody({ accountsOfficeRef: '961PF10305739', utr: '5860920998' }));
-  tara = (
-    (await call('POST', '/subcontractors', {
-      type: 'individual',
-      name: 'Tara Taxyear',
-      utr: '2108834503',
-      registeredAddress: { line1: '2 Mill Lane', city: 'York', postcode: 'YO1 7HH', country: 'GB' },
-      gdprConsent: true,
-    })) as { subcontractor: { id: string } }
-  ).subcontractor.id;
-  // Tax year 2025-26 (6 April 2025 to 5 April 2026), at the standard 20 % of gross less materials:
-  await paid('T-1', 123_457, 23_456, '2025-04-06'); // month ending 5 May 2025: £200.00 deducted
-  await paid('T-2', 99_999, 0, '2025-12-04'); // month ending 5 December 2025: £200.00
-  await paid('T-3', 20_000, 0, '2026-04-05'); // month ending 5 April 2026: £40.00
-  await paid('T-4', 77_777, 0, '2026-04-06'); // 2026-27
-  const cancelled = await paid('T-5', 1_000_000, 0, '2025-12-10'); // paid, then cancelled: never counted
-  await call('POST', `/invoices/${cancelled}/cancel`);
-});
+cisStackPerFile(
+  async (started) => {
+    stack = started;
+    ({ harness, baseUrl } = stack);
+    admin = await harness.token(ALL_CIS_SCOPES, 'demo', CIS_ADMIN_ID);
+    await call('PUT', '/settings', settingsBody({ accountsOfficeRef: '961PF10305739', utr: '5860920998' }));
+    tara = (
+      (await call('POST', '/subcontractors', {
+        type: 'individual',
+        name: 'Tara Taxyear',
+        utr: '2108834503',
+        registeredAddress: { line1: '2 Mill Lane', city: 'York', postcode: 'YO1 7HH', country: 'GB' },
+        gdprConsent: true,
+      })) as { subcontractor: { id: string } }
+    ).subcontractor.id;
+    // Tax year 2025-26 (6 April 2025 to 5 April 2026), at the standard 20 % of gross less materials:
+    await paid('T-1', 123_457, 23_456, '2025-04-06'); // month ending 5 May 2025: £200.00 deducted
+    await paid('T-2', 99_999, 0, '2025-12-04'); // month ending 5 December 2025: £200.00
+    await paid('T-3', 20_000, 0, '2026-04-05'); // month ending 5 April 2026: £40.00
+    await paid('T-4', 77_777, 0, '2026-04-06'); // 2026-27
+    const cancelled = await paid('T-5', 1_000_000, 0, '2025-12-10'); // paid, then cancelled: never counted
+    await call('POST', `/invoices/${cancelled}/cancel`);
+  },
+  { clock: new ControlledClock(new Date('2026-11-10T10:00:00Z')) },
+); // the page opens on 2026-27
 
 /** The warning antd shows under a field (warningOnly rules), by its text. */
 const fieldWarning = (scope: Locator, text: string) =>
@@ -144,6 +148,7 @@ describe('a subcontractor, from the form to the tax year', () => {
     await page.goto(`${baseUrl}/cis/subcontractors/${tara}`);
     const card = page.getByTestId('subcontractor-tax-year');
     await visible(card);
+    await visible(card.getByText('Totals for 2026-27'));
     await choose(page, card.getByLabel('Tax year'), '2025-26');
     await visible(card.getByText('6 April 2025 to 5 April 2026', { exact: false }));
     const totals = card.getByTestId('tax-year-totals');

@@ -261,6 +261,21 @@ describe("a subcontractor's tax year", () => {
     expect((next.body.totals as Record<string, number>).grossP).toBe(77_777);
   });
 
+  it("opens on the tax year of the business clock's today", async () => {
+    const sub = await createSubcontractor(h, admin, { name: 'Cleo Clock', utr: '5860920998', nino: '' });
+    const now = h.clock.now();
+    try {
+      h.clock.set(new Date('2027-04-05T12:00:00Z')); // the last day of 2026-27
+      const last = await h.call(admin, 'GET', `/subcontractors/${sub}/tax-year`);
+      expect(last.body).toMatchObject({ taxYear: '2026-27', taxYearStart: 2026, years: [2026] });
+      h.clock.set(new Date('2027-04-06T12:00:00Z')); // the first of 2027-28
+      const first = await h.call(admin, 'GET', `/subcontractors/${sub}/tax-year`);
+      expect(first.body).toMatchObject({ taxYear: '2027-28', taxYearStart: 2027, years: [2027] });
+    } finally {
+      h.clock.set(now);
+    }
+  });
+
   it('answers 404 for an unknown subcontractor and refuses a reader without invoice access', async () => {
     const missing = await h.call(
       admin,

@@ -15,6 +15,9 @@ export function subcontractorYearRoutes(deps: CisDeps): ApiRouter {
     request: { params: idParam, query: taxYearQuery },
     responses: { 200: { description: 'The tax year', schema: subcontractorTaxYearResponse } },
     handler: ({ ctx, params, query }) =>
-      subcontractorTaxYear(deps, ctx.tenantId, params.id, { taxYear: query.taxYear, today: new Date() }),
+      subcontractorTaxYear(deps, ctx.tenantId, params.id, {
+        taxYear: query.taxYear,
+        today: deps.clock.now(),
+      }),
   });
 }
