@@ -13,7 +13,7 @@ import {
   type CisHarness,
 } from '@workspace/cis/testing';
 import { shots, visible } from './browser.js';
-import { choose, cisStackPerFile, type CisBrowserStack } from './cis-stack.js';
+import { choose, cisStackPerFile, dialog, type CisBrowserStack } from './cis-stack.js';
 
 let stack: CisBrowserStack;
 let harness: CisHarness;
@@ -103,6 +103,17 @@ describe('a subcontractor, from the form to the tax year', () => {
 
   it('warns beside the UTR and VAT number of a new subcontractor, normalises the postcode, and shows it not verified', async () => {
     const page = await stack.newPage('cis.admin@demo.test');
+    // The Invite modal's UTR warns the same way.
+    await page.goto(`${baseUrl}/cis/subcontractors`);
+    await page.getByRole('button', { name: 'Invite to Portal' }).first().click();
+    const invite = dialog(page, 'Invite Subcontractor to Portal');
+    await invite.getByLabel('UTR').fill('1234567890');
+    await visible(invite.getByTestId('invite-utr-warning').getByText(UTR_WARNING, { exact: false }));
+    await invite.getByLabel('UTR').fill('5860920998');
+    await invite.getByTestId('invite-utr-warning').waitFor({ state: 'detached' });
+    await invite.getByRole('button', { name: 'Cancel' }).click();
+    await invite.waitFor({ state: 'detached' });
+
     await page.goto(`${baseUrl}/cis/subcontractors/new`);
     const form = page.getByTestId('subcontractor-form');
     await visible(form);
