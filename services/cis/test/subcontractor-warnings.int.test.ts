@@ -37,6 +37,8 @@ describe('postcodes', () => {
       '/subcontractors',
       subcontractorBody({
         name: 'Polly Postcode',
+        utr: '3000000010',
+        nino: '',
         registeredAddress: {
           line1: '10 Downing Street',
           city: 'London',
@@ -59,6 +61,7 @@ describe('postcodes', () => {
       subcontractorBody({
         name: 'Polly Postcode',
         utr: '',
+        nino: '',
         registeredAddress: { line1: '1 Piccadilly', city: 'Manchester', postcode: 'm11ae', country: 'GB' },
       }),
     );
@@ -74,6 +77,8 @@ describe('postcodes', () => {
       '/subcontractors',
       subcontractorBody({
         name: 'Malformed Postcode',
+        utr: '3000000004',
+        nino: '',
         registeredAddress: { line1: '1 High Street', city: 'Leeds', postcode: 'LS1 1A', country: 'GB' },
       }),
     );
@@ -92,7 +97,7 @@ describe("HMRC's check digits warn beside the fields; the save goes ahead", () =
       admin,
       'POST',
       '/subcontractors',
-      subcontractorBody({ name: 'Wendy Warning', utr: '1234567890', vatNumber: 'GB930000200' }),
+      subcontractorBody({ name: 'Wendy Warning', utr: '1234567890', nino: '', vatNumber: 'GB930000200' }),
     );
     expect(created.status).toBe(201);
     expect(created.body.warnings).toEqual({
@@ -138,6 +143,7 @@ describe('verification', () => {
     const id = await createSubcontractor(h, admin, {
       name: 'Nora New',
       utr: '2234567890',
+      nino: '',
       verification: { status: 'standard', reference: '', notes: '' },
     });
     const read = await h.call(admin, 'GET', `/subcontractors/${id}`);
@@ -200,8 +206,8 @@ describe("a subcontractor's tax year", () => {
   }
 
   it('sums payments, materials, deductions and net per tax month and over the year, to the penny, without a cancelled invoice', async () => {
-    const sub = await createSubcontractor(h, admin, { name: 'Yara Year', utr: '2108834503' });
-    const other = await createSubcontractor(h, admin, { name: 'Otto Other', utr: '5860920998', nino: '' });
+    const sub = await createSubcontractor(h, admin, { name: 'Yara Year', utr: '2108834503', nino: '' });
+    const other = await createSubcontractor(h, admin, { name: 'Otto Other', utr: '3000000001', nino: '' });
     // 2025-26 runs from 6 April 2025 to 5 April 2026; the standard rate is 20 % of gross less materials.
     await paid(sub, 'Y-1', 123_457, 23_456, '2025-04-06'); // month ending 5 May 2025: deduction £200.00
     await paid(sub, 'Y-2', 99_999, 0, '2025-12-04'); // month ending 5 December 2025: £200.00
@@ -262,7 +268,7 @@ describe("a subcontractor's tax year", () => {
   });
 
   it("opens on the tax year of the business clock's today", async () => {
-    const sub = await createSubcontractor(h, admin, { name: 'Cleo Clock', utr: '5860920998', nino: '' });
+    const sub = await createSubcontractor(h, admin, { name: 'Cleo Clock', utr: '3000000002', nino: '' });
     const now = h.clock.now();
     try {
       h.clock.set(new Date('2027-04-05T12:00:00Z')); // the last day of 2026-27
@@ -284,7 +290,7 @@ describe("a subcontractor's tax year", () => {
     );
     expect(missing.status).toBe(404);
     const subReader = await h.token(['cis.sub.read']);
-    const sub = await createSubcontractor(h, admin, { name: 'Sam Scoped', utr: '1097172564', nino: '' });
+    const sub = await createSubcontractor(h, admin, { name: 'Sam Scoped', utr: '3000000003', nino: '' });
     expect((await h.call(subReader, 'GET', `/subcontractors/${sub}/tax-year`)).status).toBe(403);
   });
 });

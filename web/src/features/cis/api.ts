@@ -9,6 +9,7 @@ import type {
   CisReturn,
   CurrentReturn,
   Dashboard,
+  DuplicateGroups,
   GenerateAllInput,
   GenerateStatementInput,
   ImportResult,
@@ -22,8 +23,12 @@ import type {
   IssueInput,
   IssueResult,
   Job,
+  MergeInput,
+  MergeResult,
   PaymentInput,
   QueuedJob,
+  RejectInvoiceInput,
+  RejectInvoiceResult,
   ReturnWithValidation,
   RolePermissions,
   SettingsInput,
@@ -152,6 +157,16 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
         body: { subcontractorId },
       }),
     }),
+    /** Live subcontractors sharing a UTR, NINO or company number (stored before duplicates were refused). */
+    subcontractorDuplicates: build.query<DuplicateGroups, undefined>({
+      query: () => '/cis/subcontractors/duplicates',
+      providesTags: ['CisSubcontractor'],
+    }),
+    /** Merges a duplicate into the record kept (its invoices, statements and portal access move). */
+    mergeSubcontractors: build.mutation<MergeResult, MergeInput>({
+      query: (body) => ({ url: '/cis/subcontractors/merge', method: 'POST', body }),
+      invalidatesTags: [...afterInvoiceChange, 'CisSubcontractor', 'CisDashboard', 'CisStatement'],
+    }),
     /** A subcontractor's HMRC tax year by tax month (paid invoices; the current tax year unless one is named). */
     subcontractorTaxYear: build.query<SubcontractorTaxYear, { id: string; taxYear?: number | undefined }>({
       query: ({ id, taxYear }) =>
@@ -178,12 +193,20 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
     }),
     invoiceAction: build.mutation<
       { invoice: Invoice },
-      PaymentInput & { id: string; action: 'approve' | 'reject' | 'cancel' | 'pay' }
+      PaymentInput & { id: string; action: 'approve' | 'cancel' | 'pay' }
     >({
       query: ({ id, action, paymentDate }) => ({
         url: `/cis/invoices/${encodeURIComponent(id)}/${action}`,
         method: 'POST',
         body: action === 'pay' ? { ...(paymentDate ? { paymentDate } : {}) } : {},
+      }),
+      invalidatesTags: [...afterInvoiceChange],
+    }),
+    rejectInvoice: build.mutation<RejectInvoiceResult, RejectInvoiceInput & { id: string }>({
+      query: ({ id, reason }) => ({
+        url: `/cis/invoices/${encodeURIComponent(id)}/reject`,
+        method: 'POST',
+        body: { reason },
       }),
       invalidatesTags: [...afterInvoiceChange],
     }),
@@ -287,6 +310,7 @@ export const {
   useCreateInvoiceMutation,
   useUpdateInvoiceMutation,
   useInvoiceActionMutation,
+  useRejectInvoiceMutation,
   useBulkInvoicesMutation,
   useImportInvoicesMutation,
   useStatementsQuery,
@@ -300,6 +324,8 @@ export const {
   useReturnActionMutation,
   useCisDashboardQuery,
   useCisAnalyticsQuery,
+  useSubcontractorDuplicatesQuery,
+  useMergeSubcontractorsMutation,
 } = cisApi;
 
 /** Invalidates the invoice list (the live stream's events). */
