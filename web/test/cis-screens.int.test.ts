@@ -21,7 +21,15 @@ import {
   type CisHarness,
 } from '@workspace/cis/testing';
 import { shots, visible } from './browser.js';
-import { choose, dialog, optionsOf, cisStackPerFile, until, type CisBrowserStack } from './cis-stack.js';
+import {
+  choose,
+  cisStackPerFile,
+  dialog,
+  onceTheMonthHasEnded,
+  optionsOf,
+  until,
+  type CisBrowserStack,
+} from './cis-stack.js';
 
 let stack: CisBrowserStack;
 let harness: CisHarness;
@@ -504,7 +512,7 @@ describe('CIS screens in Chromium, screen by screen and role by role', () => {
       const body = (await response.json()) as Record<string, unknown>;
       await route.fulfill({ response, json: { ...body, period: null } });
     };
-    await page.route('**/api/cis/returns/current', withoutPeriod);
+    await page.route('**/api/cis/returns/current*', withoutPeriod);
     await page.goto(`${baseUrl}/cis/returns`);
     await visible(current.getByText('Unable to determine current tax month'));
     await current.getByRole('button', { name: 'Compile Return' }).click();
@@ -512,33 +520,37 @@ describe('CIS screens in Chromium, screen by screen and role by role', () => {
     await visible(unable.getByText('Current tax month is not available'));
     await page.screenshot({ path: `${shots}/cis-screens-unable-to-compile.png` });
     await unable.getByRole('button', { name: 'OK' }).click();
-    await page.unroute('**/api/cis/returns/current', withoutPeriod);
+    await page.unroute('**/api/cis/returns/current*', withoutPeriod);
 
-    // Compile: the draft has Recompile, Submit Return and Export CSV, and no Compile Return.
-    await page.goto(`${baseUrl}/cis/returns`);
-    await current.getByRole('button', { name: 'Compile Return' }).click();
-    const compiled = dialog(page, 'Return Compiled Successfully');
-    await visible(compiled.getByText('1 subcontractors included.'));
-    await compiled.getByRole('button', { name: 'OK' }).click();
-    await visible(current.getByRole('button', { name: 'Recompile' }));
-    await visible(current.getByRole('button', { name: 'Submit Return' }));
-    await visible(current.getByRole('button', { name: 'Export CSV' }));
-    expect(await current.getByRole('button', { name: 'Compile Return' }).count()).toBe(0);
-    await page.screenshot({ path: `${shots}/cis-screens-return-draft.png`, fullPage: true });
+    // Compile: the draft has Recompile, Submit Return and Export CSV, and no Compile Return. Issue 13: a return is
+    // submitted once its month has ended, so the services' clock moves to the 6th of the next month, where the page
+    // opens on the month just ended (back to today after the submission).
+    await onceTheMonthHasEnded(stack.harness, async () => {
+      await page.goto(`${baseUrl}/cis/returns`);
+      await current.getByRole('button', { name: 'Compile Return' }).click();
+      const compiled = dialog(page, 'Return Compiled Successfully');
+      await visible(compiled.getByText('1 subcontractors included.'));
+      await compiled.getByRole('button', { name: 'OK' }).click();
+      await visible(current.getByRole('button', { name: 'Recompile' }));
+      await visible(current.getByRole('button', { name: 'Submit Return' }));
+      await visible(current.getByRole('button', { name: 'Export CSV' }));
+      expect(await current.getByRole('button', { name: 'Compile Return' }).count()).toBe(0);
+      await page.screenshot({ path: `${shots}/cis-screens-return-draft.png`, fullPage: true });
 
-    // Submitted, hence locked: no Recompile.
-    await current.getByRole('button', { name: 'Submit Return' }).click();
-    await dialog(page, 'Submit Return').getByRole('button', { name: 'Submit' }).click();
-    const submitted = dialog(page, 'Return Submitted');
-    await visible(submitted);
-    await submitted.getByRole('button', { name: 'OK' }).click();
-    await visible(current.getByText('Locked', { exact: true }));
-    // A submitted return's badge is purple.
-    expect(await tagColourOf(current.locator('.ant-tag', { hasText: 'Locked' }).first())).toBe('purple');
-    expect(await current.getByRole('button', { name: 'Recompile' }).count()).toBe(0);
-    expect(await current.getByRole('button', { name: 'Compile Return' }).count()).toBe(0);
-    expect(await current.getByRole('button', { name: 'Submit Return' }).count()).toBe(0);
-    await page.screenshot({ path: `${shots}/cis-screens-return-locked.png`, fullPage: true });
+      // Submitted, hence locked: no Recompile.
+      await current.getByRole('button', { name: 'Submit Return' }).click();
+      await dialog(page, 'Submit Return').getByRole('button', { name: 'Submit' }).click();
+      const submitted = dialog(page, 'Return Submitted');
+      await visible(submitted);
+      await submitted.getByRole('button', { name: 'OK' }).click();
+      await visible(current.getByText('Locked', { exact: true }));
+      // A submitted return's badge is purple.
+      expect(await tagColourOf(current.locator('.ant-tag', { hasText: 'Locked' }).first())).toBe('purple');
+      expect(await current.getByRole('button', { name: 'Recompile' }).count()).toBe(0);
+      expect(await current.getByRole('button', { name: 'Compile Return' }).count()).toBe(0);
+      expect(await current.getByRole('button', { name: 'Submit Return' }).count()).toBe(0);
+      await page.screenshot({ path: `${shots}/cis-screens-return-locked.png`, fullPage: true });
+    });
     await page.context().close();
   });
 
