@@ -139,3 +139,20 @@ export function forgetModuleData(): ThunkAction<
     if (types.length > 0) dispatch(api.util.invalidateTags(types as never[]));
   };
 }
+
+/** How long a preloaded answer is held for the page that asks for it (it subscribes long before). */
+const PRELOAD_HOLD_MS = 30_000;
+
+/**
+ * Starts a query now and holds its answer for the page that will ask for it (even an endpoint that keeps nothing
+ * unused, as the CIS dashboard does); the hold ends by itself.
+ */
+export function preloadQuery(
+  dispatch: (action: never) => unknown,
+  initiate: ThunkAction<{ unsubscribe(): void }, never, unknown, UnknownAction>,
+): void {
+  const started = dispatch(initiate as never) as { unsubscribe(): void };
+  window.setTimeout(() => {
+    started.unsubscribe();
+  }, PRELOAD_HOLD_MS);
+}

@@ -64,6 +64,12 @@ export function shellModules(
   return enabledModules(modules).filter((entry) => registered.has(entry.id));
 }
 
+/** The catalogue module whose route holds `pathname` ('/cis/invoices' → CIS), if any. */
+export function moduleOfPath(pathname: string): ModuleEntry | undefined {
+  const first = pathname.split('/')[1] ?? '';
+  return moduleCatalogue.find((entry) => entry.route.split('/')[1] === first && first !== '');
+}
+
 /** Where the shell opens (after sign-in and on `/`): the first module it offers, else the Welcome page. */
 export function landingRoute(offered: readonly ModuleEntry[]): string {
   return offered[0]?.route ?? '/welcome';
