@@ -1,4 +1,5 @@
 import type { Invoice } from '@workspace/cis/contract';
+import { taxMonthTitle } from '@workspace/rules';
 import {
   CheckOutlined,
   CloseOutlined,
@@ -189,7 +190,9 @@ export function InvoiceList() {
         row.paymentDate ? (
           <Space orientation="vertical" size={0}>
             <span>{ukDate(row.paymentDate)}</span>
-            <Typography.Text type="secondary">{row.taxMonth ?? ''}</Typography.Text>
+            <Typography.Text type="secondary">
+              {row.taxMonth ? taxMonthTitle(row.taxMonth) : ''}
+            </Typography.Text>
           </Space>
         ) : (
           <Typography.Text type="secondary">Not paid</Typography.Text>

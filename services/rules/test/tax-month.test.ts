@@ -11,8 +11,12 @@ import {
   previousTaxMonth,
   taxMonthOf,
   taxMonthInSentence,
+  taxMonthName,
+  taxMonthEndShort,
+  taxMonthFilePart,
+  taxMonthTitle,
   taxMonthPeriod,
-} from '../../src/domain/index.js';
+} from '../src/index.js';
 
 describe('taxMonthOf a calendar date (spec §5 Tax month)', () => {
   test.each([
@@ -269,5 +273,25 @@ describe('taxMonthInSentence', () => {
     expect(`Return submitted for the ${taxMonthInSentence(taxMonthPeriod('2026-11'))}`).toBe(
       'Return submitted for the tax month ending 5 December 2026',
     );
+  });
+});
+
+describe('taxMonthName: a period as HMRC names it (issue 13)', () => {
+  test.each([
+    ['2026-10', 'month ending 5 November 2026', 'Month ending 5 November 2026'],
+    ['2026-12', 'month ending 5 January 2027', 'Month ending 5 January 2027'],
+    ['2026-03', 'month ending 5 April 2026', 'Month ending 5 April 2026'],
+  ])('%s is the %s', (label, name, title) => {
+    expect(taxMonthName(label)).toBe(name);
+    expect(taxMonthTitle(label)).toBe(title);
+  });
+
+  test('short and file-name forms name the same month end', () => {
+    expect(taxMonthEndShort('2026-12')).toBe('5 Jan 2027');
+    expect(taxMonthFilePart('2026-10')).toBe('month-ending-2026-11-05');
+  });
+
+  test('a label that is not YYYY-MM is refused', () => {
+    expect(() => taxMonthName('2026-13')).toThrow("expected 'YYYY-MM'");
   });
 });
