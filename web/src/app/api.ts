@@ -140,19 +140,19 @@ export function forgetModuleData(): ThunkAction<
   };
 }
 
-/** How long a preloaded answer is held for the page that asks for it (it subscribes long before). */
-const PRELOAD_HOLD_MS = 30_000;
-
 /**
- * Starts a query now and holds its answer for the page that will ask for it (even an endpoint that keeps nothing
- * unused, as the CIS dashboard does); the hold ends by itself.
+ * Starts a query now, for the page that will ask for it, and lets go of it once it is answered: from then on the
+ * endpoint's own keepUnusedDataFor applies (60 s by default; the page subscribes long before). An endpoint that keeps
+ * nothing unused (the CIS dashboard) keeps the answer only if the page subscribed before it came, else the page asks
+ * again. Nothing is held past the answer, so a crashed module's Try Again (forgetModuleData) still starts afresh.
  */
 export function preloadQuery(
   dispatch: (action: never) => unknown,
   initiate: ThunkAction<{ unsubscribe(): void }, never, unknown, UnknownAction>,
 ): void {
-  const started = dispatch(initiate as never) as { unsubscribe(): void };
-  window.setTimeout(() => {
+  const started = dispatch(initiate as never) as PromiseLike<unknown> & { unsubscribe(): void };
+  const release = () => {
     started.unsubscribe();
-  }, PRELOAD_HOLD_MS);
+  };
+  Promise.resolve(started).then(release, release);
 }
