@@ -18,6 +18,7 @@ import { cisStackPerFile } from './cis-stack.js';
 let browser: Browser;
 let harness: CisHarness;
 let baseUrl: string;
+const ids: { subcontractor?: string; invoice?: string } = {};
 
 cisStackPerFile(async (stack) => {
   ({ browser, harness, baseUrl } = stack);
@@ -28,6 +29,8 @@ cisStackPerFile(async (stack) => {
   const subcontractor = await createSubcontractor(harness, admin, { name: 'Maximilian Longname-Brickworks' });
   const invoice = await harness.call(admin, 'POST', '/invoices', invoiceBody(subcontractor));
   if (invoice.status !== 201) throw new Error(`invoice: ${invoice.status} ${invoice.text}`);
+  ids.subcontractor = subcontractor;
+  ids.invoice = (invoice.body.invoice as { id: string }).id;
 });
 
 const PHONE = { width: 390, height: 844 };
@@ -104,6 +107,19 @@ describe('the staff app’s first screen and phone layout in Chromium', () => {
       { path: '/cis/returns', title: 'Returns', ready: page.locator('.ant-card').first() },
       { path: '/cis/settings', title: 'CIS Settings', ready: page.getByTestId('role-permissions') },
       { path: '/cis/invoices/new', title: 'Invoices', ready: page.getByLabel('Invoice number') },
+      // And the other screens: a record's details (its card's actions wrap below), statements, analytics.
+      {
+        path: `/cis/subcontractors/${ids.subcontractor ?? ''}`,
+        title: 'Subcontractors',
+        ready: page.getByRole('button', { name: 'Back to list' }),
+      },
+      {
+        path: `/cis/invoices/${ids.invoice ?? ''}`,
+        title: 'Invoices',
+        ready: page.getByText('Amounts', { exact: true }),
+      },
+      { path: '/cis/statements', title: 'Statements', ready: page.locator('.ant-card').first() },
+      { path: '/cis/analytics', title: 'Analytics', ready: page.locator('.ant-card').first() },
     ];
     for (const { path, title, ready } of pages) {
       await page.goto(`${baseUrl}${path}`);
@@ -119,7 +135,7 @@ describe('the staff app’s first screen and phone layout in Chromium', () => {
       // The shell's top bar: the organisation's name, the avatar and Sign out, all inside the screen.
       expect(await wholeWithin(page, page.getByRole('button', { name: 'Sign out' }), PHONE.width)).toBe(true);
       await page.screenshot({
-        path: `${shots}/shell-mobile-390${path.replace(/\//g, '-')}.png`,
+        path: `${shots}/shell-mobile-390${path.replace(/\//g, '-').replace(/-[0-9a-f-]{36}$/, '-one')}.png`,
         fullPage: true,
       });
     }
