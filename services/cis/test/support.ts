@@ -17,7 +17,13 @@ import {
 import { notificationTestEnv, provisionNotificationSchema } from '@workspace/notification/testing';
 import type { JWTVerifyGetKey } from 'jose';
 import pg from 'pg';
-import { demoSeed, signIn, startIdentityHarness, type IdentityHarness } from '@workspace/identity/testing';
+import {
+  demoSeed,
+  internalPost,
+  signIn,
+  startIdentityHarness,
+  type IdentityHarness,
+} from '@workspace/identity/testing';
 import { cisConfigSchema, type CisConfig } from '../src/config.js';
 import { CIS_FINE_SCOPES, CIS_MANAGE_SCOPE } from '../src/domain/index.js';
 import { cisService, type CisService } from '../src/service.js';
@@ -293,4 +299,18 @@ export async function storedRow(
     keys.map((key) => where[key]),
   );
   return row?.row as Record<string, unknown> | undefined;
+}
+
+/** Invites the subcontractor (tenant demo) and redeems the link: a live portal token of theirs. */
+export async function portalTokenOf(
+  h: CisHarness,
+  inviter: string,
+  subcontractorId: string,
+): Promise<string> {
+  const invite = await h.call(inviter, 'POST', '/subcontractors/invite', { subcontractorId });
+  if (invite.status !== 200) throw new Error(`invite failed: ${invite.status} ${invite.text}`);
+  const token = new URL(String(invite.body.magicLink)).searchParams.get('token');
+  const redeemed = await internalPost(h.identity, '/v1/portal/links/redeem', { tenantId: 'demo', token });
+  if (redeemed.status !== 200) throw new Error(`redeem failed: ${redeemed.status}`);
+  return ((await redeemed.json()) as { accessToken: string }).accessToken;
 }

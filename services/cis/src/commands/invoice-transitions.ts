@@ -44,7 +44,7 @@ function stateChange(
   row: InvoiceRecord,
   action: SingleInvoiceAction | 'delete',
   to: string,
-  stamp: { now: Date; userId: string; paymentDate: string },
+  stamp: { now: Date; userId: string; paymentDate: string; reason?: string | undefined },
 ): { change: InvoiceStateChange; needsStatement: boolean } {
   const { now, userId, paymentDate } = stamp;
   const change: InvoiceStateChange = { updatedAt: now, updatedBy: userId };
@@ -65,8 +65,9 @@ function stateChange(
     Object.assign(change, { paymentDate, taxMonth: taxMonthOf(paymentDate), paidAt: now, paidBy: userId });
     if (row.statementRequired && !row.statementIssuedAt) needsStatement = true;
   }
-  if (action === 'cancel' || action === 'reject')
-    Object.assign(change, { cancelledAt: now, cancelledBy: userId });
+  if (action === 'cancel') Object.assign(change, { cancelledAt: now, cancelledBy: userId });
+  if (action === 'reject')
+    Object.assign(change, { rejectedAt: now, rejectedBy: userId, rejectionReason: stamp.reason });
   if (action === 'delete') Object.assign(change, { deletedAt: now, deletedBy: userId, archived: true });
   return { change, needsStatement };
 }
@@ -81,7 +82,7 @@ export function applyInvoiceAction(
   actor: Actor,
   ids: string[],
   action: SingleInvoiceAction | 'delete',
-  options: { paymentDate?: string } = {},
+  options: { paymentDate?: string; reason?: string } = {},
 ): Promise<BatchResult & { rows: InvoiceRecord[] }> {
   return deps.inTenant(actor.tenantId, async (trx) => {
     const invoices = new InvoiceStore(trx);
@@ -108,6 +109,7 @@ export function applyInvoiceAction(
         now,
         userId: actor.userId,
         paymentDate,
+        reason: options.reason,
       });
       if (needsStatement) statementInvoices.push(id);
       const key = JSON.stringify(change);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { HttpProblem, problems, type Knex } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
-import { mailRefused } from '../clients/mailer.js';
+import { contractorSender, mailRefused } from '../clients/mailer.js';
 import { InvoiceStore, type InvoiceRecord } from '../db/invoices.store.js';
 import { SettingsStore } from '../db/settings.store.js';
 import {
@@ -256,7 +256,12 @@ function mailFailure(error: unknown): string {
 async function emailStatement(
   deps: CisDeps,
   tenantId: string,
-  prepared: { row: StatementRecord; email: string; name: string; replyTo: string; companyName: string },
+  prepared: {
+    row: StatementRecord;
+    email: string;
+    name: string;
+    sender: ReturnType<typeof contractorSender>;
+  },
   input: StatementPdfInput,
 ): Promise<{ delivered: boolean }> {
   const pdf = await renderStatementPdf(input);
@@ -265,12 +270,12 @@ async function emailStatement(
     return await deps.mailer.send({
       tenantId,
       to: prepared.email,
-      ...(prepared.replyTo ? { replyTo: prepared.replyTo } : {}),
+      ...prepared.sender,
       subject: `Payment and deduction statement: ${period.displayLabel}`,
       text: [
         `Hello ${prepared.name},`,
         '',
-        `Attached is your CIS payment and deduction statement for the ${taxMonthInSentence(period)} from ${prepared.companyName || tenantId}.`,
+        `Attached is your CIS payment and deduction statement for the ${taxMonthInSentence(period)} from ${prepared.sender.fromName}.`,
         '',
         'Keep this statement: you must keep records for at least 6 years.',
       ].join('\n'),
@@ -307,8 +312,7 @@ export async function issueStatement(deps: CisDeps, actor: Actor, id: string, me
       row,
       email: subcontractor.email,
       name: subcontractor.name,
-      replyTo: settings.emailReplyTo,
-      companyName: settings.companyName,
+      sender: contractorSender(settings, actor.tenantId),
       pdf: method === 'email' ? await statementPdfInput(deps, trx, actor.tenantId, row) : null,
     };
   });

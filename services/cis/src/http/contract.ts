@@ -20,7 +20,12 @@ import type {
   savedInvoiceResponse,
 } from './invoices.schemas.js';
 import type { jobView, queuedJob } from './jobs.schemas.js';
-import type { portalInvoiceResponse, portalRecordsResponse } from './portal.schemas.js';
+import type {
+  portalInvoiceResponse,
+  portalRecordsResponse,
+  rejectInvoiceBody,
+  rejectInvoiceResponse,
+} from './portal.schemas.js';
 import type {
   currentReturnResponse,
   returnLine,
@@ -155,3 +160,6 @@ export type Analytics = z.output<typeof analyticsResponse>;
 export type PortalRecords = z.output<typeof portalRecordsResponse>;
 /** POST /v1/portal/invoices. */
 export type PortalSubmission = z.output<typeof portalInvoiceResponse>;
+/** POST /v1/invoices/:id/reject (staff). */
+export type RejectInvoiceInput = z.input<typeof rejectInvoiceBody>;
+export type RejectInvoiceResult = z.output<typeof rejectInvoiceResponse>;

@@ -49,6 +49,10 @@ export function presentInvoice(row: InvoiceRecord): z.input<typeof invoiceSchema
     lockedAt: iso(row.lockedAt),
     paidAt: iso(row.paidAt),
     paidBy: row.paidBy,
+    rejection:
+      row.rejectionReason === null
+        ? null
+        : { reason: row.rejectionReason, rejectedAt: iso(row.rejectedAt), rejectedBy: row.rejectedBy },
     createdAt: timestamp(row.createdAt),
     updatedAt: timestamp(row.updatedAt),
     createdBy: row.createdBy,

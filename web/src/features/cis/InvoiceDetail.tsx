@@ -16,8 +16,9 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useConfirm, useToast } from '../../ui/feedback';
 import { useInvoiceActionMutation, useInvoiceQuery } from './api';
-import { REJECT_INVOICE_CONFIRM, invoiceAllows, statementPending } from './components/invoiceActions';
+import { invoiceAllows, statementPending } from './components/invoiceActions';
 import { PayModal } from './components/PayModal';
+import { RejectInvoiceModal } from './components/RejectInvoiceModal';
 import { CisQueryError } from './components/CisQueryError';
 import { InvoiceStatusBadge } from './components/StatusBadge';
 import { useCis } from './context';
@@ -33,6 +34,7 @@ export function InvoiceDetail() {
   const toast = useToast();
   const confirm = useConfirm();
   const [paying, setPaying] = useState(false);
+  const [rejecting, setRejecting] = useState(false);
   const { data, error, isLoading } = useInvoiceQuery(id);
   const [act, actState] = useInvoiceActionMutation();
 
@@ -42,11 +44,7 @@ export function InvoiceDetail() {
   const invoice = data.invoice;
   const amounts = invoice.amounts;
 
-  const run = async (action: 'approve' | 'reject' | 'cancel', paymentDate?: string) => {
-    if (action === 'reject') {
-      const ok = await confirm(REJECT_INVOICE_CONFIRM);
-      if (!ok) return;
-    }
+  const run = async (action: 'approve' | 'cancel', paymentDate?: string) => {
     if (action === 'cancel') {
       const ok = await confirm({
         title: 'Cancel Invoice',
@@ -59,10 +57,6 @@ export function InvoiceDetail() {
     }
     try {
       await act({ id: invoice.id, action, ...(paymentDate ? { paymentDate } : {}) }).unwrap();
-      if (action === 'reject') {
-        window.location.reload();
-        return;
-      }
       toast.success(action === 'approve' ? 'Invoice approved' : 'Invoice cancelled');
     } catch (failure) {
       toast.error(errorMessage(failure));
@@ -92,7 +86,13 @@ export function InvoiceDetail() {
         </Button>
       )}
       {invoiceAllows(invoice, 'reject', abilities) && (
-        <Button danger icon={<CloseOutlined />} onClick={() => void run('reject')}>
+        <Button
+          danger
+          icon={<CloseOutlined />}
+          onClick={() => {
+            setRejecting(true);
+          }}
+        >
           Reject
         </Button>
       )}
@@ -142,6 +142,15 @@ export function InvoiceDetail() {
         }
         extra={toolbar}
       >
+        {invoice.rejection && (
+          <Alert
+            type="error"
+            showIcon
+            style={{ marginBottom: 16 }}
+            title={`Rejected${invoice.rejection.rejectedAt ? ` on ${ukDateTime(invoice.rejection.rejectedAt)}` : ''}`}
+            description={`Reason: ${invoice.rejection.reason}`}
+          />
+        )}
         {materialsAtLeastPercent(amounts.grossP, amounts.materialsP, MATERIALS_WARNING_PERCENT) && (
           <Alert
             type="warning"
@@ -229,6 +238,14 @@ export function InvoiceDetail() {
             setPaying(false);
           }}
           onPay={pay}
+        />
+      )}
+      {rejecting && (
+        <RejectInvoiceModal
+          invoice={invoice}
+          onClose={() => {
+            setRejecting(false);
+          }}
         />
       )}
     </Space>

@@ -24,6 +24,8 @@ import type {
   Job,
   PaymentInput,
   QueuedJob,
+  RejectInvoiceInput,
+  RejectInvoiceResult,
   ReturnWithValidation,
   RolePermissions,
   SettingsInput,
@@ -171,12 +173,20 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
     }),
     invoiceAction: build.mutation<
       { invoice: Invoice },
-      PaymentInput & { id: string; action: 'approve' | 'reject' | 'cancel' | 'pay' }
+      PaymentInput & { id: string; action: 'approve' | 'cancel' | 'pay' }
     >({
       query: ({ id, action, paymentDate }) => ({
         url: `/cis/invoices/${encodeURIComponent(id)}/${action}`,
         method: 'POST',
         body: action === 'pay' ? { ...(paymentDate ? { paymentDate } : {}) } : {},
+      }),
+      invalidatesTags: [...afterInvoiceChange],
+    }),
+    rejectInvoice: build.mutation<RejectInvoiceResult, RejectInvoiceInput & { id: string }>({
+      query: ({ id, reason }) => ({
+        url: `/cis/invoices/${encodeURIComponent(id)}/reject`,
+        method: 'POST',
+        body: { reason },
       }),
       invalidatesTags: [...afterInvoiceChange],
     }),
@@ -279,6 +289,7 @@ export const {
   useCreateInvoiceMutation,
   useUpdateInvoiceMutation,
   useInvoiceActionMutation,
+  useRejectInvoiceMutation,
   useBulkInvoicesMutation,
   useImportInvoicesMutation,
   useStatementsQuery,
