@@ -2,6 +2,7 @@ import type { Migration } from '@workspace/kit';
 import { cisSchema } from './001_cis.js';
 import { invoiceSearch } from './002_invoice_search.js';
 import { sealedCis300 } from './003_sealed_cis300.js';
+import { returnPeriods } from './004_return_periods.js';
 import { invoiceRejection } from './007_invoice_rejection.js';
 import { subcontractorIdentity } from './008_subcontractor_identity.js';
 import { verificationMethodUnset } from './009_verification_method_unset.js';
@@ -14,6 +15,7 @@ export const cisMigrations: Migration[] = [
   cisSchema,
   invoiceSearch,
   sealedCis300,
+  returnPeriods,
   invoiceRejection,
   subcontractorIdentity,
   verificationMethodUnset,

@@ -11,10 +11,12 @@ import { returnCsv } from '../documents/csv-export.js';
 import {
   amendmentId,
   compileReturnLines,
-  currentTaxMonth,
   returnTransition,
+  londonDate,
   settingsReadyIssues,
+  submitTooEarly,
   taxMonthInSentence,
+  taxMonthOf,
   taxMonthPeriod,
   validateReturn,
 } from '../domain/index.js';
@@ -106,16 +108,20 @@ async function cis300(deps: CisDeps, trx: Knex.Transaction, tenantId: string, ro
   return { xml, irMark: computeIrMark(xml) };
 }
 
-/** The current tax month, its return (if compiled) and the validity check. */
-export function currentReturn(deps: CisDeps, tenantId: string) {
+/** A tax month (by default the one in progress), its return (if compiled) and the validity check. */
+export function currentReturn(deps: CisDeps, tenantId: string, taxMonth?: string) {
   return deps.inTenant(tenantId, async (trx) => {
-    const label = currentTaxMonth(deps.clock.now());
+    const label = taxMonth ?? taxMonthOf(deps.clock.now());
     return { period: taxMonthPeriod(label), row: await new ReturnStore(trx).latest(label) };
   });
 }
 
-export function returnHistory(deps: CisDeps, tenantId: string, limit: number) {
-  return deps.inTenant(tenantId, (trx) => new ReturnStore(trx).history(limit));
+/** A page of the return history (every record, tax month descending) and how many there are in all. */
+export function returnHistory(deps: CisDeps, tenantId: string, page: { limit: number; offset: number }) {
+  return deps.inTenant(tenantId, async (trx) => {
+    const returns = new ReturnStore(trx);
+    return { rows: await returns.history(page.limit, page.offset), total: await returns.count() };
+  });
 }
 
 /** The return of a tax month (its latest record), or a 404 with `notFound`. */
@@ -191,6 +197,9 @@ export function compileReturn(deps: CisDeps, actor: Actor, taxMonth: string) {
 export function submitReturn(deps: CisDeps, actor: Actor, id: string): Promise<ReturnRecord> {
   return deps.inTenant(actor.tenantId, async (trx) => {
     const row = await requireReturn(trx, id, true);
+    // Issue 13: no return before its month ends (a locked one still answers 'Return is already locked').
+    const tooEarly = row.locked ? null : submitTooEarly(row.taxMonth, londonDate(deps.clock.now()));
+    if (tooEarly) throw refused(tooEarly, 'month_not_ended');
     // Statements issued since the compile count: refresh the lines' statement state before checking.
     const statements = await new StatementStore(trx).ofMonth(row.taxMonth);
     const issued = new Map(statements.map((s) => [s.subcontractorId, iso(s.issuedAt)]));

@@ -26,8 +26,10 @@ import type {
   rejectInvoiceBody,
   rejectInvoiceResponse,
 } from './portal.schemas.js';
+import type { periodMarkBody, returnPeriodsResponse, returnPeriodView } from './return-periods.schemas.js';
 import type {
   currentReturnResponse,
+  returnHistoryResponse,
   returnLine,
   returnSchema,
   returnWithValidationResponse,
@@ -157,6 +159,14 @@ export type ReturnLine = z.output<typeof returnLine>;
 export type Validation = z.output<typeof validationResponse>;
 /** GET /v1/returns/:taxMonth and POST /v1/returns/:taxMonth/compile. */
 export type ReturnWithValidation = z.output<typeof returnWithValidationResponse>;
+
+/** GET /v1/returns/periods: every tax month since the module was switched on (ADR 0035). */
+export type ReturnPeriods = z.output<typeof returnPeriodsResponse>;
+export type ReturnPeriod = z.output<typeof returnPeriodView>;
+/** PUT /v1/returns/periods/:taxMonth/mark. */
+export type PeriodMarkInput = z.input<typeof periodMarkBody>;
+/** GET /v1/returns: a page of the history. */
+export type ReturnHistory = z.output<typeof returnHistoryResponse>;
 
 /** GET /v1/dashboard. */
 export type Dashboard = z.output<typeof dashboardResponse>;
