@@ -769,7 +769,7 @@ describe('CIS details in Chromium', () => {
     await visible(page.getByText('Loaded vat.csv'));
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     const results = page.getByTestId('import-results');
-    await visible(results.getByText('1 row(s) had errors'));
+    await visible(results.getByText('1 row had errors'));
     await visible(results.getByText('VAT rate must be 0%, 5%, or 20%'));
     await page.screenshot({ path: `${shots}/cis-details-import-vat.png`, fullPage: true });
 

@@ -341,7 +341,7 @@ describe('CIS screens in Chromium', () => {
     // month has ended, when the page opens on it as the return due).
     await onceTheMonthHasEnded(harness, async () => {
       await page.goto(`${baseUrl}/cis/returns`);
-      await recompileReturn(page, current, '1 subcontractors included.');
+      await recompileReturn(page, current, '1 subcontractor included.');
       await page.screenshot({ path: `${shots}/cis-return-compiled.png`, fullPage: true });
       await submitReturn(page, current);
       await expectVisible(
@@ -609,8 +609,8 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
     await expectVisible(page, page.getByText('Loaded march-invoices.csv'));
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     const results = page.getByTestId('import-results');
-    await expectVisible(page, results.getByText('3 invoice(s) created'));
-    await expectVisible(page, results.getByText('2 row(s) had errors'));
+    await expectVisible(page, results.getByText('3 invoices created'));
+    await expectVisible(page, results.getByText('2 rows had errors'));
     const rowErrors = results.locator('.ant-table-tbody tr');
     expect(await rowErrors.count()).toBe(2);
     await expectVisible(page, rowErrors.nth(0).locator('td').first().getByText('2', { exact: true }));
@@ -628,7 +628,7 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
     await expectVisible(page, page.getByText('3 selected'));
     await expectVisible(page, page.getByRole('button', { name: 'Delete Selected' }));
     await page.getByRole('button', { name: 'Approve Selected' }).click();
-    await expectVisible(page, page.getByText('3 invoice(s) approved'));
+    await expectVisible(page, page.getByText('3 invoices approved'));
     for (const number of ['IMP-001', 'IMP-002', 'IMP-003'])
       await expectVisible(page, page.locator('tr', { hasText: number }).getByText('Approved'));
     expect(await page.locator('tr', { hasText: 'IMP-BAD' }).count()).toBe(0);
@@ -658,7 +658,7 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
     await expectVisible(page, page.getByTestId('job-progress').getByText(/Generating statements/));
     await expectVisible(page, page.getByTestId('job-progress').locator('.ant-progress'));
     await page.screenshot({ path: `${shots}/cis-statements-generate-all.png` });
-    await expectVisible(page, page.getByText('Generated 1 statement(s), 0 failed'));
+    await expectVisible(page, page.getByText('Generated 1 statement, 0 failed'));
     await page.getByTestId('job-progress').waitFor({ state: 'detached' });
     await expectVisible(page, ivy.getByText('Generated', { exact: true }));
 
@@ -914,9 +914,9 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
     await page.goto(`${baseUrl}/cis/subcontractors`);
     await rita.getByRole('button', { name: 'Archive Rita Roofer' }).click();
     const confirmArchive = dialog(page, 'Archive Subcontractors');
-    await expectVisible(page, confirmArchive.getByText(/^Archive 1 subcontractor\(s\)\?/));
+    await expectVisible(page, confirmArchive.getByText(/^Archive 1 subcontractor\?/));
     await confirmArchive.getByRole('button', { name: 'Archive' }).click();
-    await expectVisible(page, page.getByText('1 subcontractor(s) archived'));
+    await expectVisible(page, page.getByText('1 subcontractor archived'));
     await expectVisible(page, rita.locator('.ant-tag', { hasText: 'Archived' }));
     expect(await rita.getByRole('button', { name: 'Archive Rita Roofer' }).count()).toBe(0);
     expect(await statValue(page, 'Active')).toBe('3');
@@ -926,9 +926,9 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
       await page.locator('tr', { hasText: name }).getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Archive Selected' }).click();
     const confirmBulk = dialog(page, 'Archive Subcontractors');
-    await expectVisible(page, confirmBulk.getByText(/^Archive 2 subcontractor\(s\)\?/));
+    await expectVisible(page, confirmBulk.getByText(/^Archive 2 subcontractors\?/));
     await confirmBulk.getByRole('button', { name: 'Archive' }).click();
-    await expectVisible(page, page.getByText('2 subcontractor(s) archived'));
+    await expectVisible(page, page.getByText('2 subcontractors archived'));
     for (const name of ['Paula Plaster', 'Ivy Importer'])
       await expectVisible(
         page,

@@ -6,6 +6,7 @@ import { returnPeriods } from './004_return_periods.js';
 import { returnDeclarations } from './005_return_declarations.js';
 import { invoiceRejection } from './007_invoice_rejection.js';
 import { subcontractorIdentity } from './008_subcontractor_identity.js';
+import { verificationMethodUnset } from './009_verification_method_unset.js';
 
 /**
  * cis's migrations in the order they apply. Append only: a new change is a new file, added at the end. A
@@ -19,4 +20,5 @@ export const cisMigrations: Migration[] = [
   returnDeclarations,
   invoiceRejection,
   subcontractorIdentity,
+  verificationMethodUnset,
 ];

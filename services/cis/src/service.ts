@@ -18,6 +18,7 @@ import { returnRoutes } from './http/returns.routes.js';
 import { settingsRoutes } from './http/settings.routes.js';
 import { statementRoutes } from './http/statements.routes.js';
 import { subcontractorRoutes } from './http/subcontractors.routes.js';
+import { subcontractorYearRoutes } from './http/subcontractor-year.routes.js';
 import { InvoiceChangeHub, JobChangeHub } from './workers/change-hubs.js';
 import { JobWorker } from './workers/job.worker.js';
 
@@ -100,6 +101,7 @@ export function cisService(config: CisConfig, mailer: Mailer, seams: CisSeams = 
       const mounts = [
         { basePath: '/v1', api: settingsRoutes(ready) },
         { basePath: '/v1', api: subcontractorRoutes(ready) },
+        { basePath: '/v1', api: subcontractorYearRoutes(ready) },
         { basePath: '/v1', api: invoiceRoutes(ready, invoiceHub) },
         { basePath: '/v1', api: statementRoutes(ready) },
         { basePath: '/v1', api: returnPeriodRoutes(ready) },

@@ -37,6 +37,36 @@ export class IdentityClient {
     return answer?.items ?? [];
   }
 
+  /**
+   * The tenant's users' names by id (GET /v1/users, which needs users.view): the caller's own token, so identity
+   * decides what they may see. Answers an empty map when identity refuses or is unavailable: names are a nicety.
+   */
+  async userNames(authorization: string): Promise<Map<string, string>> {
+    try {
+      const answer = (await this.client.get({ path: '/v1/users', caller: { authorization } })) as
+        | {
+            items?: {
+              uid: string;
+              displayName?: string;
+              firstName?: string;
+              lastName?: string;
+              email?: string;
+            }[];
+          }
+        | undefined;
+      return new Map(
+        (answer?.items ?? []).map((user) => [
+          user.uid,
+          user.displayName?.trim() ||
+            [user.firstName, user.lastName].filter(Boolean).join(' ').trim() ||
+            (user.email ?? ''),
+        ]),
+      );
+    } catch {
+      return new Map();
+    }
+  }
+
   /** Sets the CIS scopes of a role bundle (stored in identity). */
   async setCisRoleBundle(authorization: string, bundleId: string, scopes: string[]): Promise<void> {
     await this.client.put({

@@ -1,3 +1,4 @@
+import { plural } from '@workspace/rules';
 import { randomUUID } from 'node:crypto';
 import type { CisDeps } from '../cis-deps.js';
 import { parseImportRow, parseInvoiceCsv } from '../documents/csv-import.js';
@@ -129,7 +130,7 @@ export async function importInvoices(deps: CisDeps, actor: Actor, csv: string): 
     failed.sort((a, b) => a.index - b.index);
     await deps.audit.write(trx, actor, 'cis.import.invoices', {
       targetType: 'import',
-      summary: `${created.length} invoices imported${failed.length ? `, ${failed.length} rows refused` : ''}`,
+      summary: `${plural(created.length, 'invoice')} imported${failed.length ? `, ${plural(failed.length, 'row')} refused` : ''}`,
       succeeded: created.length,
       failed: failed.length,
       details: { format: 'csv', rows: parsed.rows.length },

@@ -1,3 +1,4 @@
+import { plural } from '@workspace/rules';
 import { HttpProblem, problems } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
 import { InvoiceStore, type InvoiceRecord, type InvoiceStateChange } from '../db/invoices.store.js';
@@ -138,7 +139,7 @@ export function applyInvoiceAction(
       summary:
         single && first
           ? `Invoice ${first.invoiceNumber} (${first.subcontractorName}) ${PAST_TENSE[action]}`
-          : `${changed.length} invoices ${PAST_TENSE[action]}${failed.length ? `, ${failed.length} failed` : ''}`,
+          : `${plural(changed.length, 'invoice')} ${PAST_TENSE[action]}${failed.length ? `, ${failed.length} failed` : ''}`,
       ...(action === 'pay' ? { taxMonth: taxMonthOf(paymentDate) } : {}),
     });
     await deps.invoiceChanges.changed(

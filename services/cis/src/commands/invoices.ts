@@ -1,3 +1,4 @@
+import { plural } from '@workspace/rules';
 import { randomUUID } from 'node:crypto';
 import { HttpProblem, problems } from '@workspace/kit';
 import { z } from 'zod';
@@ -252,7 +253,7 @@ export function exportInvoices(deps: CisDeps, actor: Actor, query: InvoiceFilter
     const built = invoicesCsv(rows.map(csvSource), deps.clock.now());
     await deps.audit.write(trx, actor, 'cis.export.invoices', {
       targetType: 'export',
-      summary: `${rows.length} invoices exported to CSV`,
+      summary: `${plural(rows.length, 'invoice')} exported to CSV`,
       details: { resource: 'invoices', format: 'csv', count: rows.length },
     });
     return built;

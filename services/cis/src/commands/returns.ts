@@ -1,5 +1,5 @@
 import { HttpProblem, problems, type Knex } from '@workspace/kit';
-import { declarationIssues, declaredForReturn, type CisDeclarations } from '@workspace/rules';
+import { declarationIssues, declaredForReturn, plural, type CisDeclarations } from '@workspace/rules';
 import type { CisDeps } from '../cis-deps.js';
 import { InvoiceStore } from '../db/invoices.store.js';
 import { ReturnStore, type ReturnRecord } from '../db/returns.store.js';
@@ -201,7 +201,7 @@ export function compileReturn(deps: CisDeps, actor: Actor, taxMonth: string) {
       targetType: 'return',
       targetId: row.id,
       taxMonth,
-      summary: `Return compiled for the ${taxMonthInSentence(period)}: ${compiled.lines.length} subcontractors`,
+      summary: `Return compiled for the ${taxMonthInSentence(period)}: ${plural(compiled.lines.length, 'subcontractor')}`,
       details: { lines: compiled.lines.length, status },
     });
     return { row, validation: check };

@@ -1,3 +1,4 @@
+import { plural } from '@workspace/rules';
 import { randomUUID } from 'node:crypto';
 import { HttpProblem, problems, type Knex } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
@@ -21,6 +22,7 @@ import {
   maskNino,
   missingDetails,
   maskUtr,
+  normalisePostcode,
   portalAccessEnded,
   validateNino,
   validateSubcontractorInput,
@@ -45,7 +47,8 @@ export const EMPTY_ADDRESS: Address = {
 export interface VerificationInput {
   status: string;
   rate?: number | undefined;
-  method: 'online' | 'phone' | 'letter' | 'auto';
+  /** Blank on a create or edit until a verification is recorded. */
+  method: 'online' | 'phone' | 'letter' | 'auto' | '';
   reference: string;
   notes: string;
   verifiedDate?: string | null | undefined;
@@ -91,6 +94,12 @@ function verificationChanges(input: VerificationInput, userId: string, today: Da
   };
 }
 
+/** An address as stored: the postcode in capitals with one space before the inward code ('SW1A 1AA'). */
+const addressOf = (address: Partial<Address> | undefined): Address => {
+  const full = { ...EMPTY_ADDRESS, ...address };
+  return { ...full, postcode: normalisePostcode(full.postcode) };
+};
+
 /** What a create or edit writes (identifiers sealed, masked copies beside them). */
 function changesOf(
   deps: CisDeps,
@@ -104,7 +113,7 @@ function changesOf(
   const status = (input.verification?.status ??
     existing?.verificationStatus ??
     'standard') as VerificationStatus;
-  const registered = { ...EMPTY_ADDRESS, ...input.registeredAddress };
+  const registered = addressOf(input.registeredAddress);
   return {
     type: input.type as SubcontractorType,
     name: input.name.trim(),
@@ -125,9 +134,7 @@ function changesOf(
     phone: input.phone.trim(),
     mobile: input.mobile.trim(),
     registeredAddress: registered,
-    tradingAddress: input.tradingAddressSameAsRegistered
-      ? registered
-      : { ...EMPTY_ADDRESS, ...input.tradingAddress },
+    tradingAddress: input.tradingAddressSameAsRegistered ? registered : addressOf(input.tradingAddress),
     tradingAddressSameAsRegistered: input.tradingAddressSameAsRegistered,
     gdprConsent: input.gdprConsent,
     marketingConsent: input.marketingConsent,
@@ -226,7 +233,7 @@ export function exportSubcontractors(deps: CisDeps, actor: Actor, query: Subcont
     );
     await deps.audit.write(trx, actor, 'cis.export.subcontractors', {
       targetType: 'export',
-      summary: `${rows.length} subcontractors exported to CSV`,
+      summary: `${plural(rows.length, 'subcontractor')} exported to CSV`,
       details: { format: 'csv', count: rows.length },
     });
     return { ...built, count: rows.length };
@@ -454,7 +461,7 @@ export async function verifySubcontractors(
         targetIds: unique,
         succeeded: changed.length,
         failed: failed.length,
-        summary: `${changed.length} subcontractors verified at ${rate}%${failed.length ? `, ${failed.length} failed` : ''}`,
+        summary: `${plural(changed.length, 'subcontractor')} verified at ${rate}%${failed.length ? `, ${failed.length} failed` : ''}`,
         details: { status, rate, method: verification.method },
       });
       return { succeeded: changed.map((row) => row.id), failed };
@@ -513,7 +520,7 @@ export function retireSubcontractors(
         failed: failed.length,
         summary: single
           ? `Subcontractor ${found.get(ids[0] ?? '')?.name ?? ''} ${done}`
-          : `${succeeded.length} subcontractors ${done}`,
+          : `${plural(succeeded.length, 'subcontractor')} ${done}`,
       },
     );
     return { succeeded, failed };

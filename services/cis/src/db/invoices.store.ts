@@ -420,6 +420,36 @@ export class InvoiceStore {
     };
   }
 
+  /**
+   * One subcontractor's paid invoices summed per tax month over `taxMonths` (HMRC: by payment date), and every tax
+   * month they were ever paid in (for the tax-year picker). Cancelled and deleted invoices never count.
+   */
+  async paidTotalsOfSubcontractor(
+    subcontractorId: string,
+    taxMonths: string[],
+  ): Promise<{ byMonth: (InvoiceTotals & { taxMonth: string })[]; paidMonths: string[] }> {
+    const { trx } = this;
+    const base = () =>
+      trx('invoices').whereNull('deleted_at').where({ status: 'paid', subcontractor_id: subcontractorId });
+    const [byMonth, months] = await Promise.all([
+      base()
+        .whereIn('tax_month', taxMonths)
+        .groupBy('tax_month')
+        .select(
+          'tax_month',
+          trx.raw('sum(gross_p)::bigint AS "grossP"'),
+          trx.raw('sum(materials_p)::bigint AS "materialsP"'),
+          trx.raw('sum(cis_deduction_p)::bigint AS "cisDeductionP"'),
+          trx.raw('count(*)::int AS invoices'),
+        ) as Promise<(InvoiceTotals & { tax_month: string })[]>,
+      base().distinct('tax_month').whereNotNull('tax_month') as Promise<{ tax_month: string }[]>,
+    ]);
+    return {
+      byMonth: byMonth.map(({ tax_month, ...totals }) => ({ taxMonth: tax_month, ...totals })),
+      paidMonths: months.map((row) => row.tax_month),
+    };
+  }
+
   /** Invoices paid in a tax month (HMRC: by payment date), of one subcontractor when named. */
   async paidInMonth(taxMonth: string, subcontractorId?: string): Promise<InvoiceRecord[]> {
     let builder = this.trx<InvoiceRow>('invoices')

@@ -11,9 +11,13 @@ import {
   validateEmployerRef,
   validateNino,
   validatePhone,
+  validatePostcode,
   validateUtr,
   validateVatNumber,
   validateVerificationNumber,
+  accountsOfficeRefWarning,
+  utrWarning,
+  vatNumberWarning,
 } from './identifiers.js';
 import {
   isVerificationStatus,
@@ -54,6 +58,7 @@ export const VALIDATION_MESSAGES = {
   addressLine1: 'Address line 1 is required',
   city: 'City is required',
   postcode: 'Postcode is required',
+  postcodeInvalid: 'Invalid UK postcode (e.g., SW1A 1AA)',
   country: 'Country must be GB or NI',
   gdprConsent: 'GDPR consent is required',
   verificationStatus: 'Invalid verification status',
@@ -267,11 +272,34 @@ function checkAddress(
     if (!given(a.city)) errors[`${key}.city`] = M.city;
     if (!given(a.postcode)) errors[`${key}.postcode`] = M.postcode;
   }
+  if (given(a.postcode) && !validatePostcode(text(a.postcode)).valid)
+    errors[`${key}.postcode`] = M.postcodeInvalid;
   if (given(a.country) && !['GB', 'NI'].includes(text(a.country).toUpperCase()))
     errors[`${key}.country`] = M.country;
   for (const field of ['line1', 'line2', 'city', 'county'] as const) {
     if (!errors[`${key}.${field}`] && containsPii(text(a[field]))) errors[`${key}.${field}`] = M.pii;
   }
+}
+
+/**
+ * Warnings beside a subcontractor's fields (saving is allowed): a UTR or VAT number failing HMRC's check digit,
+ * a NINO HMRC never issues or a temporary one, a company number Companies House does not use. Keyed like the errors.
+ */
+export function subcontractorWarnings(input: SubcontractorInput): FieldErrors {
+  const warnings: FieldErrors = {};
+  const utr = given(input.utr) ? utrWarning(text(input.utr)) : null;
+  if (utr) warnings.utr = utr;
+  const vat = given(input.vatNumber) ? vatNumberWarning(text(input.vatNumber)) : null;
+  if (vat) warnings.vatNumber = vat;
+  const nino =
+    input.type === 'individual' && given(input.nino) ? validateNino(text(input.nino)).warning : null;
+  if (nino) warnings.nino = nino;
+  const company =
+    input.type === 'company' && given(input.companyNumber)
+      ? validateCompanyNumber(text(input.companyNumber)).warning
+      : null;
+  if (company) warnings.companyNumber = company;
+  return warnings;
 }
 
 // ---- CIS settings --------------------------------------------------------------------------------------
@@ -349,6 +377,16 @@ export function validateSettingsInput(input: CisSettingsInput): FieldErrors {
   if (given(input.emailReplyTo) && !validateEmail(text(input.emailReplyTo)).valid)
     errors.emailReplyTo = M.email;
   return errors;
+}
+
+/** Warnings beside the contractor's references (saving is allowed): UTR check digit, Accounts Office check letter. */
+export function settingsWarnings(input: CisSettingsInput): FieldErrors {
+  const warnings: FieldErrors = {};
+  const utr = given(input.utr) ? utrWarning(text(input.utr)) : null;
+  if (utr) warnings.utr = utr;
+  const ao = given(input.accountsOfficeRef) ? accountsOfficeRefWarning(text(input.accountsOfficeRef)) : null;
+  if (ao) warnings.accountsOfficeRef = ao;
+  return warnings;
 }
 
 export interface SettingsReadiness {

@@ -71,6 +71,7 @@ import type {
   verificationStatus,
   verificationView,
 } from './subcontractors.schemas.js';
+import type { subcontractorTaxYearResponse } from './subcontractor-year.schemas.js';
 
 export * from './common.schemas.js';
 export * from './dashboard.schemas.js';
@@ -81,6 +82,7 @@ export * from './returns.schemas.js';
 export * from './settings.schemas.js';
 export * from './statements.schemas.js';
 export * from './subcontractors.schemas.js';
+export * from './subcontractor-year.schemas.js';
 
 /** Per-id outcome of a bulk action (approve, pay, delete, archive, verify). */
 export type BatchResult = z.output<typeof batchResult>;
@@ -186,3 +188,6 @@ export type PortalSubmission = z.output<typeof portalInvoiceResponse>;
 /** POST /v1/invoices/:id/reject (staff). */
 export type RejectInvoiceInput = z.input<typeof rejectInvoiceBody>;
 export type RejectInvoiceResult = z.output<typeof rejectInvoiceResponse>;
+
+/** GET /v1/subcontractors/:id/tax-year. */
+export type SubcontractorTaxYear = z.output<typeof subcontractorTaxYearResponse>;

@@ -4,7 +4,10 @@ import type { ActivityRecord } from '../db/activity.store.js';
 import type { activityEntry, dashboardResponse } from './dashboard.schemas.js';
 import { timestamp } from './http-helpers.js';
 
-export const presentActivity = (row: ActivityRecord): z.input<typeof activityEntry> => ({
+export const presentActivity = (
+  row: ActivityRecord,
+  names: ReadonlyMap<string, string> = new Map(),
+): z.input<typeof activityEntry> => ({
   id: String(row.id),
   action: row.action,
   targetType: row.targetType,
@@ -12,13 +15,14 @@ export const presentActivity = (row: ActivityRecord): z.input<typeof activityEnt
   summary: row.summary,
   details: row.details,
   performedBy: row.performedBy,
+  performedByName: names.get(row.performedBy) ?? null,
   performedAt: timestamp(row.performedAt),
 });
 
-export const presentDashboard = ({
-  activity,
-  ...board
-}: Awaited<ReturnType<typeof dashboard>>): z.input<typeof dashboardResponse> => ({
+export const presentDashboard = (
+  { activity, ...board }: Awaited<ReturnType<typeof dashboard>>,
+  names: ReadonlyMap<string, string> = new Map(),
+): z.input<typeof dashboardResponse> => ({
   ...board,
-  recentActivity: activity.map(presentActivity),
+  recentActivity: activity.map((row) => presentActivity(row, names)),
 });

@@ -1,6 +1,7 @@
 import { ApiRouter, hasScope } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
 import { analytics, dashboard, recentActivity } from '../commands/dashboard.js';
+import { performerNames } from '../commands/performers.js';
 import { presentActivity, presentDashboard } from './dashboard.present.js';
 import {
   activityQuery,
@@ -19,10 +20,16 @@ export function dashboardRoutes(deps: CisDeps): ApiRouter {
         'The CIS dashboard: setup state, deadline alerts, tiles, the tax month and recent activity (with cis.audit.read)',
       scopes: ['cis.inv.read'],
       responses: { 200: { description: 'Dashboard', schema: dashboardResponse } },
-      handler: async ({ ctx }) =>
-        presentDashboard(
-          await dashboard(deps, ctx.tenantId, { withActivity: hasScope(ctx, 'cis.audit.read') }),
-        ),
+      handler: async ({ ctx, req }) => {
+        const board = await dashboard(deps, ctx.tenantId, { withActivity: hasScope(ctx, 'cis.audit.read') });
+        const reader = { userId: ctx.userId, authorization: req.headers.authorization ?? '' };
+        const names = await performerNames(
+          deps,
+          reader,
+          board.activity.map((row) => row.performedBy),
+        );
+        return presentDashboard(board, names);
+      },
     })
     .route({
       method: 'get',
@@ -40,8 +47,15 @@ export function dashboardRoutes(deps: CisDeps): ApiRouter {
       scopes: ['cis.audit.read'],
       request: { query: activityQuery },
       responses: { 200: { description: 'Entries', schema: activityResponse } },
-      handler: async ({ ctx, query }) => ({
-        items: (await recentActivity(deps, ctx.tenantId, query.limit)).map(presentActivity),
-      }),
+      handler: async ({ ctx, query, req }) => {
+        const rows = await recentActivity(deps, ctx.tenantId, query.limit);
+        const reader = { userId: ctx.userId, authorization: req.headers.authorization ?? '' };
+        const names = await performerNames(
+          deps,
+          reader,
+          rows.map((row) => row.performedBy),
+        );
+        return { items: rows.map((row) => presentActivity(row, names)) };
+      },
     });
 }

@@ -13,6 +13,8 @@ export const activityEntry = z.object({
   summary: z.string(),
   details: z.record(z.string(), z.string()),
   performedBy: z.string(),
+  /** The performer's name when they are another user the reader may see (issue 13); null for self and system. */
+  performedByName: z.string().nullable().default(null),
   performedAt: z.string(),
 });
 

@@ -1,7 +1,7 @@
 import { ApiRouter } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
 import { readSettings, rolePermissions, saveSettings, setRolePermissions } from '../commands/settings.js';
-import { cisAbilities } from '../domain/index.js';
+import { cisAbilities, settingsWarnings } from '../domain/index.js';
 import { presentSettings } from './settings.present.js';
 import {
   abilitiesResponse,
@@ -65,6 +65,9 @@ export function settingsRoutes(deps: CisDeps): ApiRouter {
       scopes: ['cis.settings.write'],
       request: { body: settingsInput },
       responses: { 200: { description: 'Saved settings', schema: settingsResponse } },
-      handler: ({ ctx, body }) => saveSettings(deps, ctx, body).then(presentSettings),
+      handler: async ({ ctx, body }) => ({
+        ...presentSettings(await saveSettings(deps, ctx, body)),
+        warnings: settingsWarnings(body),
+      }),
     });
 }

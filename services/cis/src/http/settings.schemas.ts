@@ -21,7 +21,12 @@ export const settingsView = z.object({
   updatedAt: z.string(),
 });
 
-export const settingsResponse = z.object({ settings: settingsView, readiness: z.array(z.string()) });
+export const settingsResponse = z.object({
+  settings: settingsView,
+  readiness: z.array(z.string()),
+  /** On save (issue 13): the contractor's UTR or Accounts Office reference failing HMRC's check; saved all the same. */
+  warnings: z.record(z.string(), z.string()).optional(),
+});
 
 export const settingsInput = z.object({
   active: z.boolean(),

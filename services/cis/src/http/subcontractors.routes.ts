@@ -13,6 +13,7 @@ import {
 } from '../commands/subcontractors.js';
 import { findDuplicates, mergeSubcontractors } from '../commands/subcontractor-identity.js';
 import { IDENTITY_KEY_LABELS } from '../domain/index.js';
+import { subcontractorWarnings } from '../domain/index.js';
 import { batchResult, idParam, idsBody } from './common.schemas.js';
 import { sendCsv } from './http-helpers.js';
 import { presentInvitation, presentSubcontractor } from './subcontractors.present.js';
@@ -126,7 +127,10 @@ export function subcontractorRoutes(deps: CisDeps): ApiRouter {
           userId: ctx.userId,
           canVerify: hasScope(ctx, 'cis.sub.verify'),
         };
-        return { subcontractor: presentSubcontractor(await createSubcontractor(deps, actor, body)) };
+        return {
+          subcontractor: presentSubcontractor(await createSubcontractor(deps, actor, body)),
+          warnings: subcontractorWarnings(body),
+        };
       },
     })
     .route({
@@ -144,6 +148,7 @@ export function subcontractorRoutes(deps: CisDeps): ApiRouter {
         };
         return {
           subcontractor: presentSubcontractor(await updateSubcontractor(deps, actor, params.id, body)),
+          warnings: subcontractorWarnings(body),
         };
       },
     })

@@ -22,6 +22,14 @@ export const verificationInput = z.object({
   verifiedDate: z.iso.date().nullable().optional(),
 });
 
+/**
+ * The verification a create or edit carries: the method stays blank until one is recorded (issue 13: a new
+ * subcontractor is not shown as verified 'Online' because the form left the method empty).
+ */
+const formVerificationInput = verificationInput.extend({
+  method: z.enum(['online', 'phone', 'letter', 'auto', '']).default(''),
+});
+
 /** A verification for many subcontractors at once (cis.md section 7: update verification is a batch write). */
 export const bulkVerificationInput = z.object({
   ids: z.array(z.uuid()).min(1).max(1_000),
@@ -45,7 +53,7 @@ export const subcontractorInput = z.object({
   marketingConsent: z.boolean().default(false),
   portalAccess: z.boolean().default(false),
   active: z.boolean().default(true),
-  verification: verificationInput.optional(),
+  verification: formVerificationInput.optional(),
 });
 
 export const subcontractorListQuery = z.object({
@@ -137,7 +145,14 @@ export const subcontractorSchema = z.object({
   archiveNote: z.string(),
 });
 
-export const subcontractorResponse = z.object({ subcontractor: subcontractorSchema });
+/** Field → warning: values saved but failing HMRC's checks (UTR or VAT check digit, NINO, company number). */
+export const fieldWarnings = z.record(z.string(), z.string());
+
+export const subcontractorResponse = z.object({
+  subcontractor: subcontractorSchema,
+  /** On create and edit (issue 13): what HMRC would reject, beside the fields; the save went ahead. */
+  warnings: fieldWarnings.optional(),
+});
 
 export const subcontractorListResponse = z.object({
   items: z.array(subcontractorSchema),

@@ -4,6 +4,8 @@ import {
   validateInvoiceInput,
   validateSettingsInput,
   validateSubcontractorInput,
+  settingsWarnings,
+  subcontractorWarnings,
   type CisSettingsInput,
   type InvoiceInput,
   type SubcontractorInput,
@@ -205,7 +207,28 @@ describe('validateSubcontractorInput (spec §5 Subcontractor)', () => {
       'country FR',
       { registeredAddress: { line1: 'a', city: 'Paris', postcode: '75001', country: 'FR' } },
       'create',
-      { 'registeredAddress.country': 'Country must be GB or NI' },
+      {
+        'registeredAddress.country': 'Country must be GB or NI',
+        'registeredAddress.postcode': 'Invalid UK postcode (e.g., SW1A 1AA)',
+      },
+    ],
+    [
+      'a malformed postcode (issue 13)',
+      { registeredAddress: { line1: 'a', city: 'Leeds', postcode: 'LS1 1A' } },
+      'create',
+      { 'registeredAddress.postcode': 'Invalid UK postcode (e.g., SW1A 1AA)' },
+    ],
+    [
+      'a malformed trading postcode on edit (issue 13)',
+      { tradingAddressSameAsRegistered: false, tradingAddress: { postcode: '12345' } },
+      'edit',
+      { 'tradingAddress.postcode': 'Invalid UK postcode (e.g., SW1A 1AA)' },
+    ],
+    [
+      'a postcode in any case and spacing (issue 13)',
+      { registeredAddress: { line1: 'a', city: 'Leeds', postcode: ' ls11aa ' } },
+      'create',
+      {},
     ],
     [
       'no GDPR consent on create',
@@ -280,7 +303,7 @@ describe('validateSubcontractorInput (spec §5 Subcontractor)', () => {
     ],
     [
       'a UTR in an address line',
-      { registeredAddress: { line1: '1234567890 High St', city: 'Leeds', postcode: 'LS1' } },
+      { registeredAddress: { line1: '1234567890 High St', city: 'Leeds', postcode: 'LS1 1AA' } },
       'edit',
       {
         'registeredAddress.line1':
@@ -410,5 +433,31 @@ describe('settingsReadyIssues (service-level check)', () => {
     ],
   ])('%p → %p', (input, issues) => {
     expect(settingsReadyIssues(input)).toEqual(issues);
+  });
+});
+
+describe('warnings beside the fields (issue 13; HMRC notes §1.9): the save goes ahead', () => {
+  test('a subcontractor: UTR and VAT check digits, a never-issued NINO, an unusual company number', () => {
+    expect(subcontractorWarnings({ ...individual, utr: '5860920998', vatNumber: 'GB930000297' })).toEqual({});
+    expect(
+      subcontractorWarnings({ ...individual, utr: '1234567890', vatNumber: '930000200', nino: 'GB123456A' }),
+    ).toEqual({
+      utr: 'This UTR fails HMRC’s check digit test: check it against HMRC’s letter, as HMRC rejects a return carrying it',
+      vatNumber:
+        'This VAT number fails HMRC’s check digit test: check it with the subcontractor or HMRC’s VAT number checker',
+      nino: 'HMRC never issues NINOs starting GB; this one cannot be verified',
+    });
+    expect(subcontractorWarnings({ type: 'company', name: 'Co', companyNumber: 'XX123456' })).toHaveProperty(
+      'companyNumber',
+    );
+    expect(validateSubcontractorInput({ ...individual, utr: '1234567890' }, 'create')).toEqual({});
+  });
+
+  test('the contractor: UTR check digit and Accounts Office check letter', () => {
+    expect(settingsWarnings({ utr: '5860920998', accountsOfficeRef: '961PF10305739' })).toEqual({});
+    expect(settingsWarnings({ utr: '1234567890', accountsOfficeRef: '123PA00012345' })).toEqual({
+      utr: expect.stringContaining('UTR fails HMRC’s check digit') as unknown,
+      accountsOfficeRef: expect.stringContaining('Accounts Office reference fails') as unknown,
+    });
   });
 });

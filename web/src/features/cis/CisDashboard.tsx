@@ -34,12 +34,15 @@ function activityText(entry: ActivityEntry): string {
   return [entry.action, entry.targetType, entry.targetId].filter(Boolean).join(' ');
 }
 
-/** Who did it: 'by you' for the signed-in user, 'by the system' for jobs; other users' ids are not shown. */
-function performerText(performedBy: string | null | undefined, self: string): string | undefined {
-  if (!performedBy) return undefined;
-  if (performedBy === self) return 'by you';
-  if (performedBy === 'system') return 'by the system';
-  return undefined;
+/**
+ * Who did it: 'by you' for the signed-in user, 'by the system' for jobs, another user by their name when identity
+ * lets the reader see it (issue 13), else 'by another user'; ids are never shown.
+ */
+function performerText(entry: ActivityEntry, self: string): string | undefined {
+  if (!entry.performedBy) return undefined;
+  if (entry.performedBy === self) return 'by you';
+  if (entry.performedBy === 'system') return 'by the system';
+  return entry.performedByName ? `by ${entry.performedByName}` : 'by another user';
 }
 
 /** The module's default section: setup prompt, or alerts, tiles, quick actions, tax month and recent activity. */
@@ -176,7 +179,7 @@ export function CisDashboard() {
               >
                 <List.Item.Meta
                   title={activityText(entry)}
-                  description={performerText(entry.performedBy, session.user.uid)}
+                  description={performerText(entry, session.user.uid)}
                 />
               </List.Item>
             )}

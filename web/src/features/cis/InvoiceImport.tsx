@@ -1,4 +1,5 @@
 import type { ImportResult } from '@workspace/cis/contract';
+import { plural } from '@workspace/rules';
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Input, Result, Space, Table, Typography, Upload } from 'antd';
 import { useState } from 'react';
@@ -98,8 +99,10 @@ export function InvoiceImport() {
         <Card title="Import Results" size="small" data-testid="import-results">
           <Result
             status={result.failed.length === 0 ? 'success' : result.created.length > 0 ? 'warning' : 'error'}
-            title={`${result.created.length} invoice(s) created`}
-            subTitle={result.failed.length > 0 ? `${result.failed.length} row(s) had errors` : undefined}
+            title={`${plural(result.created.length, 'invoice')} created`}
+            subTitle={
+              result.failed.length > 0 ? `${plural(result.failed.length, 'row')} had errors` : undefined
+            }
             style={{ padding: 8 }}
           />
           {result.failed.length > 0 && (

@@ -1,5 +1,5 @@
 import type { Invoice } from '@workspace/cis/contract';
-import { taxMonthTitle } from '@workspace/rules';
+import { plural, taxMonthTitle } from '@workspace/rules';
 import {
   CheckOutlined,
   CloseOutlined,
@@ -100,7 +100,7 @@ export function InvoiceList() {
     if (action === 'delete') {
       const ok = await confirm({
         title: 'Delete Invoices',
-        message: `Delete ${selected.length} invoice(s)?`,
+        message: `Delete ${plural(selected.length, 'invoice')}?`,
         confirmText: 'Delete',
         style: 'danger',
       });
@@ -110,7 +110,7 @@ export function InvoiceList() {
       const result = await bulk({ action, ids: selected }).unwrap();
       if (result.succeeded.length > 0)
         toast.success(
-          `${result.succeeded.length} invoice(s) ${action === 'approve' ? 'approved' : 'deleted'}`,
+          `${plural(result.succeeded.length, 'invoice')} ${action === 'approve' ? 'approved' : 'deleted'}`,
         );
       // eslint-disable-next-line no-console -- the spec logs bulk failures without a user message
       if (result.failed.length > 0) console.warn(`Bulk ${action}: some invoices failed`, result.failed);
@@ -342,7 +342,8 @@ export function InvoiceList() {
           current: data?.page ?? page,
           pageSize: data?.pageSize ?? PAGE_SIZE,
           total: data?.total ?? 0,
-          showTotal: (total) => `${total.toLocaleString('en-GB')}${data?.totalCapped ? '+' : ''} invoices`,
+          showTotal: (total) =>
+            data?.totalCapped ? `${total.toLocaleString('en-GB')}+ invoices` : plural(total, 'invoice'),
           hideOnSinglePage: true,
           showSizeChanger: false,
           onChange: setPage,

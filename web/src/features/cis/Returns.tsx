@@ -1,5 +1,5 @@
 import type { CisReturn, ReturnLine, TaxMonthPeriod, Validation } from '@workspace/cis/contract';
-import { formatLongDate, taxMonthName, taxMonthTitle } from '@workspace/rules';
+import { formatLongDate, plural, taxMonthName, taxMonthTitle } from '@workspace/rules';
 import {
   CloudUploadOutlined,
   DownloadOutlined,
@@ -121,7 +121,7 @@ export function Returns() {
       else
         modal.success({
           title: 'Return Compiled Successfully',
-          content: `${result.return.totals.subcontractors} subcontractors included.`,
+          content: `${plural(result.return.totals.subcontractors, 'subcontractor')} included.`,
         });
     } catch (failure) {
       const issues = Object.values(fieldErrors(failure));

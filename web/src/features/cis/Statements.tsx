@@ -1,4 +1,5 @@
 import type { Invoice, QueuedJob, StatementFilter, StatementGroup } from '@workspace/cis/contract';
+import { plural } from '@workspace/rules';
 import {
   DownloadOutlined,
   FileDoneOutlined,
@@ -115,8 +116,8 @@ export function Statements() {
       else if (!result || (result.generated === 0 && result.failed === 0))
         toast.info('No Pending Statements');
       else if (result.failed > 0)
-        toast.warning(`Generated ${result.generated} statement(s), ${result.failed} failed`);
-      else toast.success(`Generated ${result.generated} statement(s), 0 failed`);
+        toast.warning(`Generated ${plural(result.generated, 'statement')}, ${result.failed} failed`);
+      else toast.success(`Generated ${plural(result.generated, 'statement')}, 0 failed`);
     } catch (failure) {
       toast.error(`Generation Failed: ${errorMessage(failure)}`);
     } finally {

@@ -8,6 +8,7 @@ import { useInvoicesQuery, useRevokePortalAccessMutation, useSubcontractorQuery 
 import { CisQueryError } from './components/CisQueryError';
 import { DetailsIncompleteTag, SubcontractorNotices } from './components/DetailsIncomplete';
 import { InvoiceStatusBadge } from './components/StatusBadge';
+import { SubcontractorTaxYear } from './components/SubcontractorTaxYear';
 import { useCis } from './context';
 import { capitalise, pounds, ukDate } from '../../ui/format';
 import { errorMessage } from '../../ui/problem';
@@ -94,7 +95,7 @@ export function SubcontractorDetail() {
         }
         extra={
           <Space>
-            {abilities.canInvite && (
+            {abilities.canInvite && sub.portalAccess && (
               <Button
                 danger
                 icon={<DisconnectOutlined />}
@@ -159,12 +160,16 @@ export function SubcontractorDetail() {
         <Descriptions column={{ xs: 1, md: 3 }} size="small">
           <Descriptions.Item label="Status">{capitalise(sub.verification.status)}</Descriptions.Item>
           <Descriptions.Item label="Rate">{`${sub.verification.rate}%`}</Descriptions.Item>
-          <Descriptions.Item label="Method">{capitalise(sub.verification.method) || '-'}</Descriptions.Item>
+          <Descriptions.Item label="Method">
+            {capitalise(sub.verification.method) ||
+              (sub.verification.verifiedDate ? '-' : 'Not verified yet')}
+          </Descriptions.Item>
           <Descriptions.Item label="Reference">{sub.verification.reference}</Descriptions.Item>
           <Descriptions.Item label="Verified date">{ukDate(sub.verification.verifiedDate)}</Descriptions.Item>
           <Descriptions.Item label="Notes">{sub.verification.notes}</Descriptions.Item>
         </Descriptions>
       </Card>
+      {abilities.canReadInvoices && <SubcontractorTaxYear subcontractorId={sub.id} />}
       {abilities.canReadInvoices && (
         <Card title="Recent Invoices" size="small">
           <Table<Invoice>

@@ -26,6 +26,20 @@ import { verificationRate, type SubcontractorContactFields } from './domain';
 import { errorMessage, fieldErrors } from '../../ui/problem';
 import { validateSubcontractorInput } from './validation';
 import { FieldCol } from '../../ui/FieldCol';
+import { normalisePostcode, utrWarning, validateNino, vatNumberWarning } from '@workspace/rules';
+import { warningRule } from './components/fieldWarnings';
+
+/** A NINO HMRC never issues, or a temporary one: a warning beside the field (the format error is the domain's). */
+const ninoWarning = (value: string): string | null => {
+  const nino = validateNino(value);
+  return nino.valid ? nino.warning : null;
+};
+
+/** The address as sent: the postcode as HMRC and Royal Mail write it ('SW1A 1AA'; the service does the same). */
+const addressOf = (address: Partial<Address> | undefined): Address => {
+  const full = { ...emptyAddress, ...address };
+  return { ...full, postcode: normalisePostcode(full.postcode) };
+};
 
 interface FormValues extends SubcontractorContactFields {
   type: SubcontractorType;
@@ -107,7 +121,7 @@ const trimmed = (value: string | undefined): string | undefined => {
 };
 
 function inputOf(values: FormValues): SubcontractorInput {
-  const registered = { ...emptyAddress, ...values.registeredAddress };
+  const registered = addressOf(values.registeredAddress);
   return {
     type: values.type,
     name: values.name.trim(),
@@ -119,9 +133,7 @@ function inputOf(values: FormValues): SubcontractorInput {
     phone: trimmed(values.phone),
     mobile: trimmed(values.mobile),
     registeredAddress: registered,
-    tradingAddress: values.tradingAddressSameAsRegistered
-      ? registered
-      : { ...emptyAddress, ...values.tradingAddress },
+    tradingAddress: values.tradingAddressSameAsRegistered ? registered : addressOf(values.tradingAddress),
     tradingAddressSameAsRegistered: values.tradingAddressSameAsRegistered,
     gdprConsent: values.gdprConsent,
     marketingConsent: values.marketingConsent,
@@ -140,6 +152,7 @@ function inputOf(values: FormValues): SubcontractorInput {
 }
 
 function AddressFields({ prefix }: { prefix: 'registeredAddress' | 'tradingAddress' }) {
+  const form = Form.useFormInstance();
   const label = prefix === 'registeredAddress' ? 'Registered' : 'Trading';
   return (
     <Row gutter={16}>
@@ -156,7 +169,12 @@ function AddressFields({ prefix }: { prefix: 'registeredAddress' | 'tradingAddre
         <Input />
       </FieldCol>
       <FieldCol cols={{ xs: 24, md: 5 }} label={`${label} postcode`} name={[prefix, 'postcode']}>
-        <Input />
+        <Input
+          onBlur={(event) => {
+            const postcode = event.target.value;
+            if (postcode.trim()) form.setFieldValue([prefix, 'postcode'], normalisePostcode(postcode));
+          }}
+        />
       </FieldCol>
       <FieldCol cols={{ xs: 24, md: 5 }} label={`${label} country`} name={[prefix, 'country']}>
         <Select
@@ -191,7 +209,10 @@ export function SubcontractorForm() {
   const loaded = existing.data?.subcontractor;
 
   useEffect(() => {
-    if (loaded) form.setFieldsValue(valuesOf(loaded));
+    if (!loaded) return;
+    form.setFieldsValue(valuesOf(loaded));
+    // A stored VAT number failing HMRC's check shows its warning at once.
+    void form.validateFields(['vatNumber']).catch(() => undefined);
   }, [loaded, form]);
 
   useEffect(() => {
@@ -272,6 +293,7 @@ export function SubcontractorForm() {
               label="UTR"
               name="utr"
               required={!editing}
+              rules={[warningRule(utrWarning)]}
               extra={
                 editing ? `Stored: ${loaded?.utrMasked ?? 'none'}. Leave blank to keep it.` : '10 digits'
               }
@@ -283,6 +305,7 @@ export function SubcontractorForm() {
                 cols={{ xs: 24, md: 8 }}
                 label="NINO"
                 name="nino"
+                rules={[warningRule(ninoWarning)]}
                 extra={
                   editing && loaded?.ninoMasked
                     ? `Stored: ${loaded.ninoMasked}. Leave blank to keep it.`
@@ -297,7 +320,12 @@ export function SubcontractorForm() {
                 <Input maxLength={8} />
               </FieldCol>
             )}
-            <FieldCol cols={{ xs: 24, md: 8 }} label="VAT number" name="vatNumber">
+            <FieldCol
+              cols={{ xs: 24, md: 8 }}
+              label="VAT number"
+              name="vatNumber"
+              rules={[warningRule(vatNumberWarning)]}
+            >
               <Input />
             </FieldCol>
             <FieldCol cols={{ xs: 24, md: 8 }} label="Email" name="email">

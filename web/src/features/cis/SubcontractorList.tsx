@@ -1,4 +1,5 @@
 import type { InviteResult, Subcontractor } from '@workspace/cis/contract';
+import { plural } from '@workspace/rules';
 import { DeleteOutlined, EditOutlined, EyeOutlined, InboxOutlined, SendOutlined } from '@ant-design/icons';
 import { Alert, Button, Modal, Select, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -31,10 +32,11 @@ function batchToast(
   verb: string,
   result: { succeeded: string[]; failed: { error: string }[] },
 ) {
-  if (result.failed.length === 0) toast.success(`${result.succeeded.length} subcontractor(s) ${verb}`);
+  if (result.failed.length === 0)
+    toast.success(`${plural(result.succeeded.length, 'subcontractor')} ${verb}`);
   else
     toast.warning(
-      `${result.succeeded.length} subcontractor(s) ${verb}, ${result.failed.length} failed: ${result.failed[0]?.error ?? ''}`,
+      `${plural(result.succeeded.length, 'subcontractor')} ${verb}, ${result.failed.length} failed: ${result.failed[0]?.error ?? ''}`,
     );
 }
 
@@ -65,7 +67,7 @@ export function SubcontractorList() {
   const archiveIds = async (ids: string[]) => {
     const ok = await confirm({
       title: 'Archive Subcontractors',
-      message: `Archive ${ids.length} subcontractor(s)? Archived subcontractors cannot be used for new invoices.`,
+      message: `Archive ${plural(ids.length, 'subcontractor')}? Archived subcontractors cannot be used for new invoices.`,
       confirmText: 'Archive',
       style: 'warning',
     });
@@ -81,7 +83,7 @@ export function SubcontractorList() {
   const deleteIds = async (ids: string[]) => {
     const ok = await confirm({
       title: 'Delete Subcontractors',
-      message: `Delete ${ids.length} subcontractor(s)?`,
+      message: `Delete ${plural(ids.length, 'subcontractor')}?`,
       confirmText: 'Delete',
       style: 'danger',
     });
@@ -132,9 +134,9 @@ export function SubcontractorList() {
       render: (_, row) => (
         <Space orientation="vertical" size={0}>
           <span>{`${row.verification.rate}% - ${capitalise(row.verification.status)}`}</span>
-          {row.verification.method && (
-            <Typography.Text type="secondary">{capitalise(row.verification.method)}</Typography.Text>
-          )}
+          <Typography.Text type="secondary">
+            {capitalise(row.verification.method) || (row.verification.verifiedDate ? '' : 'Not verified yet')}
+          </Typography.Text>
         </Space>
       ),
     },

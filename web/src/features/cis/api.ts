@@ -43,6 +43,7 @@ import type {
   SubcontractorInput,
   SubcontractorList,
   SubcontractorListQuery,
+  SubcontractorTaxYear,
   SubmitReturnInput,
 } from '@workspace/cis/contract';
 
@@ -169,6 +170,12 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
     mergeSubcontractors: build.mutation<MergeResult, MergeInput>({
       query: (body) => ({ url: '/cis/subcontractors/merge', method: 'POST', body }),
       invalidatesTags: [...afterInvoiceChange, 'CisSubcontractor', 'CisDashboard', 'CisStatement'],
+    }),
+    /** A subcontractor's HMRC tax year by tax month (paid invoices; the current tax year unless one is named). */
+    subcontractorTaxYear: build.query<SubcontractorTaxYear, { id: string; taxYear?: number | undefined }>({
+      query: ({ id, taxYear }) =>
+        `/cis/subcontractors/${encodeURIComponent(id)}/tax-year${taxYear ? `?taxYear=${taxYear}` : ''}`,
+      providesTags: ['CisSubcontractor', 'CisInvoice'],
     }),
 
     // Invoices
@@ -324,6 +331,7 @@ export const {
   useDeleteSubcontractorsMutation,
   useInviteSubcontractorMutation,
   useRevokePortalAccessMutation,
+  useSubcontractorTaxYearQuery,
   useInvoicesQuery,
   useInvoiceQuery,
   useCreateInvoiceMutation,

@@ -6,7 +6,7 @@ import { useToast } from '../../../ui/feedback';
 import { useInviteSubcontractorMutation } from '../api';
 import { errorMessage } from '../../../ui/problem';
 import { LabelledInput } from '../../../ui/LabelledInput';
-import { validateUtr, type InviteeFields } from '../domain';
+import { utrWarning, validateUtr, type InviteeFields } from '../domain';
 import { ExistingSubcontractorAlert, existingRecordOf, type ExistingRecord } from './ExistingSubcontractor';
 
 const emptyForm: InviteeFields = {
@@ -239,6 +239,11 @@ export function InviteModal({ onClose }: { onClose: () => void }) {
               set('utr', value);
             }}
           />
+          {utrWarning(form.utr) && (
+            <Typography.Text type="warning" data-testid="invite-utr-warning">
+              {utrWarning(form.utr)}
+            </Typography.Text>
+          )}
           {form.type === 'individual' ? (
             <LabelledInput
               label="National Insurance Number"

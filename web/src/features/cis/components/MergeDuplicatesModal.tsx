@@ -1,4 +1,5 @@
 import type { DuplicateGroups, Subcontractor } from '@workspace/cis/contract';
+import { plural } from '@workspace/rules';
 import { Alert, Button, Card, Modal, Radio, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -24,7 +25,7 @@ function DuplicateSet({ group, onMerged }: { group: Group; onMerged: () => void 
       let moved = 0;
       for (const other of others)
         moved += (await merge({ keepId, mergeId: other.id }).unwrap()).invoicesMoved;
-      toast.success(`Merged into ${keep?.name ?? 'the record kept'}: ${moved} invoice(s) moved`);
+      toast.success(`Merged into ${keep?.name ?? 'the record kept'}: ${plural(moved, 'invoice')} moved`);
       onMerged();
     } catch (failure) {
       setError(errorMessage(failure, 'Failed to merge the subcontractors'));
