@@ -18,3 +18,4 @@ export * from './filters.js';
 export * from './import-limits.js';
 export * from './list-limits.js';
 export * from './portal-access.js';
+export * from './corrections.js';
