@@ -4,6 +4,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { RunningBff } from '@workspace/bff';
 import { startCisHarness, type CisHarness } from '@workspace/cis/testing';
+import type { ControlledClock } from '@workspace/kit/testing';
 import {
   freeOrigin,
   launchChromium,
@@ -23,11 +24,20 @@ export interface CisBrowserStack {
   stop(): Promise<void>;
 }
 
-/** The CIS stack on a free local origin: one test database, one bff, one Chromium. */
-export async function startCisBrowserStack(): Promise<CisBrowserStack> {
+/**
+ * The CIS stack on a free local origin: one test database, one bff, one Chromium. With a `clock`, cis reads its
+ * business dates from it and each new page's browser clock starts at its time (then runs on), so a journey can be
+ * "on the 10th"; set the clock before opening the page.
+ */
+export async function startCisBrowserStack(
+  options: { clock?: ControlledClock } = {},
+): Promise<CisBrowserStack> {
   prepareArtifacts();
   const baseUrl = await freeOrigin();
-  const harness = await startCisHarness({ publicUrl: baseUrl });
+  const harness = await startCisHarness({
+    publicUrl: baseUrl,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   const bff = await startTestBff(baseUrl, harness.identity.baseUrl, { CIS_URL: harness.cisUrl });
   const browser = await launchChromium();
   return {
@@ -38,6 +48,7 @@ export async function startCisBrowserStack(): Promise<CisBrowserStack> {
     newPage: async (email) => {
       const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'en-GB' });
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
+      if (options.clock) await context.clock.install({ time: options.clock.now() });
       const page = await context.newPage();
       await signInThroughPages(page, baseUrl, email);
       return page;
@@ -54,10 +65,13 @@ export async function startCisBrowserStack(): Promise<CisBrowserStack> {
  * One CIS stack for a test file (or, called inside a describe, for that describe): started before its tests (then
  * handed to `started`, which keeps what the tests use and seeds) and stopped after them.
  */
-export function cisStackPerFile(started: (stack: CisBrowserStack) => void | Promise<void>): void {
+export function cisStackPerFile(
+  started: (stack: CisBrowserStack) => void | Promise<void>,
+  options: { clock?: ControlledClock } = {},
+): void {
   let stack: CisBrowserStack;
   beforeAll(async () => {
-    stack = await startCisBrowserStack();
+    stack = await startCisBrowserStack(options);
     await started(stack);
   });
   afterAll(() => stack.stop());

@@ -1,4 +1,4 @@
-import { withTenant, type FieldCipher, type Knex, type Logger } from '@workspace/kit';
+import { withTenant, type Clock, type FieldCipher, type Knex, type Logger } from '@workspace/kit';
 import { IdentityClient } from './clients/identity.js';
 import type { Mailer } from './clients/mailer.js';
 import { SealedFields } from './commands/sealed-fields.js';
@@ -11,6 +11,8 @@ export interface CisDeps {
   readonly db: Knex;
   readonly config: CisConfig;
   readonly logger: Logger;
+  /** What cis reads for "today": the tax month in progress, payment dates, deadlines, penalties (a test sets it). */
+  readonly clock: Clock;
   readonly cipher: FieldCipher;
   /** UTRs and NINOs sealed and opened with the spec's failure messages. */
   readonly sealed: SealedFields;
@@ -30,13 +32,15 @@ export function createCisDeps(options: {
   cipher: FieldCipher;
   source: string;
   mailer: Mailer;
+  clock: Clock;
 }): CisDeps {
-  const { db, config, logger, cipher, mailer } = options;
+  const { db, config, logger, cipher, mailer, clock } = options;
   const invoiceFigures = new InvoiceFigureCache();
   return {
     db,
     config,
     logger,
+    clock,
     cipher,
     sealed: new SealedFields(cipher, logger),
     mailer,

@@ -1,4 +1,4 @@
-import { FieldCipher, type ServiceDefinition } from '@workspace/kit';
+import { FieldCipher, systemClock, type Clock, type ServiceDefinition } from '@workspace/kit';
 import { Gauge } from 'prom-client';
 import { cisEvents } from '@workspace/proto';
 import { cisMigrations } from '../migrations/index.js';
@@ -27,8 +27,13 @@ export interface CisService extends ServiceDefinition<CisConfig> {
   jobs(): JobWorker;
 }
 
+/** What a test may swap: the business clock (the machine's by default), set to a day instead of waited for. */
+export interface CisSeams {
+  clock?: Clock;
+}
+
 /** The cis service: settings, subcontractors, invoices, statements, returns, dashboard (cis.md). */
-export function cisService(config: CisConfig, mailer: Mailer): CisService {
+export function cisService(config: CisConfig, mailer: Mailer, seams: CisSeams = {}): CisService {
   const cipher = FieldCipher.fromConfig(config.CIS_ENCRYPTION_KEYS);
   let deps: CisDeps | undefined;
   let hub: InvoiceChangeHub | undefined;
@@ -53,6 +58,7 @@ export function cisService(config: CisConfig, mailer: Mailer): CisService {
         cipher,
         source: service.source,
         mailer,
+        clock: seams.clock ?? systemClock,
       });
       deps = ready;
       hub = new InvoiceChangeHub(config.DATABASE_URL, service.logger, (tenantId) => {

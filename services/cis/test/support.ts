@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { provisionServiceSchema, remoteJwks, startService, type StartedService } from '@workspace/kit';
-import { createTestIssuer, eventually, serviceTestEnv, type TestIssuer } from '@workspace/kit/testing';
+import {
+  ControlledClock,
+  createTestIssuer,
+  eventually,
+  serviceTestEnv,
+  type TestIssuer,
+} from '@workspace/kit/testing';
 import {
   notificationConfigSchema,
   NotificationClient,
@@ -25,6 +31,8 @@ export interface CisHarness {
   definition: CisService;
   cisUrl: string;
   issuer: TestIssuer;
+  /** The business clock cis reads (the machine's time unless the test sets it). */
+  clock: ControlledClock;
   /** A token from the test issuer with exactly these scopes (tenant 'demo' unless named). */
   token(scopes: string[], tenantId?: string, userId?: string): Promise<string>;
   /** An access token of a seeded demo user, signed in through the real OIDC flow at identity. */
@@ -43,8 +51,11 @@ export interface CisHarness {
  * SMTP sink, and cis, each in its own schema of one test database. cis accepts identity's tokens and those of a
  * local test issuer (to prove each scope), both with the product's issuer and audience.
  */
-export async function startCisHarness(options: { publicUrl?: string } = {}): Promise<CisHarness> {
-  const identity = await startIdentityHarness(options);
+export async function startCisHarness(
+  options: { publicUrl?: string; clock?: ControlledClock } = {},
+): Promise<CisHarness> {
+  const clock = options.clock ?? new ControlledClock(new Date());
+  const identity = await startIdentityHarness(options.publicUrl ? { publicUrl: options.publicUrl } : {});
   const sink = await startSmtpSink();
   const adminUrl = identity.database.adminUrl;
   const notificationRoles = await provisionNotificationSchema(adminUrl);
@@ -80,7 +91,7 @@ export async function startCisHarness(options: { publicUrl?: string } = {}): Pro
     baseUrl: config.NOTIFICATION_URL,
     internalToken: NOTIFICATION_TOKEN,
   });
-  const definition = cisService(config, mailer);
+  const definition = cisService(config, mailer, { clock });
   const cis = await startService(definition, config, { keys });
   const cisUrl = `http://127.0.0.1:${cis.port}`;
   return {
@@ -90,6 +101,7 @@ export async function startCisHarness(options: { publicUrl?: string } = {}): Pro
     definition,
     cisUrl,
     issuer,
+    clock,
     token: (scopes, tenantId = 'demo', userId = '00000000-0000-4000-8000-0000000000aa') =>
       issuer.token({ tenantId, userId, scopes }),
     signInAs: async (email) => {
@@ -133,7 +145,7 @@ export const CIS_ADMIN_ID = '00000000-0000-4000-8000-0000000000ad';
 
 /** A started harness and a token of the tests' CIS administrator (CIS_ADMIN_ID), for a test file's beforeAll. */
 export async function startCisHarnessWithAdmin(
-  options: { publicUrl?: string } = {},
+  options: { publicUrl?: string; clock?: ControlledClock } = {},
 ): Promise<{ h: CisHarness; admin: string }> {
   const h = await startCisHarness(options);
   return { h, admin: await h.token(ALL_CIS_SCOPES, 'demo', CIS_ADMIN_ID) };

@@ -24,3 +24,4 @@ export * from './events/memory-bus.js';
 export * from './events/outbox.js';
 export * from './privacy.js';
 export * from './cache.js';
+export * from './clock.js';

@@ -18,8 +18,8 @@ import { settingsOrDefaults } from './settings.js';
 export function dashboard(deps: CisDeps, tenantId: string, options: { withActivity: boolean }) {
   return deps.inTenant(tenantId, async (trx) => {
     const settings = await settingsOrDefaults(deps, trx, tenantId);
-    const label = currentTaxMonth();
-    const today = londonDate(new Date());
+    const label = currentTaxMonth(deps.clock.now());
+    const today = londonDate(deps.clock.now());
     const tiles = await new InvoiceStore(trx).dashboardTiles(label);
     const activeSubcontractors = await new SubcontractorStore(trx).countActive();
     const activity = options.withActivity ? await new ActivityStore(trx).recent(10) : [];
@@ -38,7 +38,7 @@ export function dashboard(deps: CisDeps, tenantId: string, options: { withActivi
 /** Gross, materials and deductions per tax month (oldest first) and per subcontractor (paid invoices). */
 export function analytics(deps: CisDeps, tenantId: string, months: number) {
   return deps.inTenant(tenantId, async (trx) => {
-    const labels = [currentTaxMonth()];
+    const labels = [currentTaxMonth(deps.clock.now())];
     while (labels.length < months) labels.push(previousTaxMonth(labels[labels.length - 1] ?? ''));
     const totals = await new InvoiceStore(trx).paidTotals(labels);
     const monthMap = new Map(totals.byMonth.map((row) => [row.taxMonth, row]));

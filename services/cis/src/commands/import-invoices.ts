@@ -56,7 +56,7 @@ export async function importInvoices(deps: CisDeps, actor: Actor, csv: string): 
     for (let start = 0; start < candidates.length; start += IMPORT_CHUNK)
       for (const key of await invoices.takenNumbers(candidates.slice(start, start + IMPORT_CHUNK)))
         taken.add(key);
-    const now = new Date();
+    const now = deps.clock.now();
     let batch: NewInvoice[] = [];
     const flush = async () => {
       await invoices.insertMany(batch);

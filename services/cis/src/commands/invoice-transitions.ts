@@ -88,7 +88,7 @@ export function applyInvoiceAction(
     const rows = await invoices.lockLive(ids);
     const byId = new Map(rows.map((row) => [row.id, row]));
     const failed: BatchResult['failed'] = [];
-    const now = new Date();
+    const now = deps.clock.now();
     const paymentDate = options.paymentDate ?? londonDate(now);
     const statementInvoices: string[] = [];
     // Rows that take the same change are updated together: one statement per distinct change, not per row.

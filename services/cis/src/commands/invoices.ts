@@ -174,7 +174,7 @@ export function updateInvoice(
     return refusingDuplicates(async () => {
       const row = await invoices.update(id, {
         ...invoiceFields(input, subcontractor, amounts),
-        updatedAt: new Date(),
+        updatedAt: deps.clock.now(),
         updatedBy: actor.userId,
       });
       if (!row) throw problems.notFound('Invoice not found');
@@ -210,7 +210,9 @@ export function listInvoices(
   query: InvoiceFilters & { page: number; pageSize: number },
 ) {
   return deps.inTenant(tenantId, async (trx) => {
-    const invoices = new InvoiceStore(trx);
+    const today = deps.clock.now();
+    const invoices = new InvoiceStore(trx, today);
+    const month = currentTaxMonth(today);
     // One connection per transaction: the queries run one after another.
     const rows = await invoices.list(query, {
       limit: query.pageSize,
@@ -218,11 +220,11 @@ export function listInvoices(
     });
     const cap = query.search?.trim() ? SEARCH_COUNT_CAP : COUNT_CAP;
     const filters = { ...query, page: undefined, pageSize: undefined };
-    const matches = await deps.invoiceFigures.get(tenantId, `count:${JSON.stringify(filters)}`, () =>
+    const matches = await deps.invoiceFigures.get(tenantId, `count:${month}:${JSON.stringify(filters)}`, () =>
       invoices.countUpTo(query, cap + 1),
     );
-    const summary = await deps.invoiceFigures.get(tenantId, 'summary', () =>
-      invoices.summary(currentTaxMonth()),
+    const summary = await deps.invoiceFigures.get(tenantId, `summary:${month}`, () =>
+      invoices.summary(month),
     );
     return { rows, total: Math.min(matches, cap), totalCapped: matches > cap, summary };
   });
@@ -244,10 +246,10 @@ const csvSource = (row: InvoiceRecord): InvoiceCsvSource => ({
 /** The invoices the filters match as CSV (an export audit entry); more than EXPORT_ROWS_MAX is refused. */
 export function exportInvoices(deps: CisDeps, actor: Actor, query: InvoiceFilters) {
   return deps.inTenant(actor.tenantId, async (trx) => {
-    const rows = await new InvoiceStore(trx).listAll(query, EXPORT_ROWS_MAX + 1);
+    const rows = await new InvoiceStore(trx, deps.clock.now()).listAll(query, EXPORT_ROWS_MAX + 1);
     if (rows.length > EXPORT_ROWS_MAX)
       throw new HttpProblem(422, 'too_many_rows', exportTooLarge('invoices'));
-    const built = invoicesCsv(rows.map(csvSource));
+    const built = invoicesCsv(rows.map(csvSource), deps.clock.now());
     await deps.audit.write(trx, actor, 'cis.export.invoices', {
       targetType: 'export',
       summary: `${rows.length} invoices exported to CSV`,

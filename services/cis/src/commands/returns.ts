@@ -108,7 +108,7 @@ async function cis300(deps: CisDeps, trx: Knex.Transaction, tenantId: string, ro
 /** The current tax month, its return (if compiled) and the validity check. */
 export function currentReturn(deps: CisDeps, tenantId: string) {
   return deps.inTenant(tenantId, async (trx) => {
-    const label = currentTaxMonth();
+    const label = currentTaxMonth(deps.clock.now());
     return { period: taxMonthPeriod(label), row: await new ReturnStore(trx).latest(label) };
   });
 }
@@ -168,7 +168,7 @@ export function compileReturn(deps: CisDeps, actor: Actor, taxMonth: string) {
       lines: compiled.lines,
       issues: check.issues,
       compiledBy: actor.userId,
-      updatedAt: new Date(),
+      updatedAt: deps.clock.now(),
       updatedBy: actor.userId,
     } as const;
     const row = existing
@@ -211,7 +211,7 @@ export function submitReturn(deps: CisDeps, actor: Actor, id: string): Promise<R
     });
     if (!transition.ok) throw refused(transition.error);
     const { xml, irMark } = await cis300(deps, trx, actor.tenantId, { ...row, lines });
-    const now = new Date();
+    const now = deps.clock.now();
     const saved = await new ReturnStore(trx).update(row.id, {
       status: 'submitted',
       locked: true,
@@ -250,7 +250,7 @@ export function amendReturn(deps: CisDeps, actor: Actor, id: string): Promise<Re
     const row = await requireReturn(trx, id, true);
     const transition = returnTransition(row, 'amend');
     if (!transition.ok) throw refused(transition.error);
-    const amendment = amendmentId(row.id, Date.now());
+    const amendment = amendmentId(row.id, deps.clock.now().getTime());
     const saved = await new ReturnStore(trx).insert({
       tenantId: actor.tenantId,
       id: amendment,
@@ -293,7 +293,7 @@ export function unlockReturn(deps: CisDeps, actor: Actor, id: string): Promise<R
       submittedBy: null,
       submissionRef: null,
       cis300XmlEnc: null,
-      updatedAt: new Date(),
+      updatedAt: deps.clock.now(),
       updatedBy: actor.userId,
     });
     if (!saved) throw problems.notFound('Return not found');

@@ -43,7 +43,7 @@ export async function settingsOrDefaults(
     return await inSavepoint(trx, (inner) => new SettingsStore(inner).load(tenantId));
   } catch (error) {
     deps.logger.error({ err: error, tenantId }, 'CIS settings could not be loaded; using the defaults');
-    const now = new Date();
+    const now = deps.clock.now();
     const d = DEFAULT_CIS_SETTINGS;
     return {
       tenantId,

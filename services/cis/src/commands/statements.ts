@@ -88,7 +88,7 @@ export async function generateStatement(
     taxMonth,
     ...contentsOf(invoices),
     verificationReference: subcontractor.verificationReference,
-    generatedAt: new Date(),
+    generatedAt: deps.clock.now(),
     generatedBy: actor.userId,
   });
   // Another request or the background job may have made it since the check above: a duplicate, not an error.
@@ -317,7 +317,7 @@ export async function issueStatement(deps: CisDeps, actor: Actor, id: string, me
       ? await emailStatement(deps, actor.tenantId, prepared, prepared.pdf)
       : null;
   return deps.inTenant(actor.tenantId, async (trx) => {
-    const now = new Date();
+    const now = deps.clock.now();
     const row = await new StatementStore(trx).markIssued(id, { method, userId: actor.userId, at: now });
     if (!row) throw problems.notFound('Statement not found');
     const stamped = await new InvoiceStore(trx).stampStatementIssued(row.invoiceIds, id, method, now);
@@ -342,11 +342,11 @@ export function statementMonth(
   query: { taxMonth?: string | undefined; filter: StatementFilter },
 ) {
   return deps.inTenant(tenantId, async (trx) => {
-    const taxMonth = query.taxMonth ?? currentTaxMonth();
+    const taxMonth = query.taxMonth ?? currentTaxMonth(deps.clock.now());
     const period = taxMonthPeriod(taxMonth);
     const settings = await new SettingsStore(trx).load(tenantId);
     const deadlineDate = addDays(period.endDate, settings.statementDeadlineDays);
-    const daysRemaining = daysBetween(londonDate(new Date()), deadlineDate);
+    const daysRemaining = daysBetween(londonDate(deps.clock.now()), deadlineDate);
     const [invoices, statements] = await Promise.all([
       new InvoiceStore(trx).paidInMonth(taxMonth),
       new StatementStore(trx).ofMonth(taxMonth),

@@ -73,7 +73,7 @@ export function verificationErrors(input: VerificationInput): Record<string, str
  * What a recorded verification writes, for one subcontractor or a batch: the status sets the rate (gross 0,
  * standard 20, higher 30), the reference is stored without spaces in capitals, the date defaults to today in London.
  */
-function verificationChanges(input: VerificationInput, userId: string): VerificationChanges {
+function verificationChanges(input: VerificationInput, userId: string, today: Date): VerificationChanges {
   const status = input.status as VerificationStatus;
   return {
     verificationStatus: status,
@@ -81,7 +81,7 @@ function verificationChanges(input: VerificationInput, userId: string): Verifica
     verificationMethod: input.method,
     verificationReference: input.reference.replace(/\s+/g, '').toUpperCase(),
     verificationNotes: input.notes,
-    verifiedDate: input.verifiedDate ?? londonDate(new Date()),
+    verifiedDate: input.verifiedDate ?? londonDate(today),
     verifiedBy: userId,
   };
 }
@@ -115,7 +115,7 @@ function changesOf(
     companyNumber: input.type === 'company' ? input.companyNumber.replace(/\s+/g, '').toUpperCase() : '',
     vatNumber: input.vatNumber.replace(/\s+/g, '').toUpperCase(),
     // The VAT number's check digits are computed (not enforced) when it is saved (cis.md section 5).
-    vatCheckedAt: input.vatNumber.trim() ? new Date() : null,
+    vatCheckedAt: input.vatNumber.trim() ? deps.clock.now() : null,
     email: input.email.trim(),
     phone: input.phone.trim(),
     mobile: input.mobile.trim(),
@@ -186,6 +186,7 @@ export function exportSubcontractors(deps: CisDeps, actor: Actor, query: Subcont
         archived: row.archived,
         verification: { rate: row.verificationRate },
       })),
+      deps.clock.now(),
     );
     await deps.audit.write(trx, actor, 'cis.export.subcontractors', {
       targetType: 'export',
@@ -237,7 +238,7 @@ export function createSubcontractor(
       tenantId: actor.tenantId,
       ...changesOf(deps, input),
       archived: !input.active,
-      gdprConsentDate: input.gdprConsent ? new Date() : null,
+      gdprConsentDate: input.gdprConsent ? deps.clock.now() : null,
       verifiedBy: input.verification ? actor.userId : null,
       createdBy: actor.userId,
       updatedBy: actor.userId,
@@ -273,7 +274,8 @@ export function updateSubcontractor(
       {
         ...changesOf(deps, input, existing),
         archived: input.active ? false : existing.archived || !input.active,
-        gdprConsentDate: input.gdprConsent && !existing.gdprConsent ? new Date() : existing.gdprConsentDate,
+        gdprConsentDate:
+          input.gdprConsent && !existing.gdprConsent ? deps.clock.now() : existing.gdprConsentDate,
         ...(verificationChanged ? { verifiedBy: actor.userId } : {}),
       },
       actor.userId,
@@ -334,7 +336,10 @@ export function verifySubcontractor(
   return deps.inTenant(actor.tenantId, async (trx) => {
     const subcontractors = new SubcontractorStore(trx);
     await requireSubcontractor(subcontractors, id);
-    const [row] = await subcontractors.verify([id], verificationChanges(verification, actor.userId));
+    const [row] = await subcontractors.verify(
+      [id],
+      verificationChanges(verification, actor.userId, deps.clock.now()),
+    );
     if (!row) throw problems.notFound('Subcontractor not found');
     await auditVerified(deps, trx, actor, row, verification.method);
     return row;
@@ -372,7 +377,10 @@ export async function verifySubcontractors(
       }
       const saved =
         targets.length > 0
-          ? await subcontractors.verify(targets, verificationChanges(verification, actor.userId))
+          ? await subcontractors.verify(
+              targets,
+              verificationChanges(verification, actor.userId, deps.clock.now()),
+            )
           : [];
       const byId = new Map(saved.map((row) => [row.id, row]));
       const changed = targets.flatMap((id) => {

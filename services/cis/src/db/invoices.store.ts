@@ -200,7 +200,7 @@ function taxYearMonths(label: string): string[] {
 }
 
 /** The list filters of cis.md section 5 'Filters and search' (soft-deleted never listed). */
-function applyFilters(builder: Knex.QueryBuilder, query: InvoiceFilters, today = new Date()) {
+function applyFilters(builder: Knex.QueryBuilder, query: InvoiceFilters, today: Date) {
   void builder.whereNull('deleted_at');
   if (query.status !== 'all') void builder.where('status', query.status);
   if (query.subcontractorId) void builder.where('subcontractor_id', query.subcontractorId);
@@ -225,7 +225,11 @@ function applyFilters(builder: Knex.QueryBuilder, query: InvoiceFilters, today =
 
 /** The tenant's invoices (the transaction's row-level security tenant): the only code touching `invoices`. */
 export class InvoiceStore {
-  constructor(private readonly trx: Knex.Transaction) {}
+  /** `today` is the business clock's (the period filters 'current', 'previous', 'quarter' and 'year' start from it). */
+  constructor(
+    private readonly trx: Knex.Transaction,
+    private readonly today: Date = new Date(),
+  ) {}
 
   /** A live (not soft-deleted) invoice, locked for update when asked. */
   async find(id: string, options: { lock?: boolean } = {}): Promise<InvoiceRecord | undefined> {
@@ -277,7 +281,7 @@ export class InvoiceStore {
 
   /** A page of the list (invoice date descending, newest first). */
   async list(query: InvoiceFilters, page: { limit: number; offset: number }): Promise<InvoiceRecord[]> {
-    const rows = (await applyFilters(this.trx<InvoiceRow>('invoices').select('*'), query)
+    const rows = (await applyFilters(this.trx<InvoiceRow>('invoices').select('*'), query, this.today)
       .orderBy([
         { column: 'invoice_date', order: 'desc' },
         { column: 'created_at', order: 'desc' },
@@ -290,7 +294,7 @@ export class InvoiceStore {
 
   /** The invoices the filters match (the CSV export), invoice date descending, no more than `limit`. */
   async listAll(query: InvoiceFilters, limit: number): Promise<InvoiceRecord[]> {
-    const rows = (await applyFilters(this.trx<InvoiceRow>('invoices').select('*'), query)
+    const rows = (await applyFilters(this.trx<InvoiceRow>('invoices').select('*'), query, this.today)
       .orderBy([
         { column: 'invoice_date', order: 'desc' },
         { column: 'created_at', order: 'desc' },
@@ -303,7 +307,7 @@ export class InvoiceStore {
   async countUpTo(query: InvoiceFilters, limit: number): Promise<number> {
     const counted = await this.trx
       .from(
-        applyFilters(this.trx('invoices').select(this.trx.raw('1')), query)
+        applyFilters(this.trx('invoices').select(this.trx.raw('1')), query, this.today)
           .limit(limit)
           .as('matches'),
       )
