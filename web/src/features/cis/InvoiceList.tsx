@@ -22,7 +22,9 @@ import {
 } from './api';
 import { invoicePeriods, listPeriodOptions, useUrlFilter, useUrlSearch } from './components/filters';
 import { REJECT_INVOICE_CONFIRM, invoiceAllows, statementPending } from './components/invoiceActions';
+import { taxMonthName } from '@workspace/rules';
 import { PayModal } from './components/PayModal';
+import { withSubmittedReturnWarning } from './components/submittedReturn';
 import { ListTable, RowAction, SelectionBar, StatCardRow } from '../../ui/ListPage';
 import { CisQueryError } from './components/CisQueryError';
 import { InvoiceStatusBadge } from './components/StatusBadge';
@@ -91,8 +93,14 @@ export function InvoiceList() {
 
   const pay = async (ids: string[], paymentDate: string) => {
     try {
-      if (ids.length === 1 && ids[0]) await act({ id: ids[0], action: 'pay', paymentDate }).unwrap();
-      else await bulk({ action: 'pay', ids, paymentDate }).unwrap();
+      // A payment into a month whose return is submitted: the service's warning first, then on if the user says so.
+      const done = await withSubmittedReturnWarning(confirm, (confirmSubmittedReturn) => {
+        const confirmed = confirmSubmittedReturn ? { confirmSubmittedReturn } : {};
+        return ids.length === 1 && ids[0]
+          ? act({ id: ids[0], action: 'pay', paymentDate, ...confirmed }).unwrap()
+          : bulk({ action: 'pay', ids, paymentDate, ...confirmed }).unwrap();
+      });
+      if (!done) return;
       toast.success(ids.length === 1 ? 'Invoice marked as paid' : `${ids.length} invoices marked as paid`);
       setPaying(null);
     } catch (failure) {
@@ -189,7 +197,9 @@ export function InvoiceList() {
         row.paymentDate ? (
           <Space orientation="vertical" size={0}>
             <span>{ukDate(row.paymentDate)}</span>
-            <Typography.Text type="secondary">{row.taxMonth ?? ''}</Typography.Text>
+            <Typography.Text type="secondary">
+              {row.taxMonth ? taxMonthName(row.taxMonth) : ''}
+            </Typography.Text>
           </Space>
         ) : (
           <Typography.Text type="secondary">Not paid</Typography.Text>

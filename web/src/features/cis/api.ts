@@ -23,6 +23,7 @@ import type {
   IssueResult,
   Job,
   PaymentInput,
+  PaymentDateCorrection,
   QueuedJob,
   ReturnWithValidation,
   RolePermissions,
@@ -173,10 +174,13 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
       { invoice: Invoice },
       PaymentInput & { id: string; action: 'approve' | 'reject' | 'cancel' | 'pay' }
     >({
-      query: ({ id, action, paymentDate }) => ({
+      query: ({ id, action, paymentDate, confirmSubmittedReturn }) => ({
         url: `/cis/invoices/${encodeURIComponent(id)}/${action}`,
         method: 'POST',
-        body: action === 'pay' ? { ...(paymentDate ? { paymentDate } : {}) } : {},
+        body: {
+          ...(action === 'pay' && paymentDate ? { paymentDate } : {}),
+          ...(confirmSubmittedReturn ? { confirmSubmittedReturn } : {}),
+        },
       }),
       invalidatesTags: [...afterInvoiceChange],
     }),
@@ -184,10 +188,22 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
       BatchResult,
       PaymentInput & { action: 'approve' | 'pay' | 'delete'; ids: string[] }
     >({
-      query: ({ action, ids, paymentDate }) => ({
+      query: ({ action, ids, paymentDate, confirmSubmittedReturn }) => ({
         url: `/cis/invoices/${action}`,
         method: 'POST',
-        body: { ids, ...(paymentDate ? { paymentDate } : {}) },
+        body: {
+          ids,
+          ...(paymentDate ? { paymentDate } : {}),
+          ...(confirmSubmittedReturn ? { confirmSubmittedReturn } : {}),
+        },
+      }),
+      invalidatesTags: [...afterInvoiceChange],
+    }),
+    correctPaymentDate: build.mutation<{ invoice: Invoice }, PaymentDateCorrection & { id: string }>({
+      query: ({ id, ...body }) => ({
+        url: `/cis/invoices/${encodeURIComponent(id)}/payment-date`,
+        method: 'POST',
+        body,
       }),
       invalidatesTags: [...afterInvoiceChange],
     }),
@@ -208,6 +224,10 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
     // The job as queued: its result and error are absent until GET /cis/jobs/:id has them.
     generateAllStatements: build.mutation<{ job: QueuedJob & Partial<Job> }, GenerateAllInput>({
       query: (body) => ({ url: '/cis/statements/generate-all', method: 'POST', body }),
+    }),
+    correctStatement: build.mutation<{ statement: Statement }, string>({
+      query: (id) => ({ url: `/cis/statements/${encodeURIComponent(id)}/correct`, method: 'POST' }),
+      invalidatesTags: ['CisStatement', 'CisInvoice', 'CisDashboard'],
     }),
     issueStatement: build.mutation<IssueResult, { id: string; method: IssueInput['method'] }>({
       query: ({ id, method }) => ({
@@ -285,6 +305,8 @@ export const {
   useGenerateStatementMutation,
   useGenerateAllStatementsMutation,
   useIssueStatementMutation,
+  useCorrectStatementMutation,
+  useCorrectPaymentDateMutation,
   useLazyJobQuery,
   useCurrentReturnQuery,
   useReturnsQuery,

@@ -2,12 +2,45 @@
 // field errors land on the same fields.
 import {
   poundsToPence,
+  VALIDATION_MESSAGES,
   validateInvoiceInput,
   validateSettingsInput,
   validateSubcontractorInput,
 } from './domain';
 
 export { validateSettingsInput, validateSubcontractorInput };
+
+const AMOUNT_MESSAGES = {
+  gross: {
+    invalid: VALIDATION_MESSAGES.grossInvalid,
+    negative: VALIDATION_MESSAGES.grossNegative,
+    decimals: 'Gross amount can have at most 2 decimal places (pence)',
+  },
+  materials: {
+    invalid: VALIDATION_MESSAGES.materialsInvalid,
+    negative: VALIDATION_MESSAGES.materialsNegative,
+    decimals: 'Materials amount can have at most 2 decimal places (pence)',
+  },
+} as const;
+
+/**
+ * What is wrong with an amount typed in pounds ('abc': the spec's 'Invalid gross amount'; '1000.005': at most 2
+ * decimal places; '-5': cannot be negative), shown as the user types; null for an amount, and for blank (left to
+ * the required check: materials blank means none).
+ */
+export function amountInputError(
+  text: string | undefined,
+  field: keyof typeof AMOUNT_MESSAGES,
+): string | null {
+  const value = (text ?? '').trim();
+  if (value === '') return null;
+  const messages = AMOUNT_MESSAGES[field];
+  try {
+    return poundsToPence(value) < 0 ? messages.negative : null;
+  } catch {
+    return /^-?£?[\d,]*\.\d{3,}$/.test(value) ? messages.decimals : messages.invalid;
+  }
+}
 
 function pence(text: string): number {
   if (text.trim() === '') return Number.NaN;
@@ -38,7 +71,13 @@ export function validateInvoiceForm(values: {
     materialsJustification: values.materialsJustification,
   });
   const mapped: Record<string, string> = {};
+  // An amount that is not one says so in the words of the field's own check, not "Invalid gross amount".
+  const grossText = amountInputError(values.gross, 'gross');
+  const materialsText = amountInputError(values.materials, 'materials');
+  if (grossText) mapped.gross = grossText;
+  if (materialsText) mapped.materials = materialsText;
   for (const [field, message] of Object.entries(errors)) {
+    if ((field === 'grossP' && grossText) || (field === 'materialsP' && materialsText)) continue;
     if (field === 'grossP') mapped.gross = message;
     else if (field === 'materialsP') mapped.materials = message;
     else if (field === 'amounts') {

@@ -1,5 +1,14 @@
 import { Input, Select, Switch } from 'antd';
 import { FieldCol } from '../../../ui/FieldCol';
+import { amountInputError } from '../validation';
+
+/** A form rule showing, as the user types, what is wrong with an amount ('abc', '1000.005'). */
+const amountRule = (field: 'gross' | 'materials') => ({
+  validator: (_: unknown, value: string | undefined) => {
+    const message = amountInputError(value, field);
+    return message ? Promise.reject(new Error(message)) : Promise.resolve();
+  },
+});
 
 /**
  * An invoice's VAT rate, amounts, reverse charge, description and (when materials are high) the justification: the
@@ -24,10 +33,22 @@ export function InvoiceAmountFields({
           ]}
         />
       </FieldCol>
-      <FieldCol cols={{ xs: 24, md: 8 }} label="Gross amount (£)" name="gross" required extra="Excluding VAT">
+      <FieldCol
+        cols={{ xs: 24, md: 8 }}
+        label="Gross amount (£)"
+        name="gross"
+        required
+        extra="Excluding VAT"
+        rules={[amountRule('gross')]}
+      >
         <Input inputMode="decimal" prefix="£" />
       </FieldCol>
-      <FieldCol cols={{ xs: 24, md: 8 }} label="Materials (£)" name="materials">
+      <FieldCol
+        cols={{ xs: 24, md: 8 }}
+        label="Materials (£)"
+        name="materials"
+        rules={[amountRule('materials')]}
+      >
         <Input inputMode="decimal" prefix="£" />
       </FieldCol>
       <FieldCol cols={{ xs: 24, md: 8 }} label="Reverse charge" name="reverseCharge" valuePropName="checked">
