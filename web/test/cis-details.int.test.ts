@@ -16,6 +16,7 @@ import {
   londonDate,
   previousTaxMonth,
   taxMonthPeriod,
+  taxMonthTitle,
 } from '@workspace/cis/domain';
 import { ALL_CIS_SCOPES, CIS_ADMIN_ID, invoiceBody, settingsBody } from '@workspace/cis/testing';
 import { shots, visible } from './browser.js';
@@ -587,7 +588,8 @@ describe('CIS details in Chromium', () => {
           : ['pending', `Statements due by ${uk(deadline)} (${days} ${plural} remaining)`];
     const banner = page.locator(`.ant-alert[data-state="${state}"]`);
     await visible(banner.getByText(title, { exact: true }));
-    await visible(banner.getByText(period.displayLabel, { exact: true }));
+    // The period as HMRC names it (issue 13).
+    await visible(banner.getByText(taxMonthTitle(current), { exact: true }));
     const statementRows = page.locator('.ant-table-tbody tr.ant-table-row a[href^="/cis/subcontractors/"]');
     await until(
       () => statementRows.allTextContents(),

@@ -6,6 +6,7 @@
 // an issued statement whose month changed marked, and a corrected statement issued with the old one kept.
 import { internalPost } from '@workspace/identity/testing';
 import { ControlledClock } from '@workspace/kit/testing';
+import { PDFParse } from 'pdf-parse';
 import {
   adminQuery,
   createSubcontractor,
@@ -263,6 +264,15 @@ describe('a month whose return is submitted', () => {
     const mail = h.sink.messages().find((m) => m.to.includes('sam@submitted.test'));
     expect(mail?.subject).toBe('Corrected payment and deduction statement: Month ending 5 November 2026');
     expect(mail?.attachments[0]?.contentType).toBe('application/pdf');
+
+    // The subcontractor's corrected PDF says what it replaces.
+    const correctedPdf = await fetch(`${h.cisUrl}/v1/statements/${replacement.id}/pdf`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    const parser = new PDFParse({ data: new Uint8Array(await correctedPdf.arrayBuffer()) });
+    const { text } = await parser.getText();
+    await parser.destroy();
+    expect(text).toContain(`CORRECTED STATEMENT: replaces statement ${old.id} issued earlier for this month`);
 
     const after = await statementGroup(sub, OCTOBER);
     expect(after).toMatchObject({ state: 'issued', changedSinceIssue: false, statement: { version: 2 } });

@@ -264,6 +264,7 @@ export async function statementPdfInput(
     generatedAt: row.generatedAt.toISOString(),
     ...(settings.statementFooter ? { footer: settings.statementFooter } : {}),
     copy,
+    ...(row.supersedes ? { corrects: { statementId: row.supersedes } } : {}),
   };
 }
 
