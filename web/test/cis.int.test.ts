@@ -3,7 +3,7 @@
 // the bff forwarding /api/cis and serving the built web bundles).
 import { readFileSync } from 'node:fs';
 import type { Browser, Download, Locator, Page, Route } from 'playwright-core';
-import { londonDate, taxMonthOf } from '@workspace/cis/domain';
+import { londonDate, taxMonthEndShort, taxMonthOf, taxMonthTitle } from '@workspace/cis/domain';
 import {
   createSubcontractor,
   drainJobQueue,
@@ -817,7 +817,8 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
     await page.waitForURL(/\/cis\/analytics$/);
     const byMonth = card(page, 'Gross, Materials and CIS Deductions by Tax Month');
     await expectVisible(page, byMonth.locator('.recharts-bar-rectangle').first());
-    await expectVisible(page, byMonth.getByText(taxMonthOf(today)).first());
+    await expectVisible(page, byMonth.getByText(taxMonthEndShort(taxMonthOf(today))).first());
+    await expectVisible(page, byMonth.getByText('Tax month ending', { exact: true }));
     const bySub = card(page, 'By Subcontractor');
     await expectVisible(page, bySub.locator('.recharts-bar-rectangle').first());
     const expected: [string, string, string][] = [
@@ -951,7 +952,7 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
     ]);
     const paidDates = await cellOf(invoiceTable, paid, 'Dates');
     await expectVisible(page, paidDates.getByText(uk(today), { exact: true }));
-    await expectVisible(page, paidDates.getByText(taxMonthOf(today), { exact: true }));
+    await expectVisible(page, paidDates.getByText(taxMonthTitle(taxMonthOf(today)), { exact: true }));
     const unpaidDates = await cellOf(invoiceTable, page.locator('tr', { hasText: 'IMP-002' }), 'Dates');
     await expectVisible(page, unpaidDates.getByText('Not paid', { exact: true }));
     await page.screenshot({ path: `${shots}/cis-invoices-cards-dates.png` });

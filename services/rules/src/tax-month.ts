@@ -198,6 +198,18 @@ export function taxMonthTitle(label: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
+/** Where room is short (a chart's axis): '2026-10' → '5 Nov 2026', under a heading that says 'Month ending'. */
+export function taxMonthEndShort(label: string): string {
+  const end = parseLabel(nextTaxMonth(label));
+  return `5 ${(MONTH_NAMES[end.month - 1] ?? '').slice(0, 3)} ${end.year}`;
+}
+
+/** A period in a file name: '2026-10' → 'month-ending-2026-11-05' (sorts by date, says which month it is). */
+export function taxMonthFilePart(label: string): string {
+  const end = parseLabel(nextTaxMonth(label));
+  return `month-ending-${ymd(end.year, end.month, 5)}`;
+}
+
 /** A period's label inside a sentence: 'tax month ending 5 January 2026' (the month keeps its capital). */
 export function taxMonthInSentence(period: { displayLabel: string }): string {
   return period.displayLabel.charAt(0).toLowerCase() + period.displayLabel.slice(1);

@@ -12,6 +12,8 @@ import {
   taxMonthOf,
   taxMonthInSentence,
   taxMonthName,
+  taxMonthEndShort,
+  taxMonthFilePart,
   taxMonthTitle,
   taxMonthPeriod,
 } from '../src/index.js';
@@ -282,6 +284,11 @@ describe('taxMonthName: a period as HMRC names it (issue 13)', () => {
   ])('%s is the %s', (label, name, title) => {
     expect(taxMonthName(label)).toBe(name);
     expect(taxMonthTitle(label)).toBe(title);
+  });
+
+  test('short and file-name forms name the same month end', () => {
+    expect(taxMonthEndShort('2026-12')).toBe('5 Jan 2027');
+    expect(taxMonthFilePart('2026-10')).toBe('month-ending-2026-11-05');
   });
 
   test('a label that is not YYYY-MM is refused', () => {

@@ -16,6 +16,8 @@ export {
   currentTaxMonth,
   formatTaxMonthEnding,
   taxMonthName,
+  taxMonthEndShort,
+  taxMonthFilePart,
   taxMonthTitle,
   taxMonthInSentence,
   formatLongDate,

@@ -1,4 +1,5 @@
 import type { Analytics } from '@workspace/cis/contract';
+import { taxMonthEndShort, taxMonthTitle } from '@workspace/rules';
 import { Card, Col, Empty, Row, Segmented, Skeleton, Space, Table } from 'antd';
 import { useState, type ReactElement } from 'react';
 import {
@@ -20,7 +21,7 @@ import { pounds } from '../../ui/format';
 const colours = { gross: '#1677ff', materials: '#faad14', cis: '#f5222d' };
 
 /** Room on the right for the last axis label (Recharts otherwise cuts it at the chart's edge). */
-const chartMargin = { top: 8, right: 32, bottom: 0, left: 0 };
+const chartMargin = { top: 8, right: 44, bottom: 0, left: 0 };
 
 /** Recharts works in pounds; labels and tooltips show pounds with pence. */
 const toPounds = (pence: number) => pence / 100;
@@ -28,11 +29,16 @@ const poundsTick = (value: number) => `£${value.toLocaleString('en-GB')}`;
 const poundsTooltip = (value: unknown) =>
   typeof value === 'number' ? pounds(Math.round(value * 100)) : String(value);
 
+/** The tooltip names the month in full: 'Month ending 5 November 2026'. */
+const monthTooltipLabel = (_label: unknown, payload: readonly { payload?: { name?: string } }[]) =>
+  payload[0]?.payload?.name ?? '';
+
 function monthRows(data: Analytics) {
   return [...data.byMonth]
     .sort((a, b) => a.taxMonth.localeCompare(b.taxMonth))
     .map((row) => ({
-      month: row.taxMonth,
+      month: taxMonthEndShort(row.taxMonth),
+      name: taxMonthTitle(row.taxMonth),
       Gross: toPounds(row.grossP),
       Materials: toPounds(row.materialsP),
       'CIS Deductions': toPounds(row.cisDeductionP),
@@ -43,10 +49,17 @@ function monthRows(data: Analytics) {
 /** The grid, axes, tooltip and legend of a chart by tax month (elements, not a component: Recharts reads its children). */
 const monthAxes = () => [
   <CartesianGrid key="grid" strokeDasharray="3 3" />,
-  <XAxis key="x" dataKey="month" interval="preserveStartEnd" minTickGap={12} />,
+  <XAxis
+    key="x"
+    dataKey="month"
+    interval="preserveStartEnd"
+    minTickGap={12}
+    label={{ value: 'Tax month ending', position: 'insideBottom', offset: 0 }}
+    height={48}
+  />,
   <YAxis key="y" tickFormatter={poundsTick} width={90} />,
-  <Tooltip key="tooltip" formatter={poundsTooltip} />,
-  <Legend key="legend" />,
+  <Tooltip key="tooltip" formatter={poundsTooltip} labelFormatter={monthTooltipLabel} />,
+  <Legend key="legend" wrapperStyle={{ paddingTop: 8 }} />,
 ];
 
 /** A card holding one chart by tax month, or the empty state when the period has no invoices. */

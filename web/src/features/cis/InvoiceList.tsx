@@ -1,4 +1,5 @@
 import type { Invoice } from '@workspace/cis/contract';
+import { taxMonthTitle } from '@workspace/rules';
 import {
   CheckOutlined,
   CloseOutlined,
@@ -22,7 +23,6 @@ import {
 } from './api';
 import { invoicePeriods, listPeriodOptions, useUrlFilter, useUrlSearch } from './components/filters';
 import { REJECT_INVOICE_CONFIRM, invoiceAllows, statementPending } from './components/invoiceActions';
-import { taxMonthName } from '@workspace/rules';
 import { PayModal } from './components/PayModal';
 import { withSubmittedReturnWarning } from './components/submittedReturn';
 import { ListTable, RowAction, SelectionBar, StatCardRow } from '../../ui/ListPage';
@@ -198,7 +198,7 @@ export function InvoiceList() {
           <Space orientation="vertical" size={0}>
             <span>{ukDate(row.paymentDate)}</span>
             <Typography.Text type="secondary">
-              {row.taxMonth ? taxMonthName(row.taxMonth) : ''}
+              {row.taxMonth ? taxMonthTitle(row.taxMonth) : ''}
             </Typography.Text>
           </Space>
         ) : (
