@@ -78,7 +78,10 @@ beforeAll(async () => {
   const statement = await statementOf(OCTOBER);
   await call('POST', `/statements/${statement?.id ?? ''}/issue`, { method: 'print' });
   await call('POST', `/returns/${OCTOBER}/compile`);
-  await call('POST', `/returns/${OCTOBER}/submit`);
+  // With HMRC's three declarations ticked (what a submit asks for since issue 13).
+  await call('POST', `/returns/${OCTOBER}/submit`, {
+    declarations: { employmentStatus: true, verification: true, informationCorrect: true },
+  });
   await approvedInvoice('JO-2');
   await approvedInvoice('JO-3');
   await call('POST', `/invoices/${invoiceIds['JO-3'] ?? ''}/pay`, { paymentDate: '2026-11-07' });

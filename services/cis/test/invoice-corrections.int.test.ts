@@ -17,6 +17,11 @@ import {
   type CisHarness,
 } from './support.js';
 
+/** HMRC's three declarations, ticked: what a submit asks for (the declare work of issue 13). */
+const DECLARATIONS = {
+  declarations: { employmentStatus: true, verification: true, informationCorrect: true },
+};
+
 const clock = new ControlledClock(new Date('2026-11-10T10:00:00Z'));
 let h: CisHarness;
 let admin: string;
@@ -109,7 +114,7 @@ async function submitMonth(subcontractorIds: string[], taxMonth: string) {
   }
   const compiled = await h.call(admin, 'POST', `/returns/${taxMonth}/compile`);
   expect(compiled.status).toBe(200);
-  const submitted = await h.call(admin, 'POST', `/returns/${taxMonth}/submit`);
+  const submitted = await h.call(admin, 'POST', `/returns/${taxMonth}/submit`, DECLARATIONS);
   expect(submitted.status).toBe(200);
 }
 

@@ -24,22 +24,36 @@ const AMOUNT_MESSAGES = {
 } as const;
 
 /**
- * What is wrong with an amount typed in pounds ('abc': the spec's 'Invalid gross amount'; '1000.005': at most 2
- * decimal places; '-5': cannot be negative), shown as the user types; null for an amount, and for blank (left to
- * the required check: materials blank means none).
+ * What is wrong with text that is not an amount in pounds ('abc': the spec's 'Invalid gross amount'; '1000.005': at
+ * most 2 decimal places), shown as the user types; null for an amount (negative ones included) and for blank.
  */
-export function amountInputError(
+export function notAnAmountError(
   text: string | undefined,
   field: keyof typeof AMOUNT_MESSAGES,
 ): string | null {
   const value = (text ?? '').trim();
   if (value === '') return null;
-  const messages = AMOUNT_MESSAGES[field];
   try {
-    return poundsToPence(value) < 0 ? messages.negative : null;
+    poundsToPence(value);
+    return null;
   } catch {
+    const messages = AMOUNT_MESSAGES[field];
     return /^-?£?[\d,]*\.\d{3,}$/.test(value) ? messages.decimals : messages.invalid;
   }
+}
+
+/**
+ * What is wrong with an amount typed in pounds: not an amount (above), or negative ('Gross amount cannot be
+ * negative'); null for an amount, and for blank (left to the required check: materials blank means none).
+ */
+export function amountInputError(
+  text: string | undefined,
+  field: keyof typeof AMOUNT_MESSAGES,
+): string | null {
+  const notAnAmount = notAnAmountError(text, field);
+  if (notAnAmount) return notAnAmount;
+  const value = (text ?? '').trim();
+  return value !== '' && poundsToPence(value) < 0 ? AMOUNT_MESSAGES[field].negative : null;
 }
 
 function pence(text: string): number {

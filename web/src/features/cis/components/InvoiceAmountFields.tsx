@@ -1,11 +1,14 @@
 import { Input, Select, Switch } from 'antd';
 import { FieldCol } from '../../../ui/FieldCol';
-import { amountInputError } from '../validation';
+import { notAnAmountError } from '../validation';
 
-/** A form rule showing, as the user types, what is wrong with an amount ('abc', '1000.005'). */
+/**
+ * A form rule showing, as the user types, what is wrong with an amount that is not one ('abc', '1000.005'). A
+ * negative amount is left to the save, which puts the spec's messages on both amounts ('Amounts cannot be negative').
+ */
 const amountRule = (field: 'gross' | 'materials') => ({
   validator: (_: unknown, value: string | undefined) => {
-    const message = amountInputError(value, field);
+    const message = notAnAmountError(value, field);
     return message ? Promise.reject(new Error(message)) : Promise.resolve();
   },
 });
