@@ -18,7 +18,7 @@ import {
   taxMonthPeriod,
   taxMonthTitle,
 } from '@workspace/cis/domain';
-import { ALL_CIS_SCOPES, CIS_ADMIN_ID, invoiceBody, settingsBody } from '@workspace/cis/testing';
+import { ALL_CIS_SCOPES, CIS_ADMIN_ID, DECLARED, invoiceBody, settingsBody } from '@workspace/cis/testing';
 import { shots, visible } from './browser.js';
 import { choose, dialog, optionsOf, startCisBrowserStack, until, type CisBrowserStack } from './cis-stack.js';
 
@@ -541,7 +541,7 @@ describe('CIS details in Chromium', () => {
     };
     expect(compiled.validation).toEqual({ valid: true, issues: [] });
     const previousId = compiled.return.id;
-    await call('POST', `/returns/${encodeURIComponent(previousId)}/submit`);
+    await call('POST', `/returns/${encodeURIComponent(previousId)}/submit`, DECLARED);
     let label = previous;
     for (let n = 0; n < 12; n++) {
       label = previousTaxMonth(label);
@@ -650,14 +650,14 @@ describe('CIS details in Chromium', () => {
     expect(labels).toEqual(expectedLabels);
     await page.screenshot({ path: `${shots}/cis-details-returns-history.png`, fullPage: true });
 
-    // Last month's row: label, subcontractor count, CIS total, Submitted date and the Locked badge.
+    // Last month's row: label, subcontractor count, CIS total, Submitted date and the Submitted badge (issue 13).
     const previousRow = rows.nth(1);
     const cells = previousRow.locator('td');
     expect(await cells.nth(1).textContent()).toBe(`${previous}${taxMonthPeriod(previous).displayLabel}`);
     expect(await cells.nth(2).textContent()).toBe('1');
     expect(await cells.nth(3).textContent()).toBe('£160.00');
     expect(await cells.nth(4).textContent()).toBe(uk(today));
-    await visible(cells.nth(5).locator('.ant-tag', { hasText: /^Locked$/ }));
+    await visible(cells.nth(5).locator('.ant-tag', { hasText: /^Submitted$/ }));
 
     // Expanded: the totals and Export CSV, which downloads the return's lines under its id.
     await previousRow.locator('.ant-table-row-expand-icon').click();

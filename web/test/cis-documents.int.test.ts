@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { PDFParse } from 'pdf-parse';
 import type { Page } from 'playwright-core';
-import { currentTaxMonth, londonDate } from '@workspace/cis/domain';
-import { ALL_CIS_SCOPES, CIS_ADMIN_ID, invoiceBody, settingsBody } from '@workspace/cis/testing';
+import { currentTaxMonth, londonDate, taxMonthFilePart } from '@workspace/cis/domain';
+import { ALL_CIS_SCOPES, CIS_ADMIN_ID, DECLARED, invoiceBody, settingsBody } from '@workspace/cis/testing';
 import { shots, visible } from './browser.js';
 import { startCisBrowserStack, until, type CisBrowserStack } from './cis-stack.js';
 
@@ -104,7 +104,7 @@ beforeAll(async () => {
   await call('POST', `/statements/${fay.statementId}/issue`, { method: 'portal' });
   const compiled = (await call('POST', `/returns/${current}/compile`)) as { return: { id: string } };
   returnId = compiled.return.id;
-  await call('POST', `/returns/${encodeURIComponent(returnId)}/submit`);
+  await call('POST', `/returns/${encodeURIComponent(returnId)}/submit`, DECLARED);
   await paidSubcontractor('Pip Printer', PRINTED_UTR);
 });
 
@@ -163,7 +163,8 @@ describe('documents carrying identifiers', () => {
     await visible(xml);
     expect(await xml.isEnabled()).toBe(true);
     const [file] = await Promise.all([page.waitForEvent('download'), xml.click()]);
-    expect(file.suggestedFilename()).toBe(`cis300-${returnId}.xml`);
+    // Named for the period as HMRC names it (issue 13).
+    expect(file.suggestedFilename()).toBe(`cis300-${taxMonthFilePart(returnId)}.xml`);
     const text = readFileSync(await file.path(), 'utf8');
     expect(text).toContain('<IRenvelope');
     expect(text).toContain(`<UTR>${FILED_UTR}</UTR>`);

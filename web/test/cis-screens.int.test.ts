@@ -21,7 +21,15 @@ import {
   type CisHarness,
 } from '@workspace/cis/testing';
 import { shots, visible } from './browser.js';
-import { choose, dialog, optionsOf, cisStackPerFile, until, type CisBrowserStack } from './cis-stack.js';
+import {
+  choose,
+  declareAndSubmit,
+  dialog,
+  optionsOf,
+  cisStackPerFile,
+  until,
+  type CisBrowserStack,
+} from './cis-stack.js';
 
 let stack: CisBrowserStack;
 let harness: CisHarness;
@@ -528,13 +536,15 @@ describe('CIS screens in Chromium, screen by screen and role by role', () => {
 
     // Submitted, hence locked: no Recompile.
     await current.getByRole('button', { name: 'Submit Return' }).click();
-    await dialog(page, 'Submit Return').getByRole('button', { name: 'Submit' }).click();
+    await declareAndSubmit(page);
     const submitted = dialog(page, 'Return Submitted');
     await visible(submitted);
     await submitted.getByRole('button', { name: 'OK' }).click();
-    await visible(current.getByText('Locked', { exact: true }));
+    // Issue 13: 'Submitted', not the bare 'Locked'.
+    const badge = current.locator('.ant-tag', { hasText: /^Submitted$/ });
+    await visible(badge);
     // A submitted return's badge is purple.
-    expect(await tagColourOf(current.locator('.ant-tag', { hasText: 'Locked' }).first())).toBe('purple');
+    expect(await tagColourOf(badge.first())).toBe('purple');
     expect(await current.getByRole('button', { name: 'Recompile' }).count()).toBe(0);
     expect(await current.getByRole('button', { name: 'Compile Return' }).count()).toBe(0);
     expect(await current.getByRole('button', { name: 'Submit Return' }).count()).toBe(0);
@@ -624,7 +634,7 @@ describe('CIS screens in Chromium, screen by screen and role by role', () => {
     // Returns (the return the accountant submitted): no Compile, Recompile, Submit, Export CSV or Unlock.
     await page.goto(`${baseUrl}/cis/returns`);
     const current = page.getByTestId('current-return');
-    await visible(current.getByText('Locked', { exact: true }));
+    await visible(current.locator('.ant-tag', { hasText: /^Submitted$/ }));
     await visible(current.getByText('Bob Nomail Ltd', { exact: true }));
     for (const name of ['Compile Return', 'Recompile', 'Submit Return', 'Export CSV', 'Unlock (Testing)'])
       expect(await page.getByRole('button', { name, exact: true }).count()).toBe(0);

@@ -128,3 +128,21 @@ export async function choose(page: Page, field: Locator, option: string) {
 /** The antd modal dialog with this title (confirm dialogs and result dialogs alike). */
 export const dialog = (page: Page, title: string) =>
   page.locator('.ant-modal:visible', { has: page.getByText(title, { exact: true }) });
+
+/** The return's submit dialog (issue 13): its title names the return's period ("Submit the return for the month …"). */
+export const submitDialog = (page: Page) =>
+  page.locator('.ant-modal:visible', {
+    has: page.getByText(/^Submit the (amended )?return for the month ending /),
+  });
+
+/**
+ * In the open submit dialog, ticks every declaration it requires (not the optional inactivity) and submits: the
+ * declared flow that replaced the single "Are you sure?" confirmation.
+ */
+export async function declareAndSubmit(page: Page): Promise<void> {
+  const open = submitDialog(page);
+  await visible(open);
+  const boxes = open.locator('label.ant-checkbox-wrapper', { hasNotText: '(optional)' });
+  for (const box of await boxes.all()) await box.click();
+  await open.getByRole('button', { name: /^Submit (amended )?return$/ }).click();
+}

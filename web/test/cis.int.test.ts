@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Download, Locator, Page, Route } from 'playwright-core';
 import { londonDate, taxMonthEndShort, taxMonthOf, taxMonthTitle } from '@workspace/cis/domain';
 import {
+  DECLARED,
   createSubcontractor,
   drainJobQueue,
   invoiceBody,
@@ -12,7 +13,15 @@ import {
   type CisHarness,
 } from '@workspace/cis/testing';
 import { shots } from './browser.js';
-import { choose, dialog, optionsOf, cisStackPerFile, type CisBrowserStack } from './cis-stack.js';
+import {
+  choose,
+  declareAndSubmit,
+  dialog,
+  optionsOf,
+  cisStackPerFile,
+  submitDialog,
+  type CisBrowserStack,
+} from './cis-stack.js';
 
 // Each describe has a stack (and database) of its own, started before its journeys and stopped after them: the
 // second makes through the API what it needs (seedWhatTheFirstJourneysLeave), so it runs alone as well.
@@ -39,21 +48,14 @@ async function recompileReturn(page: Page, current: Locator, included: string) {
   await expectVisible(page, current.getByText('Return validated successfully'));
 }
 
-/** Submits the current return through its confirmation and waits for it to lock. */
+/** Submits the current return with its declarations (issue 13: no bare "Are you sure?") and waits for it to lock. */
 async function submitReturn(page: Page, current: Locator) {
   await current.getByRole('button', { name: 'Submit Return' }).click();
-  const confirmSubmit = dialog(page, 'Submit Return');
-  await expectVisible(
-    page,
-    confirmSubmit.getByText(
-      'Are you sure you want to submit this return? It will be locked after submission.',
-    ),
-  );
-  await confirmSubmit.getByRole('button', { name: 'Submit' }).click();
+  await declareAndSubmit(page);
   const submitted = dialog(page, 'Return Submitted');
   await expectVisible(page, submitted.getByText('Return submitted successfully'));
   await submitted.getByRole('button', { name: 'OK' }).click();
-  await expectVisible(page, current.locator('.ant-tag', { hasText: 'Locked' }));
+  await expectVisible(page, current.locator('.ant-tag', { hasText: /^Submitted$/ }));
 }
 
 /** 'YYYY-MM-DD' → 'DD/MM/YYYY' (what the date fields show and take). */
@@ -542,7 +544,7 @@ async function seedWhatTheFirstJourneysLeave(today: string): Promise<void> {
     utr: '9876543210',
   });
   const compiled = (await call('POST', `/returns/${taxMonth}/compile`)) as { return: { id: string } };
-  await call('POST', `/returns/${compiled.return.id}/submit`);
+  await call('POST', `/returns/${compiled.return.id}/submit`, DECLARED);
 }
 
 describe('CIS journeys in Chromium: import, Generate All, returns, the portal and analytics', () => {
@@ -694,7 +696,7 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
     const page = signedIn();
     await page.goto(`${baseUrl}/cis/returns`);
     const current = page.getByTestId('current-return');
-    await expectVisible(page, current.locator('.ant-tag', { hasText: 'Locked' }));
+    await expectVisible(page, current.locator('.ant-tag', { hasText: /^Submitted$/ }));
 
     await current.getByRole('button', { name: 'Unlock (Testing)' }).click();
     const confirmUnlock = dialog(page, 'Unlock for Testing');
@@ -1085,7 +1087,7 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
     await expectVisible(page, listSkeleton);
     heldReturn.release();
     const current = page.getByTestId('current-return');
-    await expectVisible(page, current.locator('.ant-tag', { hasText: 'Locked' }));
+    await expectVisible(page, current.locator('.ant-tag', { hasText: /^Submitted$/ }));
     await page.unroute('**/api/cis/returns/current', heldReturn.handler);
     await page.route('**/api/cis/returns/current', fail);
     await page.goto(`${baseUrl}/cis/returns`);
@@ -1094,7 +1096,7 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
 
     // Export: the server's failure, then a return without lines ('No data to export').
     await page.goto(`${baseUrl}/cis/returns`);
-    await expectVisible(page, current.locator('.ant-tag', { hasText: 'Locked' }));
+    await expectVisible(page, current.locator('.ant-tag', { hasText: /^Submitted$/ }));
     await page.route('**/api/cis/returns/*/export.csv', fail);
     await current.getByRole('button', { name: 'Export CSV' }).click();
     const exportFailed = dialog(page, 'Export Failed');
@@ -1126,7 +1128,7 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
     await unlockFailed.getByRole('button', { name: 'OK' }).click();
     await unlockFailed.waitFor({ state: 'detached' });
     await page.unroute('**/api/cis/returns/*/unlock', fail);
-    expect(await current.locator('.ant-tag', { hasText: 'Locked' }).count()).toBe(1);
+    expect(await current.locator('.ant-tag', { hasText: /^Submitted$/ }).count()).toBe(1);
     await current.getByRole('button', { name: 'Unlock (Testing)' }).click();
     await dialog(page, 'Unlock for Testing').getByRole('button', { name: 'Unlock' }).click();
     await dialog(page, 'Return Unlocked').getByRole('button', { name: 'OK' }).click();
@@ -1143,18 +1145,21 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
 
     await page.route('**/api/cis/returns/*/submit', fail);
     await current.getByRole('button', { name: 'Submit Return' }).click();
-    await dialog(page, 'Submit Return').getByRole('button', { name: 'Submit' }).click();
+    await declareAndSubmit(page);
     const submitFailed = dialog(page, 'Submission Failed');
     await expectVisible(page, submitFailed.getByText('Failed to submit return', { exact: true }));
     await expectVisible(page, submitFailed.getByText('Database unavailable', { exact: true }));
     await submitFailed.getByRole('button', { name: 'OK' }).click();
     await submitFailed.waitFor({ state: 'detached' });
     await page.unroute('**/api/cis/returns/*/submit', fail);
+    // The declarations dialog stays open after a failure; closed, the return is still a draft.
+    await submitDialog(page).getByRole('button', { name: 'Cancel' }).click();
+    await submitDialog(page).waitFor({ state: 'detached' });
     expect(await current.locator('.ant-tag', { hasText: 'Draft' }).count()).toBe(1);
     await current.getByRole('button', { name: 'Submit Return' }).click();
-    await dialog(page, 'Submit Return').getByRole('button', { name: 'Submit' }).click();
+    await declareAndSubmit(page);
     await dialog(page, 'Return Submitted').getByRole('button', { name: 'OK' }).click();
-    await expectVisible(page, current.locator('.ant-tag', { hasText: 'Locked' }));
+    await expectVisible(page, current.locator('.ant-tag', { hasText: /^Submitted$/ }));
 
     // Settings: the accountant may only read them (cis.settings.read), so the CIS admin saves against a failure.
     const admin = await stack.newPage('cis.admin@demo.test');

@@ -2,10 +2,17 @@ import type { Migration } from '@workspace/kit';
 import { cisSchema } from './001_cis.js';
 import { invoiceSearch } from './002_invoice_search.js';
 import { sealedCis300 } from './003_sealed_cis300.js';
+import { returnDeclarations } from './005_return_declarations.js';
 import { correctedStatements } from './006_corrected_statements.js';
 
 /**
  * cis's migrations in the order they apply. Append only: a new change is a new file, added at the end. A
  * migration's `name` is what knex records as applied, so names never change (test/migrations.test.ts).
  */
-export const cisMigrations: Migration[] = [cisSchema, invoiceSearch, sealedCis300, correctedStatements];
+export const cisMigrations: Migration[] = [
+  cisSchema,
+  invoiceSearch,
+  sealedCis300,
+  returnDeclarations,
+  correctedStatements,
+];

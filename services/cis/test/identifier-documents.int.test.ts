@@ -12,6 +12,7 @@ import { queueUnsealedCis300 } from '../migrations/003_sealed_cis300.js';
 import { sealStoredCis300 } from '../src/commands/seal-stored-cis300.js';
 import { CIS_ROLE_TEMPLATES } from '../src/domain/index.js';
 import {
+  DECLARED,
   ALL_CIS_SCOPES,
   NOTIFICATION_TOKEN,
   adminQuery,
@@ -260,7 +261,7 @@ describe('the CIS300 document (H1, H2, M8)', () => {
     const compiled = await h.call(admin, 'POST', `/returns/${MONTH}/compile`);
     expect(compiled.body.validation).toEqual({ valid: true, issues: [] });
     returnId = (compiled.body.return as { id: string }).id;
-    const submitted = await h.call(admin, 'POST', `/returns/${returnId}/submit`);
+    const submitted = await h.call(admin, 'POST', `/returns/${returnId}/submit`, DECLARED);
     expect(submitted.status).toBe(200);
     submissionRef = (submitted.body.return as { submissionRef: string }).submissionRef;
   });

@@ -11,6 +11,7 @@ import { PDFParse } from 'pdf-parse';
 import { currentTaxMonth, londonDate, taxMonthOf } from '../src/domain/index.js';
 import { internalPost } from '@workspace/identity/testing';
 import {
+  DECLARED,
   ALL_CIS_SCOPES,
   adminQuery,
   settingsBody,
@@ -281,16 +282,17 @@ describe('an invoice from record to submitted return', () => {
       cisDeductedP: 44000,
     });
 
-    const submitted = await h.call(admin, 'POST', `/returns/${ret.id}/submit`);
+    const submitted = await h.call(admin, 'POST', `/returns/${ret.id}/submit`, DECLARED);
     expect(submitted.status).toBe(200);
     expect(submitted.body.return).toMatchObject({
       status: 'submitted',
       locked: true,
-      displayStatus: 'Locked',
-      submittedBy: 'system',
+      // Issue 13: 'Submitted' and the person who submitted (cis.md section 4 said 'Locked' and 'system').
+      displayStatus: 'Submitted',
+      submittedBy: expect.any(String),
       hasCis300: true,
     });
-    const again = await h.call(admin, 'POST', `/returns/${ret.id}/submit`);
+    const again = await h.call(admin, 'POST', `/returns/${ret.id}/submit`, DECLARED);
     expect(again.body.detail).toBe('Return is already locked');
     const recompile = await h.call(admin, 'POST', `/returns/${month}/compile`);
     expect(recompile.body.detail).toBe('Return is already locked');

@@ -4,6 +4,7 @@
 // label, and the export's audit action.
 import {
   ALL_CIS_SCOPES,
+  DECLARED,
   adminQuery,
   createSubcontractor,
   drainJobQueue,
@@ -336,7 +337,7 @@ describe('submit and amend', () => {
   it("refuses an invalid return with 'Return validation failed: …' and leaves it unlocked", async () => {
     const compiled = await h.call(admin, 'POST', `/returns/${JULY}/compile`);
     expect(compiled.body.return).toMatchObject({ id: JULY, status: 'draft' });
-    const submitted = await h.call(admin, 'POST', `/returns/${JULY}/submit`);
+    const submitted = await h.call(admin, 'POST', `/returns/${JULY}/submit`, DECLARED);
     expect(submitted.status).toBe(409);
     expect(submitted.body.detail).toBe(
       'Return validation failed: Line 1: Statement not issued for Alma Andrews',
@@ -360,18 +361,20 @@ describe('submit and amend', () => {
   });
 
   it('submits a valid return: submitted and locked, with lockedAt, submittedAt, submittedBy and the submission reference', async () => {
-    const submitted = await h.call(await as(SUBMITTER), 'POST', `/returns/${MAY}/submit`);
+    const submitted = await h.call(await as(SUBMITTER), 'POST', `/returns/${MAY}/submit`, DECLARED);
     expect(submitted.status).toBe(200);
     const ret = submitted.body.return as Record<string, unknown>;
     expect(ret).toMatchObject({
       id: MAY,
       status: 'submitted',
       locked: true,
-      displayStatus: 'Locked',
+      // Issue 13: 'Submitted', not the bare 'Locked' of cis.md section 4.
+      displayStatus: 'Submitted',
       lockedAt: isoInstant,
       submittedAt: isoInstant,
-      // cis.md section 4: the actor is recorded as 'system'; the person is in the audit entry.
-      submittedBy: 'system',
+      // Issue 13 (superseding cis.md section 4's 'system'): the person who declared and submitted it.
+      submittedBy: SUBMITTER,
+      declarations: DECLARED.declarations,
       submissionRef: expect.stringMatching(/^[A-Za-z0-9+/]{27}=$/),
       updatedAt: isoInstant,
       hasCis300: true,
@@ -380,7 +383,7 @@ describe('submit and amend', () => {
     expect(stored).toMatchObject({
       status: 'submitted',
       locked: true,
-      submitted_by: 'system',
+      submitted_by: SUBMITTER,
       submission_ref: ret.submissionRef,
       updated_by: SUBMITTER,
       issues: [],
@@ -400,7 +403,7 @@ describe('submit and amend', () => {
     expect(entry).toMatchObject({ performed_by: SUBMITTER, details: { activity: 'return.submit' } });
 
     // A locked return is neither submitted again nor recompiled, and stays as it was.
-    const again = await h.call(admin, 'POST', `/returns/${MAY}/submit`);
+    const again = await h.call(admin, 'POST', `/returns/${MAY}/submit`, DECLARED);
     expect(again.status).toBe(409);
     expect(again.body.detail).toBe('Return is already locked');
     const recompile = await h.call(admin, 'POST', `/returns/${MAY}/compile`);

@@ -294,3 +294,14 @@ export async function storedRow(
   );
   return row?.row as Record<string, unknown> | undefined;
 }
+
+/**
+ * The body of POST /returns/:id/submit for a return with payments: the three declarations ticked (issue 13; a submit
+ * without them is refused).
+ */
+export const DECLARED = {
+  declarations: { employmentStatus: true, verification: true, informationCorrect: true },
+} as const;
+
+/** The body of POST /returns/:id/submit for a nil return: information correct ticked, no inactivity. */
+export const NIL_DECLARED = { declarations: { informationCorrect: true } } as const;

@@ -4,6 +4,7 @@ export * from './masking.js';
 export * from './money.js';
 export * from './scopes.js';
 export * from './tax-month.js';
+export * from './cis-declarations.js';
 export * from './modules/schedule.js';
 export * from './modules/notes.js';
 export * from './modules/chat.js';

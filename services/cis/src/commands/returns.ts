@@ -1,4 +1,5 @@
-import { problems, type Knex } from '@workspace/kit';
+import { HttpProblem, problems, type Knex } from '@workspace/kit';
+import { declarationIssues, declaredForReturn, type CisDeclarations } from '@workspace/rules';
 import type { CisDeps } from '../cis-deps.js';
 import { InvoiceStore } from '../db/invoices.store.js';
 import { ReturnStore, type ReturnRecord } from '../db/returns.store.js';
@@ -11,6 +12,7 @@ import {
   amendmentId,
   compileReturnLines,
   currentTaxMonth,
+  returnChangesSince,
   returnTransition,
   settingsReadyIssues,
   taxMonthInSentence,
@@ -19,7 +21,7 @@ import {
 } from '../domain/index.js';
 import { iso } from '../domain/timestamps.js';
 import type { Actor } from '../events/audit.js';
-import { refused } from './problems.js';
+import { fieldProblem, refused } from './problems.js';
 
 /** A return's period (cis.md section 3): the tax month's dates and labels, with its taxMonth. */
 const returnPeriod = (taxMonth: string) => ({ ...taxMonthPeriod(taxMonth), taxMonth });
@@ -72,8 +74,17 @@ async function compileMonth(trx: Knex.Transaction, taxMonth: string) {
   });
 }
 
-/** The CIS300 document of a return: clear identifiers are read only here, at submission. */
-async function cis300(deps: CisDeps, trx: Knex.Transaction, tenantId: string, row: ReturnRecord) {
+/**
+ * The CIS300 document of a return with the declarations as they were given: clear identifiers are read only here,
+ * at submission.
+ */
+async function cis300(
+  deps: CisDeps,
+  trx: Knex.Transaction,
+  tenantId: string,
+  row: ReturnRecord,
+  declared: CisDeclarations,
+) {
   const settings = await new SettingsStore(trx).load(tenantId);
   const subs = await new SubcontractorStore(trx).byIds(row.lines.map((line) => line.subcontractorId));
   const byId = new Map(subs.map((sub) => [sub.id, sub]));
@@ -100,7 +111,12 @@ async function cis300(deps: CisDeps, trx: Knex.Transaction, tenantId: string, ro
         totalDeductedP: line.cisDeductedP,
       };
     }),
-    declarations: { employmentStatus: true, verification: true, informationCorrect: true },
+    declarations: {
+      employmentStatus: declared.employmentStatus === true,
+      verification: declared.verification === true,
+      informationCorrect: declared.informationCorrect === true,
+    },
+    inactivity: declared.inactivity === true,
   });
   return { xml, irMark: computeIrMark(xml) };
 }
@@ -142,7 +158,7 @@ export function downloadCis300(deps: CisDeps, actor: Actor, id: string) {
       summary: `CIS300 document for the ${taxMonthInSentence(row.period)} downloaded`,
       details: { format: 'cis300' },
     });
-    return { id: row.id, xml };
+    return { id: row.id, taxMonth: row.taxMonth, amendment: row.amendmentOf !== null, xml };
   });
 }
 
@@ -186,10 +202,36 @@ export function compileReturn(deps: CisDeps, actor: Actor, taxMonth: string) {
   });
 }
 
-/** Submits a valid, unlocked return: it is locked and its CIS300 document kept. */
-export function submitReturn(deps: CisDeps, actor: Actor, id: string): Promise<ReturnRecord> {
+/**
+ * A submit without the declarations its return asks for is refused before anything is read or written: 400 naming
+ * each declaration not ticked (`body.declarations.<key>`), the messages joined in the detail.
+ */
+function assertDeclared(nil: boolean, declarations: CisDeclarations | undefined): void {
+  const issues = declarationIssues(nil, declarations);
+  const messages = Object.values(issues);
+  if (messages.length === 0) return;
+  const problem = fieldProblem(
+    Object.fromEntries(Object.entries(issues).map(([key, message]) => [`declarations.${key}`, message])),
+  );
+  throw new HttpProblem(400, 'declarations_required', messages.join('. ') + '.', problem.errors);
+}
+
+/**
+ * Submits a valid, unlocked return with the declarations the person submitting ticked (a return with payments:
+ * employment status, verification and information correct; a nil return: information correct and optionally
+ * inactivity): it is locked, the declarations and the submitter are stored with it and its CIS300 document, which
+ * carries them as given, is kept ready to file (this product has no live connection to HMRC's gateway).
+ */
+export function submitReturn(
+  deps: CisDeps,
+  actor: Actor,
+  id: string,
+  declarations: CisDeclarations | undefined,
+): Promise<ReturnRecord> {
   return deps.inTenant(actor.tenantId, async (trx) => {
     const row = await requireReturn(trx, id, true);
+    const nil = row.lines.length === 0;
+    if (!row.locked) assertDeclared(nil, declarations);
     // Statements issued since the compile count: refresh the lines' statement state before checking.
     const statements = await new StatementStore(trx).ofMonth(row.taxMonth);
     const issued = new Map(statements.map((s) => [s.subcontractorId, iso(s.issuedAt)]));
@@ -210,15 +252,17 @@ export function submitReturn(deps: CisDeps, actor: Actor, id: string): Promise<R
       validation: { valid: check.valid && readiness.length === 0, issues: [...check.issues, ...readiness] },
     });
     if (!transition.ok) throw refused(transition.error);
-    const { xml, irMark } = await cis300(deps, trx, actor.tenantId, { ...row, lines });
+    const declared = declaredForReturn(nil, declarations ?? {});
+    const { xml, irMark } = await cis300(deps, trx, actor.tenantId, { ...row, lines }, declared);
     const now = deps.clock.now();
     const saved = await new ReturnStore(trx).update(row.id, {
       status: 'submitted',
       locked: true,
       lockedAt: now,
       submittedAt: now,
-      // cis.md section 4: the submitter is recorded as 'system' (the person is in the audit entry).
-      submittedBy: 'system',
+      // Issue 13 (superseding cis.md section 4's 'system'): the person who declared and submitted the return.
+      submittedBy: actor.userId,
+      declarations: declared,
       submissionRef: irMark,
       lines,
       issues: [],
@@ -232,25 +276,56 @@ export function submitReturn(deps: CisDeps, actor: Actor, id: string): Promise<R
       targetType: 'return',
       targetId: row.id,
       taxMonth: row.taxMonth,
-      summary: `Return submitted for the ${taxMonthInSentence(row.period)}`,
+      summary: `${row.amendmentOf ? 'Amended return' : 'Return'} submitted for the ${taxMonthInSentence(row.period)}`,
       details: {
         lines: lines.length,
         cisDeductedP: row.totals.cisDeductedP,
         activity: 'return.submit',
-        nil: lines.length === 0,
+        nil,
+        declarations: Object.keys(declared)
+          .filter((key) => declared[key as keyof CisDeclarations])
+          .join(','),
+        ...(row.amendmentOf ? { amendmentOf: row.amendmentOf } : {}),
       },
     });
     return saved;
   });
 }
 
-/** Amends a submitted return: a new record {id}-AMD-{timestamp} pointing at the original. */
+/**
+ * A month's submitted return against its live figures: whether it changed since submission (an invoice paid,
+ * changed or cancelled into the month afterwards) and the difference per subcontractor and in total. A month whose
+ * return was never submitted answers `submitted: null` and no change.
+ */
+export function returnChanges(deps: CisDeps, tenantId: string, taxMonth: string) {
+  return deps.inTenant(tenantId, async (trx) => {
+    const returns = new ReturnStore(trx);
+    const submitted = await returns.lastSubmitted(taxMonth);
+    const latest = await returns.latest(taxMonth);
+    if (!submitted) return { taxMonth, submitted: null, amendment: null, ...returnChangesSince([], []) };
+    const live = await compileMonth(trx, taxMonth);
+    const amendment = latest && !latest.locked && latest.amendmentOf ? latest : null;
+    return { taxMonth, submitted, amendment, ...returnChangesSince(submitted.lines, live.lines) };
+  });
+}
+
+/**
+ * Amends a submitted return (cis.md section 4): a new record {id}-AMD-{timestamp} pointing at the original, compiled
+ * from the month's live figures, to be declared and submitted again (its own CIS300).
+ */
 export function amendReturn(deps: CisDeps, actor: Actor, id: string): Promise<ReturnRecord> {
   return deps.inTenant(actor.tenantId, async (trx) => {
     const row = await requireReturn(trx, id, true);
     const transition = returnTransition(row, 'amend');
     if (!transition.ok) throw refused(transition.error);
     const amendment = amendmentId(row.id, deps.clock.now().getTime());
+    const compiled = await compileMonth(trx, row.taxMonth);
+    const check = validateReturn({
+      taxMonth: row.taxMonth,
+      status: 'amended',
+      totals: compiled.totals,
+      lines: compiled.lines,
+    });
     const saved = await new ReturnStore(trx).insert({
       tenantId: actor.tenantId,
       id: amendment,
@@ -259,9 +334,9 @@ export function amendReturn(deps: CisDeps, actor: Actor, id: string): Promise<Re
       locked: false,
       period: row.period,
       deadlines: row.deadlines,
-      totals: row.totals,
-      lines: row.lines,
-      issues: [],
+      totals: compiled.totals,
+      lines: compiled.lines,
+      issues: check.issues,
       amendmentOf: row.id,
       compiledBy: actor.userId,
       updatedBy: actor.userId,
@@ -293,6 +368,7 @@ export function unlockReturn(deps: CisDeps, actor: Actor, id: string): Promise<R
       submittedBy: null,
       submissionRef: null,
       cis300XmlEnc: null,
+      declarations: null,
       updatedAt: deps.clock.now(),
       updatedBy: actor.userId,
     });
@@ -307,18 +383,41 @@ export function unlockReturn(deps: CisDeps, actor: Actor, id: string): Promise<R
   });
 }
 
-/** A return as CSV (identifiers masked), with an export audit entry; a return without lines is refused. */
-export function exportReturnCsv(deps: CisDeps, actor: Actor, id: string) {
+/**
+ * A return as CSV, with an export audit entry; a return without lines is refused. Identifiers are masked, except
+ * for a holder of cis.pii.unmask (`unmask`, the route checks the scope): then each line carries its subcontractor's
+ * UTR and NINO in clear, so the CSV reconciles with the CIS300, and the unmasking is audited (cis.pii.unmasked, ids
+ * only; ADR 0029).
+ */
+export function exportReturnCsv(deps: CisDeps, actor: Actor, id: string, unmask = false) {
   return deps.inTenant(actor.tenantId, async (trx) => {
     const row = await requireReturn(trx, id);
     if (row.lines.length === 0) throw refused('No data to export');
+    let clear: Map<string, { utr: string; nino: string }> | undefined;
+    if (unmask) {
+      const subs = await new SubcontractorStore(trx).byIds(row.lines.map((line) => line.subcontractorId));
+      clear = new Map(
+        subs.map((sub) => [
+          sub.id,
+          { utr: deps.sealed.open(sub.utrEnc), nino: deps.sealed.open(sub.ninoEnc) },
+        ]),
+      );
+      await deps.audit.write(trx, actor, 'cis.pii.unmasked', {
+        targetType: 'return',
+        targetId: row.id,
+        taxMonth: row.taxMonth,
+        targetIds: subs.map((sub) => sub.id),
+        summary: `Identifiers shown unmasked in the CSV of the return for the ${taxMonthInSentence(row.period)}`,
+        details: { fields: 'utr,nino', format: 'csv' },
+      });
+    }
     await deps.audit.write(trx, actor, 'cis.return.exported', {
       targetType: 'return',
       targetId: row.id,
       taxMonth: row.taxMonth,
       summary: `Return for the ${taxMonthInSentence(row.period)} exported to CSV`,
-      details: { format: 'csv', lines: row.lines.length },
+      details: { format: 'csv', lines: row.lines.length, unmasked: Boolean(clear) },
     });
-    return returnCsv({ id: row.id, period: row.period, lines: row.lines });
+    return returnCsv({ id: row.id, period: row.period, lines: row.lines }, clear);
   });
 }

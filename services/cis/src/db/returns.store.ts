@@ -1,4 +1,5 @@
 import type { Knex } from '@workspace/kit';
+import type { CisDeclarations } from '@workspace/rules';
 import type { ReturnLine, ReturnTotals, taxMonthPeriod } from '../domain/index.js';
 import { camelise, snakeise, type Camelised } from './records.js';
 
@@ -25,6 +26,8 @@ interface ReturnRow {
   compiled_by: string | null;
   /** The submitted CIS300 document, sealed (it carries UTRs and NINOs in clear). */
   cis300_xml_enc: string | null;
+  /** The declarations the return was submitted with, as ticked (migration 005); null before submission. */
+  declarations: CisDeclarations | null;
   created_at: Date;
   updated_at: Date;
   updated_by: string | null;
@@ -34,13 +37,14 @@ export type ReturnRecord = Camelised<ReturnRow>;
 
 export type ReturnChanges = Partial<Omit<ReturnRecord, 'tenantId' | 'id' | 'createdAt'>>;
 
-const JSON_FIELDS = ['period', 'deadlines', 'totals', 'lines', 'issues'] as const;
+const JSON_FIELDS = ['period', 'deadlines', 'totals', 'lines', 'issues', 'declarations'] as const;
 
 /** The jsonb columns are written as JSON text. */
 function columnsOf(changes: ReturnChanges): Record<string, unknown> {
   const columns = snakeise(changes);
   for (const field of JSON_FIELDS)
-    if (changes[field] !== undefined) columns[field] = JSON.stringify(changes[field]);
+    if (changes[field] !== undefined)
+      columns[field] = changes[field] === null ? null : JSON.stringify(changes[field]);
   return columns;
 }
 
@@ -52,6 +56,18 @@ export class ReturnStore {
   async latest(taxMonth: string, options: { lock?: boolean } = {}): Promise<ReturnRecord | undefined> {
     const query = this.trx<ReturnRow>('returns').where({ tax_month: taxMonth }).orderBy('created_at', 'desc');
     const row = await (options.lock ? query.forUpdate() : query).first();
+    return row ? camelise(row) : undefined;
+  }
+
+  /**
+   * The month's last submitted (locked) record, or undefined when the month's return was never submitted: "is month
+   * X's return submitted?". An amendment in progress does not hide it (the submitted original stays the one filed).
+   */
+  async lastSubmitted(taxMonth: string): Promise<ReturnRecord | undefined> {
+    const row = await this.trx<ReturnRow>('returns')
+      .where({ tax_month: taxMonth, locked: true })
+      .orderBy('created_at', 'desc')
+      .first();
     return row ? camelise(row) : undefined;
   }
 

@@ -161,6 +161,7 @@ export interface ReturnCsvSource {
   id?: string | null;
   period?: { label?: string | null } | null;
   lines: readonly {
+    subcontractorId?: string;
     name: string;
     utrMasked?: string | null;
     ninoMasked?: string | null;
@@ -172,18 +173,27 @@ export interface ReturnCsvSource {
   }[];
 }
 
-/** A return's lines: file cis-return-{id}.csv (the tax month label when there is no id); identifiers masked. */
-export function returnCsv(ret: ReturnCsvSource): CsvFile {
-  const rows = ret.lines.map((line) => [
-    line.name,
-    maskUtr(line.utrMasked),
-    maskNino(line.ninoMasked),
-    pounds(line.grossP),
-    pounds(line.materialsP),
-    pounds(line.cisDeductedP),
-    `${line.cisRate}%`,
-    line.invoiceCount,
-  ]);
+/**
+ * A return's lines: file cis-return-{id}.csv (the tax month label when there is no id); identifiers masked, unless
+ * `clear` gives a line's subcontractor's opened UTR and NINO (for a holder of cis.pii.unmask, audited by the caller).
+ */
+export function returnCsv(
+  ret: ReturnCsvSource,
+  clear?: ReadonlyMap<string, { utr: string; nino: string }>,
+): CsvFile {
+  const rows = ret.lines.map((line) => {
+    const opened = line.subcontractorId ? clear?.get(line.subcontractorId) : undefined;
+    return [
+      line.name,
+      opened ? opened.utr : maskUtr(line.utrMasked),
+      opened ? opened.nino : maskNino(line.ninoMasked),
+      pounds(line.grossP),
+      pounds(line.materialsP),
+      pounds(line.cisDeductedP),
+      `${line.cisRate}%`,
+      line.invoiceCount,
+    ];
+  });
   const key = ret.id ?? ret.period?.label ?? 'return';
   return csvFile(`cis-return-${safeFilePart(key)}.csv`, toCsv(RETURN_CSV_COLUMNS, rows));
 }

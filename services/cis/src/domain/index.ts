@@ -10,6 +10,7 @@ export * from './masking.js';
 export * from './states.js';
 export * from './statement-copies.js';
 export * from './returns.js';
+export * from './return-changes.js';
 export * from './validation.js';
 export * from './scopes.js';
 export * from './permissions.js';

@@ -246,10 +246,13 @@ export const RETURN_MESSAGES = {
   notLocked: 'Return is not locked',
 } as const;
 
-/** 'Not compiled' for no return, 'Locked' whatever the status when locked, else the status itself. */
+/**
+ * 'Not compiled' for no return, 'Submitted' whatever the status when locked (issue 13: the bare 'Locked' of cis.md
+ * section 4 said nothing of what happened to it), else the status itself.
+ */
 export function returnDisplayStatus(ret: ReturnState | null | undefined): string {
   if (!ret) return 'Not compiled';
-  if (ret.locked) return 'Locked';
+  if (ret.locked) return 'Submitted';
   return ret.status;
 }
 

@@ -24,9 +24,11 @@ import type { jobView, queuedJob } from './jobs.schemas.js';
 import type { portalInvoiceResponse, portalRecordsResponse } from './portal.schemas.js';
 import type {
   currentReturnResponse,
+  returnChangesResponse,
   returnLine,
   returnSchema,
   returnWithValidationResponse,
+  submitReturnBody,
   validationResponse,
 } from './returns.schemas.js';
 import type {
@@ -145,6 +147,10 @@ export type ReturnLine = z.output<typeof returnLine>;
 export type Validation = z.output<typeof validationResponse>;
 /** GET /v1/returns/:taxMonth and POST /v1/returns/:taxMonth/compile. */
 export type ReturnWithValidation = z.output<typeof returnWithValidationResponse>;
+/** POST /v1/returns/:id/submit: the declarations ticked. */
+export type SubmitReturnInput = z.input<typeof submitReturnBody>;
+/** GET /v1/returns/:taxMonth/changes. */
+export type ReturnChanges = z.output<typeof returnChangesResponse>;
 
 /** GET /v1/dashboard. */
 export type Dashboard = z.output<typeof dashboardResponse>;

@@ -22,6 +22,7 @@ export const presentReturn = (row: ReturnRecord): z.input<typeof returnSchema> =
   submittedBy: row.submittedBy,
   amendmentOf: row.amendmentOf,
   compiledBy: row.compiledBy,
+  declarations: row.declarations,
   hasCis300: row.cis300XmlEnc !== null,
   createdAt: timestamp(row.createdAt),
   updatedAt: timestamp(row.updatedAt),

@@ -1,4 +1,4 @@
-import { ApiRouter } from '@workspace/kit';
+import { ApiRouter, hasScope } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
 import {
   amendReturn,
@@ -7,21 +7,24 @@ import {
   downloadCis300,
   exportReturnCsv,
   returnHistory,
+  returnChanges,
   returnOfMonth,
   returnValidation,
   submitReturn,
   unlockReturn,
 } from '../commands/returns.js';
-import { RETURN_MESSAGES, returnDisplayStatus } from '../domain/index.js';
+import { RETURN_MESSAGES, returnDisplayStatus, taxMonthFilePart } from '../domain/index.js';
 import { sendCsv, sendDocument } from './http-helpers.js';
 import { presentReturn } from './returns.present.js';
 import {
   currentReturnResponse,
   historyQuery,
   returnHistoryResponse,
+  returnChangesResponse,
   returnIdParams,
   returnResponse,
   returnWithValidationResponse,
+  submitReturnBody,
   taxMonthParams,
   validationResponse,
 } from './returns.schemas.js';
@@ -72,6 +75,23 @@ export function returnRoutes(deps: CisDeps): ApiRouter {
     })
     .route({
       method: 'get',
+      path: '/returns/:taxMonth/changes',
+      summary:
+        "A tax month's submitted return against its live figures: changed since submission, and the difference per subcontractor and in total",
+      scopes: ['cis.inv.read'],
+      request: { params: taxMonthParams },
+      responses: { 200: { description: 'The changes', schema: returnChangesResponse } },
+      handler: async ({ ctx, params }) => {
+        const changes = await returnChanges(deps, ctx.tenantId, params.taxMonth);
+        return {
+          ...changes,
+          submitted: changes.submitted ? presentReturn(changes.submitted) : null,
+          amendment: changes.amendment ? presentReturn(changes.amendment) : null,
+        };
+      },
+    })
+    .route({
+      method: 'get',
       path: '/returns/:taxMonth/validate',
       summary: 'Validate the return of a tax month (issues[])',
       scopes: ['cis.inv.read'],
@@ -97,18 +117,20 @@ export function returnRoutes(deps: CisDeps): ApiRouter {
     .route({
       method: 'post',
       path: '/returns/:id/submit',
-      summary: 'Submit a valid, unlocked return: it is locked and its CIS300 document kept',
+      summary:
+        'Submit a valid, unlocked return with its declarations: it is locked, the declarations and the submitter stored and its CIS300 document (carrying them) kept ready to file',
       scopes: ['cis.ret.submit'],
-      request: { params: returnIdParams },
+      request: { params: returnIdParams, body: submitReturnBody },
       responses: { 200: { description: 'Submitted', schema: returnResponse } },
-      handler: async ({ ctx, params }) => ({
-        return: presentReturn(await submitReturn(deps, ctx, params.id)),
+      handler: async ({ ctx, params, body }) => ({
+        return: presentReturn(await submitReturn(deps, ctx, params.id, body.declarations)),
       }),
     })
     .route({
       method: 'post',
       path: '/returns/:id/amend',
-      summary: 'Amend a submitted return: a new record {id}-AMD-{timestamp} pointing at the original',
+      summary:
+        "Amend a submitted return: a new record {id}-AMD-{timestamp} pointing at the original, compiled from the month's live figures",
       scopes: ['cis.ret.submit'],
       status: 201,
       request: { params: returnIdParams },
@@ -130,12 +152,13 @@ export function returnRoutes(deps: CisDeps): ApiRouter {
     .route({
       method: 'get',
       path: '/returns/:id/export.csv',
-      summary: 'A return as CSV (identifiers masked)',
+      summary:
+        'A return as CSV: identifiers masked, in clear for a holder of cis.pii.unmask (audited as cis.pii.unmasked)',
       scopes: ['cis.io.export'],
       request: { params: returnIdParams },
       responses: { 200: { description: 'text/csv' } },
       handler: async ({ ctx, params, res }) => {
-        const built = await exportReturnCsv(deps, ctx, params.id);
+        const built = await exportReturnCsv(deps, ctx, params.id, hasScope(ctx, 'cis.pii.unmask'));
         sendCsv(res, built.filename, built.content);
       },
     })
@@ -148,11 +171,12 @@ export function returnRoutes(deps: CisDeps): ApiRouter {
       request: { params: returnIdParams },
       responses: { 200: { description: 'application/xml' } },
       handler: async ({ ctx, params, res }) => {
-        const { id, xml } = await downloadCis300(deps, ctx, params.id);
+        const { taxMonth, amendment, xml } = await downloadCis300(deps, ctx, params.id);
         sendDocument(res, {
           type: 'application/xml',
           disposition: 'attachment',
-          filename: `cis300-${id}.xml`,
+          // The period as HMRC names it: cis300-month-ending-2026-11-05.xml (…-amended.xml for an amendment).
+          filename: `cis300-${taxMonthFilePart(taxMonth)}${amendment ? '-amended' : ''}.xml`,
           body: xml,
         });
       },

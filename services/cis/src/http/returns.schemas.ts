@@ -12,6 +12,20 @@ export const taxMonthParams = z.object({
 
 export const returnIdParams = z.object({ id: z.string().max(80) });
 
+/** What the person submitting ticked: each declaration true or false (HMRC's wording: @workspace/rules). */
+export const returnDeclarations = z.object({
+  employmentStatus: z.boolean().optional(),
+  verification: z.boolean().optional(),
+  informationCorrect: z.boolean().optional(),
+  inactivity: z.boolean().optional(),
+});
+
+/**
+ * Submit: the declarations the return asks for must be ticked (a return with payments: employment status,
+ * verification and information correct; a nil return: information correct, inactivity optional).
+ */
+export const submitReturnBody = z.object({ declarations: returnDeclarations.optional() }).default({});
+
 export const historyQuery = z.object({ limit: z.coerce.number().int().min(1).max(12).default(12) });
 
 /** A subcontractor's line of a return (identifiers masked). */
@@ -42,7 +56,7 @@ export const returnSchema = z.object({
   id: z.string(),
   taxMonth: z.string(),
   status: z.enum(RETURN_STATUSES),
-  /** 'Locked' when locked, else the status. */
+  /** 'Submitted' when locked (submitted and kept as filed), else the status. */
   displayStatus: z.string(),
   locked: z.boolean(),
   lockedAt: z.string().nullable(),
@@ -57,6 +71,8 @@ export const returnSchema = z.object({
   /** The id of the return an amendment supersedes. */
   amendmentOf: z.string().nullable(),
   compiledBy: z.string().nullable(),
+  /** The declarations it was submitted with, as ticked; null before submission (or submitted before they were asked). */
+  declarations: returnDeclarations.nullable(),
   hasCis300: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -80,3 +96,31 @@ export const returnWithValidationResponse = z.object({
 });
 
 export const returnResponse = z.object({ return: returnSchema });
+
+const figures = z.object({
+  grossP: z.number(),
+  materialsP: z.number(),
+  cisDeductedP: z.number(),
+  invoiceCount: z.number(),
+});
+
+/** A month's submitted return against its live figures: what changed since submission. */
+export const returnChangesResponse = z.object({
+  taxMonth: z.string(),
+  /** The submitted return (the month's last locked record), or null when the month's return was never submitted. */
+  submitted: returnSchema.nullable(),
+  /** An amendment of it not yet submitted, if one was started. */
+  amendment: returnSchema.nullable(),
+  changed: z.boolean(),
+  /** The subcontractors whose figures differ (a side is null where the subcontractor is missing from it). */
+  lines: z.array(
+    z.object({
+      subcontractorId: z.string(),
+      name: z.string(),
+      submitted: figures.nullable(),
+      live: figures.nullable(),
+      difference: figures,
+    }),
+  ),
+  totals: z.object({ submitted: returnTotals, live: returnTotals, difference: returnTotals }),
+});

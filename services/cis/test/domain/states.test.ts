@@ -204,9 +204,10 @@ describe('return (spec §4)', () => {
     [undefined, 'Not compiled'],
     [draft, 'draft'],
     [{ status: 'nil', locked: false }, 'nil'],
-    [submitted, 'Locked'],
-    [{ status: 'draft', locked: true }, 'Locked'],
-    [{ status: 'amended', locked: true }, 'Locked'],
+    // Issue 13: a locked return shows 'Submitted', not the bare 'Locked' of cis.md section 4.
+    [submitted, 'Submitted'],
+    [{ status: 'draft', locked: true }, 'Submitted'],
+    [{ status: 'amended', locked: true }, 'Submitted'],
   ])('display of %p is %s', (ret, label) => {
     expect(returnDisplayStatus(ret)).toBe(label);
   });

@@ -20,6 +20,7 @@ import {
   Typography,
 } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
+import { useState } from 'react';
 import { useToast, useConfirm } from '../../ui/feedback';
 import {
   useCompileReturnMutation,
@@ -31,12 +32,11 @@ import { CisQueryError } from './components/CisQueryError';
 import { ReturnStatusBadge } from './components/StatusBadge';
 import { useCis } from './context';
 import { downloadFile } from './download';
-import { pounds, ukDate, ukDateTime } from '../../ui/format';
+import { pounds, ukDate } from '../../ui/format';
 import { errorMessage, fieldErrors } from '../../ui/problem';
-
-/** Why a submitter without cis.pii.unmask cannot download the CIS300 document. */
-const CIS300_NEEDS_UNMASK =
-  'The CIS300 document carries every UTR and NINO in clear: downloading it needs the permission to see unmasked identifiers';
+import { ReturnChanges } from './returns/ReturnChanges';
+import { SubmitReturnDialog } from './returns/SubmitReturnDialog';
+import { CIS300_NEEDS_UNMASK, SubmittedReturn } from './returns/SubmittedReturn';
 
 function IssueList({ issues }: { issues: string[] }) {
   return (
@@ -96,6 +96,8 @@ export function Returns() {
   const [compile, compileState] = useCompileReturnMutation();
   const [act, actState] = useReturnActionMutation();
   const canCompile = abilities.canCompile || abilities.canSubmit;
+  // Submit asks for the declarations in its own dialog (issue 13), not a bare "Are you sure?".
+  const [submitting, setSubmitting] = useState<CisReturn | null>(null);
 
   const compileCurrent = async () => {
     const period = current.data?.period;
@@ -127,27 +129,8 @@ export function Returns() {
     }
   };
 
-  const submit = async (ret: CisReturn) => {
-    const ok = await confirm({
-      title: 'Submit Return',
-      message: 'Are you sure you want to submit this return? It will be locked after submission.',
-      confirmText: 'Submit',
-    });
-    if (!ok) return;
-    try {
-      await act({ id: ret.id, action: 'submit' }).unwrap();
-      modal.success({ title: 'Return Submitted', content: 'Return submitted successfully' });
-    } catch (failure) {
-      modal.error({
-        title: 'Submission Failed',
-        content: (
-          <Space orientation="vertical">
-            <span>Failed to submit return</span>
-            <Typography.Text type="secondary">{errorMessage(failure, '')}</Typography.Text>
-          </Space>
-        ),
-      });
-    }
+  const submit = (ret: CisReturn) => {
+    setSubmitting(ret);
   };
 
   const unlock = async (ret: CisReturn) => {
@@ -200,7 +183,9 @@ export function Returns() {
           type="primary"
           icon={<CloudUploadOutlined />}
           loading={actState.isLoading && actState.originalArgs?.action === 'submit'}
-          onClick={() => void submit(ret)}
+          onClick={() => {
+            submit(ret);
+          }}
         >
           Submit Return
         </Button>
@@ -215,7 +200,8 @@ export function Returns() {
           Export CSV
         </Button>
       )}
-      {abilities.canSubmit && (ret.hasCis300 || ret.status === 'submitted') && (
+      {/* The current return's document is in its submitted panel. */}
+      {!includeSubmit && abilities.canSubmit && (ret.hasCis300 || ret.status === 'submitted') && (
         // The document carries every UTR and NINO in clear: the service also asks for cis.pii.unmask (ADR 0029).
         <Tooltip title={abilities.canUnmask ? undefined : CIS300_NEEDS_UNMASK}>
           <Button
@@ -329,13 +315,12 @@ export function Returns() {
                     {pounds(ret.totals.cisDeductedP)}
                   </Descriptions.Item>
                   <Descriptions.Item label="Total Gross">{pounds(ret.totals.grossP)}</Descriptions.Item>
-                  {ret.submittedAt && (
-                    <Descriptions.Item label="Submitted">{ukDateTime(ret.submittedAt)}</Descriptions.Item>
-                  )}
                 </>
               )}
             </Descriptions>
             {!ret && <Empty description="No return compiled for this tax month" />}
+            {ret && (ret.locked || ret.amendmentOf) && <ReturnChanges taxMonth={ret.taxMonth} />}
+            {ret?.locked && <SubmittedReturn ret={ret} />}
             {ret && validation && !ret.locked && <ValidationResult validation={validation} />}
             {ret && ret.lines.length > 0 && (
               <Table<ReturnLine>
@@ -377,6 +362,15 @@ export function Returns() {
           />
         )}
       </Card>
+      <SubmitReturnDialog
+        ret={submitting}
+        onClose={() => {
+          setSubmitting(null);
+        }}
+        onSubmitted={() => {
+          modal.success({ title: 'Return Submitted', content: 'Return submitted successfully' });
+        }}
+      />
     </Space>
   );
 }

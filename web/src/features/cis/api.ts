@@ -25,6 +25,7 @@ import type {
   PaymentInput,
   PaymentDateCorrection,
   QueuedJob,
+  ReturnChanges,
   ReturnWithValidation,
   RolePermissions,
   SettingsInput,
@@ -36,6 +37,7 @@ import type {
   SubcontractorInput,
   SubcontractorList,
   SubcontractorListQuery,
+  SubmitReturnInput,
 } from '@workspace/cis/contract';
 
 /** GET /cis/subcontractors's query. */
@@ -264,6 +266,20 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
       }),
       invalidatesTags: ['CisReturn', 'CisDashboard'],
     }),
+    /** Submit with the declarations ticked (issue 13). */
+    submitReturn: build.mutation<{ return: CisReturn }, { id: string } & SubmitReturnInput>({
+      query: ({ id, ...body }) => ({
+        url: `/cis/returns/${encodeURIComponent(id)}/submit`,
+        method: 'POST',
+        body,
+      }),
+      invalidatesTags: ['CisReturn', 'CisDashboard'],
+    }),
+    /** A month's submitted return against its live figures: refreshed by any invoice change too. */
+    returnChanges: build.query<ReturnChanges, string>({
+      query: (taxMonth) => `/cis/returns/${encodeURIComponent(taxMonth)}/changes`,
+      providesTags: ['CisReturn', 'CisInvoice'],
+    }),
 
     // Dashboard, analytics
     cisDashboard: build.query<Dashboard, undefined>({
@@ -312,6 +328,8 @@ export const {
   useReturnsQuery,
   useCompileReturnMutation,
   useReturnActionMutation,
+  useSubmitReturnMutation,
+  useReturnChangesQuery,
   useCisDashboardQuery,
   useCisAnalyticsQuery,
 } = cisApi;

@@ -10,7 +10,7 @@ export function InvoiceStatusBadge({ status }: { status: string | null | undefin
   return <Tag color={tagColour(known)}>{label}</Tag>;
 }
 
-/** A return's display status ('Locked', 'Not compiled' or the status). */
+/** A return's display status ('Submitted', 'Not compiled' or the status). */
 export function ReturnStatusBadge({ status, displayStatus }: { status: string; displayStatus: string }) {
   return <Tag color={tagColour(status)}>{capitalise(displayStatus)}</Tag>;
 }
