@@ -113,6 +113,9 @@ export const cisAuditActions = [
   'cis.return.unlocked',
   'cis.return.exported',
   'cis.return.downloaded',
+  // Issue 13: a tax month marked as needing no return here (filed elsewhere, before the product, inactivity), or cleared.
+  'cis.return.period_marked',
+  'cis.return.period_unmarked',
   'cis.settings.updated',
   'cis.module.activated',
   'cis.module.deactivated',

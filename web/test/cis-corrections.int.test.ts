@@ -3,7 +3,8 @@
 // `1000.005` and no nonsense preview meanwhile, Enter in a date picker not submitting the form); a payment into the
 // month ending 5 November 2026, whose return is submitted, warns and then goes through (no day after today offered);
 // the issued statement of that month shows "Changed since issued", the corrected statement is issued by email and
-// the old one stays; a paid invoice's payment date corrected. Debian's Chromium against the real stack.
+// the old one stays; the return shows the change and its amendment is declared and submitted; a paid invoice's
+// payment date corrected. Debian's Chromium against the real stack.
 import type { Locator, Page } from 'playwright-core';
 import { ControlledClock } from '@workspace/kit/testing';
 import {
@@ -14,7 +15,14 @@ import {
   settingsBody,
 } from '@workspace/cis/testing';
 import { animationsDone, shots, visible } from './browser.js';
-import { dialog, startCisBrowserStack, until, type CisBrowserStack } from './cis-stack.js';
+import {
+  declareAndSubmit,
+  dialog,
+  startCisBrowserStack,
+  submitDialog,
+  until,
+  type CisBrowserStack,
+} from './cis-stack.js';
 
 const clock = new ControlledClock(new Date('2026-11-10T10:00:00Z'));
 let stack: CisBrowserStack;
@@ -208,6 +216,43 @@ describe('corrections after the fact, in Chromium, on 10 November 2026', () => {
     // The old statement stays on record.
     const old = await stack.harness.call(admin, 'GET', `/statements/${before?.id ?? ''}/pdf`);
     expect(old.status).toBe(200);
+    await page.context().close();
+  });
+
+  it('the return shows the change since submission, and the amendment is declared and submitted', async () => {
+    const page = await stack.newPage('accountant@demo.test');
+    await page.goto(`${baseUrl}/cis/returns?month=${OCTOBER}`);
+    const current = page.getByTestId('current-return');
+    const changes = current.getByTestId('return-changes');
+    await visible(
+      changes.getByText('Changed since submission: the month ending 5 November 2026', { exact: true }),
+    );
+    // JO-2, paid past the warning on 4 November: £1,000 gross more for Jo Joiner.
+    const jo = changes.locator('tr', { hasText: 'Jo Joiner' });
+    await visible(jo.getByText('£1,000.00 → £2,000.00 (+£1,000.00)', { exact: true }));
+    await page.screenshot({ path: `${shots}/cis-corrections-return-changed.png`, fullPage: true });
+
+    await changes.getByRole('button', { name: 'Amend return' }).click();
+    await dialog(page, 'Amendment started').getByRole('button', { name: 'OK' }).click();
+    await visible(current.getByText('Return validated successfully'));
+    await current.getByRole('button', { name: 'Submit Return' }).click();
+    await visible(
+      submitDialog(page).getByText('Submit the amended return for the month ending 5 November 2026', {
+        exact: true,
+      }),
+    );
+    await declareAndSubmit(page);
+    await dialog(page, 'Return Submitted').getByRole('button', { name: 'OK' }).click();
+    await visible(
+      current
+        .getByTestId('submitted-return')
+        .getByText(/^Amended return for the month ending 5 November 2026 submitted on 10\/11\/2026/),
+    );
+    expect(await current.getByTestId('return-changes').count()).toBe(0);
+    const filed = (await call('GET', `/returns/${OCTOBER}`)) as {
+      return: { amendmentOf: string; totals: { grossP: number } };
+    };
+    expect(filed.return).toMatchObject({ amendmentOf: OCTOBER, totals: { grossP: 200000 } });
     await page.context().close();
   });
 

@@ -2,7 +2,7 @@
 // states, the copied link in the clipboard, the link refused on its second use, a portal invoice approved, the
 // staff's 'Revoke portal access' signing an open portal out, the row invite's fallback error, every field of the
 // subcontractor form and its create/edit rules, the subcontractor export, the statements banner, order and PDF
-// notice, the returns card and history (12 of 14, newest first, expanded, exported), the dashboard's deadline
+// notice, the returns card and history (every other month, 12 to a page, newest first, expanded, exported), the dashboard's deadline
 // alerts, and the invoice list's order, status fallback and VAT rate message. Debian's Chromium against the real
 // stack (web/test/cis-stack.ts); one stack and one tenant, seeded through the API, for the whole file.
 import { readFileSync } from 'node:fs';
@@ -523,7 +523,7 @@ describe('CIS details in Chromium', () => {
     await clerk.context().close();
   });
 
-  it('the accountant reads the deadline alerts, the statements banner, order and PDF notice, the current return’s totals and a history of 12 of 14 returns, newest first, with an expanded row exported', async () => {
+  it('the accountant reads the deadline alerts, the statements banner, order and PDF notice, the current return’s totals and the history of the other 13 months, 12 to a page, newest first, with an expanded row exported', async () => {
     // Hana (20 %): paid last tax month (statement issued, return submitted) and this month; Aaron and Zed (0 %)
     // paid this month, their statements generated Aaron first, then Zed; 12 older nil returns.
     const hana = await subcontractor('Hana Hist', { email: 'hana@hist.test' }, 'standard');
@@ -634,30 +634,33 @@ describe('CIS details in Chromium', () => {
     expect(await valueOf('Total CIS Deducted')).toBe('£160.00');
     expect(await valueOf('Total Gross')).toBe('£2,000.00');
 
-    // History: 14 returns, the latest 12 listed, newest tax month first.
-    const history = page.locator('.ant-card', { has: page.getByText('Historical Returns', { exact: true }) });
+    // History (issue 13): every month but the one in view (this one), newest first, 12 to a page: last month and
+    // the 12 before it, the 13th on page two.
+    const history = page.getByTestId('return-history');
     const rows = history.locator('tr.ant-table-row');
     await visible(rows.first());
     expect(await rows.count()).toBe(12);
-    const expectedLabels = [current, previous];
-    while (expectedLabels.length < 12)
+    const expectedLabels = [previous];
+    while (expectedLabels.length < 13)
       expectedLabels.push(previousTaxMonth(expectedLabels.at(-1) ?? previous));
     const labels: string[] = [];
-    for (let index = 0; index < 12; index++) {
-      const cellText = (await rows.nth(index).locator('td').nth(1).textContent()) ?? '';
-      labels.push(cellText.slice(0, 7));
-    }
-    expect(labels).toEqual(expectedLabels);
+    for (let index = 0; index < 12; index++)
+      labels.push((await rows.nth(index).locator('td').nth(1).textContent()) ?? '');
+    expect(labels).toEqual(expectedLabels.slice(0, 12).map(taxMonthTitle));
+    expect(await history.getByText(taxMonthTitle(current), { exact: true }).count()).toBe(0);
     await page.screenshot({ path: `${shots}/cis-details-returns-history.png`, fullPage: true });
 
-    // Last month's row: label, subcontractor count, CIS total, Submitted date and the Submitted badge (issue 13).
-    const previousRow = rows.nth(1);
+    // Last month's row: period, Filed, its deadline, its penalty, subcontractor count, CIS total and Submitted date.
+    const previousRow = rows.nth(0);
     const cells = previousRow.locator('td');
-    expect(await cells.nth(1).textContent()).toBe(`${previous}${taxMonthPeriod(previous).displayLabel}`);
-    expect(await cells.nth(2).textContent()).toBe('1');
-    expect(await cells.nth(3).textContent()).toBe('£160.00');
-    expect(await cells.nth(4).textContent()).toBe(uk(today));
-    await visible(cells.nth(5).locator('.ant-tag', { hasText: /^Submitted$/ }));
+    await visible(cells.nth(2).locator('.ant-tag', { hasText: /^Filed$/ }));
+    // Submitted today: after its filing deadline, HMRC's first £100 penalty (filed late).
+    const filing = taxMonthPeriod(previous).deadlines.filing;
+    expect(await cells.nth(3).textContent()).toBe(uk(filing));
+    expect(await cells.nth(4).textContent()).toBe(today > filing ? '£100.00' : '-');
+    expect(await cells.nth(5).textContent()).toBe('1');
+    expect(await cells.nth(6).textContent()).toBe('£160.00');
+    expect(await cells.nth(7).textContent()).toBe(uk(today));
 
     // Expanded: the totals and Export CSV, which downloads the return's lines under its id.
     await previousRow.locator('.ant-table-row-expand-icon').click();
@@ -683,6 +686,14 @@ describe('CIS details in Chromium', () => {
     expect(returnLines[0]).toBe('Subcontractor,UTR,NINO,Gross,Materials,CIS Deducted,CIS Rate,Invoices');
     expect(returnLines).toHaveLength(2);
     expect(returnLines[1]).toMatch(/^Hana Hist,\*{6}7890,/);
+
+    // Page two: the 13th month.
+    await history.locator('.ant-pagination-item-2').click();
+    await until(
+      () => rows.allTextContents(),
+      (texts) => texts.length === 1 && texts[0]?.includes(taxMonthTitle(expectedLabels[12] ?? '')) === true,
+      'page two of the history',
+    );
     await page.context().close();
   });
 

@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { currentTaxMonth, londonDate, taxMonthFilePart } from '@workspace/cis/domain';
 import { ALL_CIS_SCOPES, CIS_ADMIN_ID, DECLARED, invoiceBody, settingsBody } from '@workspace/cis/testing';
 import { shots, visible } from './browser.js';
-import { startCisBrowserStack, until, type CisBrowserStack } from './cis-stack.js';
+import { onceTheMonthHasEnded, startCisBrowserStack, until, type CisBrowserStack } from './cis-stack.js';
 
 let stack: CisBrowserStack;
 let baseUrl: string;
@@ -104,7 +104,10 @@ beforeAll(async () => {
   await call('POST', `/statements/${fay.statementId}/issue`, { method: 'portal' });
   const compiled = (await call('POST', `/returns/${current}/compile`)) as { return: { id: string } };
   returnId = compiled.return.id;
-  await call('POST', `/returns/${encodeURIComponent(returnId)}/submit`, DECLARED);
+  // Issue 13: a return is submitted once its month has ended.
+  await onceTheMonthHasEnded(stack.harness, () =>
+    call('POST', `/returns/${encodeURIComponent(returnId)}/submit`, DECLARED),
+  );
   await paidSubcontractor('Pip Printer', PRINTED_UTR);
 });
 

@@ -3,6 +3,7 @@
 // antd helpers the journeys use on its screens.
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { RunningBff } from '@workspace/bff';
+import { addDays, taxMonthOf, taxMonthPeriod } from '@workspace/cis/domain';
 import { startCisHarness, type CisHarness } from '@workspace/cis/testing';
 import type { ControlledClock } from '@workspace/kit/testing';
 import {
@@ -128,6 +129,22 @@ export async function choose(page: Page, field: Locator, option: string) {
 /** The antd modal dialog with this title (confirm dialogs and result dialogs alike). */
 export const dialog = (page: Page, title: string) =>
   page.locator('.ant-modal:visible', { has: page.getByText(title, { exact: true }) });
+
+/**
+ * Runs `work` with the services' clock on the 6th of the month after the tax month in progress, then back to where it
+ * would be: a return is submitted only once its month has ended (issue 13). The page's own clock is left alone; a
+ * Returns page loaded inside `work` sees the month just ended as due.
+ */
+export async function onceTheMonthHasEnded<T>(harness: CisHarness, work: () => Promise<T>): Promise<T> {
+  const today = harness.clock.now();
+  const started = Date.now();
+  harness.clock.set(new Date(`${addDays(taxMonthPeriod(taxMonthOf(today)).endDate, 1)}T10:00:00Z`));
+  try {
+    return await work();
+  } finally {
+    harness.clock.set(new Date(today.getTime() + (Date.now() - started)));
+  }
+}
 
 /** The return's submit dialog (issue 13): its title names the return's period ("Submit the return for the month …"). */
 export const submitDialog = (page: Page) =>

@@ -3,7 +3,7 @@
 // the bff forwarding /api/cis and serving the built web bundles).
 import { readFileSync } from 'node:fs';
 import type { Browser, Download, Locator, Page, Route } from 'playwright-core';
-import { londonDate, taxMonthEndShort, taxMonthOf, taxMonthTitle } from '@workspace/cis/domain';
+import { londonDate, nextTaxMonth, taxMonthEndShort, taxMonthOf, taxMonthTitle } from '@workspace/cis/domain';
 import {
   DECLARED,
   createSubcontractor,
@@ -15,10 +15,11 @@ import {
 import { shots } from './browser.js';
 import {
   choose,
+  cisStackPerFile,
   declareAndSubmit,
   dialog,
+  onceTheMonthHasEnded,
   optionsOf,
-  cisStackPerFile,
   submitDialog,
   type CisBrowserStack,
 } from './cis-stack.js';
@@ -286,7 +287,7 @@ describe('CIS screens in Chromium', () => {
       );
     await expectVisible(
       page,
-      current.locator('.ant-descriptions-item-content').getByText(/^Tax month ending 5 /),
+      current.locator('.ant-descriptions-item-content').getByText(/^Month ending 5 /),
     );
     await expectVisible(
       page,
@@ -336,13 +337,19 @@ describe('CIS screens in Chromium', () => {
     expect(pdf.headers()['content-type']).toContain('application/pdf');
     expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
 
-    // Returns: recompile now the statement is issued, validated, submit after the confirmation.
-    await page.goto(`${baseUrl}/cis/returns`);
-    await recompileReturn(page, current, '1 subcontractors included.');
-    await page.screenshot({ path: `${shots}/cis-return-compiled.png`, fullPage: true });
-    await submitReturn(page, current);
-    await expectVisible(page, page.locator('tr', { hasText: 'Tax month ending' }).first());
-    await page.screenshot({ path: `${shots}/cis-return-submitted.png`, fullPage: true });
+    // Returns: recompile now the statement is issued, validated, submit after the confirmation (issue 13: once the
+    // month has ended, when the page opens on it as the return due).
+    await onceTheMonthHasEnded(harness, async () => {
+      await page.goto(`${baseUrl}/cis/returns`);
+      await recompileReturn(page, current, '1 subcontractors included.');
+      await page.screenshot({ path: `${shots}/cis-return-compiled.png`, fullPage: true });
+      await submitReturn(page, current);
+      await expectVisible(
+        page,
+        page.getByTestId('return-history').locator('tr', { hasText: 'Month ending' }).first(),
+      );
+      await page.screenshot({ path: `${shots}/cis-return-submitted.png`, fullPage: true });
+    });
     await page.context().close();
   });
 
@@ -544,7 +551,7 @@ async function seedWhatTheFirstJourneysLeave(today: string): Promise<void> {
     utr: '9876543210',
   });
   const compiled = (await call('POST', `/returns/${taxMonth}/compile`)) as { return: { id: string } };
-  await call('POST', `/returns/${compiled.return.id}/submit`, DECLARED);
+  await onceTheMonthHasEnded(harness, () => call('POST', `/returns/${compiled.return.id}/submit`, DECLARED));
 }
 
 describe('CIS journeys in Chromium: import, Generate All, returns, the portal and analytics', () => {
@@ -694,48 +701,54 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
 
   it('the accountant unlocks the submitted return for testing, recompiles, submits it and reads its totals in the history', async () => {
     const page = signedIn();
-    await page.goto(`${baseUrl}/cis/returns`);
     const current = page.getByTestId('current-return');
-    await expectVisible(page, current.locator('.ant-tag', { hasText: /^Submitted$/ }));
+    // Issue 13: a return is submitted once its month has ended; the page opens on it as the return due.
+    await onceTheMonthHasEnded(harness, async () => {
+      await page.goto(`${baseUrl}/cis/returns?month=${taxMonthOf(today)}`);
+      await expectVisible(page, current.locator('.ant-tag', { hasText: /^Submitted$/ }));
 
-    await current.getByRole('button', { name: 'Unlock (Testing)' }).click();
-    const confirmUnlock = dialog(page, 'Unlock for Testing');
-    await expectVisible(page, confirmUnlock.getByText('This is for testing only. Unlock this return?'));
-    await confirmUnlock.getByRole('button', { name: 'Unlock' }).click();
-    const unlocked = dialog(page, 'Return Unlocked');
-    await expectVisible(
-      page,
-      unlocked.getByText('Return unlocked for testing. You can now recompile or edit it.'),
-    );
-    await unlocked.getByRole('button', { name: 'OK' }).click();
-    await expectVisible(page, current.locator('.ant-tag', { hasText: 'Draft' }));
-    expect(await current.getByRole('button', { name: 'Unlock (Testing)' }).count()).toBe(0);
+      await current.getByRole('button', { name: 'Unlock (Testing)' }).click();
+      const confirmUnlock = dialog(page, 'Unlock for Testing');
+      await expectVisible(page, confirmUnlock.getByText('This is for testing only. Unlock this return?'));
+      await confirmUnlock.getByRole('button', { name: 'Unlock' }).click();
+      const unlocked = dialog(page, 'Return Unlocked');
+      await expectVisible(
+        page,
+        unlocked.getByText('Return unlocked for testing. You can now recompile or edit it.'),
+      );
+      await unlocked.getByRole('button', { name: 'OK' }).click();
+      await expectVisible(page, current.locator('.ant-tag', { hasText: 'Draft' }));
+      expect(await current.getByRole('button', { name: 'Unlock (Testing)' }).count()).toBe(0);
 
-    // Sam Site (INV-1001), Paula Plaster (IMP-001) and Ivy Importer (IMP-003) were paid this tax month.
-    await recompileReturn(page, current, '3 subcontractors included.');
+      // Sam Site (INV-1001), Paula Plaster (IMP-001) and Ivy Importer (IMP-003) were paid this tax month.
+      await recompileReturn(page, current, '3 subcontractors included.');
 
-    await submitReturn(page, current);
-    const [returnCsv] = await Promise.all([
-      page.waitForEvent('download'),
-      current.getByRole('button', { name: 'Export CSV' }).click(),
-    ]);
-    expect(await csvHeader(returnCsv)).toBe(
-      'Subcontractor,UTR,NINO,Gross,Materials,CIS Deducted,CIS Rate,Invoices',
-    );
+      await submitReturn(page, current);
+      const [returnCsv] = await Promise.all([
+        page.waitForEvent('download'),
+        current.getByRole('button', { name: 'Export CSV' }).click(),
+      ]);
+      expect(await csvHeader(returnCsv)).toBe(
+        'Subcontractor,UTR,NINO,Gross,Materials,CIS Deducted,CIS Rate,Invoices',
+      );
 
-    // Gross £1,000 + £2,000 + £1,500; materials £200 + £500 + £300; CIS £160 + £300 + £0.
-    const history = card(page, 'Historical Returns');
-    const row = history.locator('tr.ant-table-row').first();
-    await expectVisible(page, row.getByText('£460.00'));
-    await row.locator('.ant-table-row-expand-icon').click();
-    const expanded = history.locator('tr.ant-table-expanded-row');
-    await expectVisible(page, expanded.getByText('Total Gross'));
-    await expectVisible(page, expanded.getByText('£4,500.00'));
-    await expectVisible(page, expanded.getByText('Total Materials'));
-    await expectVisible(page, expanded.getByText('£1,000.00'));
-    await expectVisible(page, expanded.getByText('Total CIS'));
-    await expectVisible(page, expanded.getByText('£460.00'));
-    await page.screenshot({ path: `${shots}/cis-returns-history-expanded.png`, fullPage: true });
+      // With the next month in view, this one is in the history (the month in view is not repeated there).
+      // Gross £1,000 + £2,000 + £1,500; materials £200 + £500 + £300; CIS £160 + £300 + £0.
+      const month = taxMonthOf(today);
+      await page.goto(`${baseUrl}/cis/returns?month=${nextTaxMonth(month)}`);
+      const history = page.getByTestId('return-history');
+      const row = history.locator('tr.ant-table-row', { hasText: taxMonthTitle(month) });
+      await expectVisible(page, row.getByText('£460.00'));
+      await row.locator('.ant-table-row-expand-icon').click();
+      const expanded = history.locator('tr.ant-table-expanded-row');
+      await expectVisible(page, expanded.getByText('Total Gross'));
+      await expectVisible(page, expanded.getByText('£4,500.00'));
+      await expectVisible(page, expanded.getByText('Total Materials'));
+      await expectVisible(page, expanded.getByText('£1,000.00'));
+      await expectVisible(page, expanded.getByText('Total CIS'));
+      await expectVisible(page, expanded.getByText('£460.00'));
+      await page.screenshot({ path: `${shots}/cis-returns-history-expanded.png`, fullPage: true });
+    });
   });
 
   it('a subcontractor invited from the staff app signs in to the portal and submits an invoice, which the accountant rejects', async () => {
@@ -1082,17 +1095,17 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
 
     // Returns: the skeleton while the current return is held, then its error when the call fails.
     const heldReturn = holding();
-    await page.route('**/api/cis/returns/current', heldReturn.handler);
+    await page.route('**/api/cis/returns/current*', heldReturn.handler);
     await page.goto(`${baseUrl}/cis/returns`);
     await expectVisible(page, listSkeleton);
     heldReturn.release();
     const current = page.getByTestId('current-return');
     await expectVisible(page, current.locator('.ant-tag', { hasText: /^Submitted$/ }));
-    await page.unroute('**/api/cis/returns/current', heldReturn.handler);
-    await page.route('**/api/cis/returns/current', fail);
+    await page.unroute('**/api/cis/returns/current*', heldReturn.handler);
+    await page.route('**/api/cis/returns/current*', fail);
     await page.goto(`${baseUrl}/cis/returns`);
     await expectVisible(page, page.getByText('Error loading returns: Database unavailable', { exact: true }));
-    await page.unroute('**/api/cis/returns/current', fail);
+    await page.unroute('**/api/cis/returns/current*', fail);
 
     // Export: the server's failure, then a return without lines ('No data to export').
     await page.goto(`${baseUrl}/cis/returns`);
@@ -1110,56 +1123,59 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
       body.return.lines = [];
       await route.fulfill({ response, json: body });
     };
-    await page.route('**/api/cis/returns/current', withoutLines);
+    await page.route('**/api/cis/returns/current*', withoutLines);
     await page.goto(`${baseUrl}/cis/returns`);
     await current.getByRole('button', { name: 'Export CSV' }).click();
     await expectVisible(page, exportFailed.getByText('No data to export', { exact: true }));
     await exportFailed.getByRole('button', { name: 'OK' }).click();
     await exportFailed.waitFor({ state: 'detached' });
-    await page.unroute('**/api/cis/returns/current', withoutLines);
+    await page.unroute('**/api/cis/returns/current*', withoutLines);
 
     // Unlock (Testing) failing, then for real; Recompile and Submit failing on the draft; then submitted again.
-    await page.goto(`${baseUrl}/cis/returns`);
-    await page.route('**/api/cis/returns/*/unlock', fail);
-    await current.getByRole('button', { name: 'Unlock (Testing)' }).click();
-    await dialog(page, 'Unlock for Testing').getByRole('button', { name: 'Unlock' }).click();
-    const unlockFailed = dialog(page, 'Unlock Failed');
-    await expectVisible(page, unlockFailed.getByText('Failed to unlock return', { exact: true }));
-    await unlockFailed.getByRole('button', { name: 'OK' }).click();
-    await unlockFailed.waitFor({ state: 'detached' });
-    await page.unroute('**/api/cis/returns/*/unlock', fail);
-    expect(await current.locator('.ant-tag', { hasText: /^Submitted$/ }).count()).toBe(1);
-    await current.getByRole('button', { name: 'Unlock (Testing)' }).click();
-    await dialog(page, 'Unlock for Testing').getByRole('button', { name: 'Unlock' }).click();
-    await dialog(page, 'Return Unlocked').getByRole('button', { name: 'OK' }).click();
-    await expectVisible(page, current.locator('.ant-tag', { hasText: 'Draft' }));
+    // (Issue 13: a return is submitted once its month has ended, so with the services' clock past it.)
+    await onceTheMonthHasEnded(harness, async () => {
+      await page.goto(`${baseUrl}/cis/returns?month=${taxMonthOf(today)}`);
+      await page.route('**/api/cis/returns/*/unlock', fail);
+      await current.getByRole('button', { name: 'Unlock (Testing)' }).click();
+      await dialog(page, 'Unlock for Testing').getByRole('button', { name: 'Unlock' }).click();
+      const unlockFailed = dialog(page, 'Unlock Failed');
+      await expectVisible(page, unlockFailed.getByText('Failed to unlock return', { exact: true }));
+      await unlockFailed.getByRole('button', { name: 'OK' }).click();
+      await unlockFailed.waitFor({ state: 'detached' });
+      await page.unroute('**/api/cis/returns/*/unlock', fail);
+      expect(await current.locator('.ant-tag', { hasText: /^Submitted$/ }).count()).toBe(1);
+      await current.getByRole('button', { name: 'Unlock (Testing)' }).click();
+      await dialog(page, 'Unlock for Testing').getByRole('button', { name: 'Unlock' }).click();
+      await dialog(page, 'Return Unlocked').getByRole('button', { name: 'OK' }).click();
+      await expectVisible(page, current.locator('.ant-tag', { hasText: 'Draft' }));
 
-    await page.route('**/api/cis/returns/*/compile', fail);
-    await current.getByRole('button', { name: 'Recompile' }).click();
-    const compileFailed = dialog(page, 'Compilation Failed');
-    await expectVisible(page, compileFailed.getByText('Database unavailable', { exact: true }));
-    await page.screenshot({ path: `${shots}/cis-errors-compilation-failed.png` });
-    await compileFailed.getByRole('button', { name: 'OK' }).click();
-    await compileFailed.waitFor({ state: 'detached' });
-    await page.unroute('**/api/cis/returns/*/compile', fail);
+      await page.route('**/api/cis/returns/*/compile', fail);
+      await current.getByRole('button', { name: 'Recompile' }).click();
+      const compileFailed = dialog(page, 'Compilation Failed');
+      await expectVisible(page, compileFailed.getByText('Database unavailable', { exact: true }));
+      await page.screenshot({ path: `${shots}/cis-errors-compilation-failed.png` });
+      await compileFailed.getByRole('button', { name: 'OK' }).click();
+      await compileFailed.waitFor({ state: 'detached' });
+      await page.unroute('**/api/cis/returns/*/compile', fail);
 
-    await page.route('**/api/cis/returns/*/submit', fail);
-    await current.getByRole('button', { name: 'Submit Return' }).click();
-    await declareAndSubmit(page);
-    const submitFailed = dialog(page, 'Submission Failed');
-    await expectVisible(page, submitFailed.getByText('Failed to submit return', { exact: true }));
-    await expectVisible(page, submitFailed.getByText('Database unavailable', { exact: true }));
-    await submitFailed.getByRole('button', { name: 'OK' }).click();
-    await submitFailed.waitFor({ state: 'detached' });
-    await page.unroute('**/api/cis/returns/*/submit', fail);
-    // The declarations dialog stays open after a failure; closed, the return is still a draft.
-    await submitDialog(page).getByRole('button', { name: 'Cancel' }).click();
-    await submitDialog(page).waitFor({ state: 'detached' });
-    expect(await current.locator('.ant-tag', { hasText: 'Draft' }).count()).toBe(1);
-    await current.getByRole('button', { name: 'Submit Return' }).click();
-    await declareAndSubmit(page);
-    await dialog(page, 'Return Submitted').getByRole('button', { name: 'OK' }).click();
-    await expectVisible(page, current.locator('.ant-tag', { hasText: /^Submitted$/ }));
+      await page.route('**/api/cis/returns/*/submit', fail);
+      await current.getByRole('button', { name: 'Submit Return' }).click();
+      await declareAndSubmit(page);
+      const submitFailed = dialog(page, 'Submission Failed');
+      await expectVisible(page, submitFailed.getByText('Failed to submit return', { exact: true }));
+      await expectVisible(page, submitFailed.getByText('Database unavailable', { exact: true }));
+      await submitFailed.getByRole('button', { name: 'OK' }).click();
+      await submitFailed.waitFor({ state: 'detached' });
+      await page.unroute('**/api/cis/returns/*/submit', fail);
+      // The declarations dialog stays open after a failure; closed, the return is still a draft.
+      await submitDialog(page).getByRole('button', { name: 'Cancel' }).click();
+      await submitDialog(page).waitFor({ state: 'detached' });
+      expect(await current.locator('.ant-tag', { hasText: 'Draft' }).count()).toBe(1);
+      await current.getByRole('button', { name: 'Submit Return' }).click();
+      await declareAndSubmit(page);
+      await dialog(page, 'Return Submitted').getByRole('button', { name: 'OK' }).click();
+      await expectVisible(page, current.locator('.ant-tag', { hasText: /^Submitted$/ }));
+    });
 
     // Settings: the accountant may only read them (cis.settings.read), so the CIS admin saves against a failure.
     const admin = await stack.newPage('cis.admin@demo.test');

@@ -2,6 +2,7 @@ import type { Migration } from '@workspace/kit';
 import { cisSchema } from './001_cis.js';
 import { invoiceSearch } from './002_invoice_search.js';
 import { sealedCis300 } from './003_sealed_cis300.js';
+import { returnPeriods } from './004_return_periods.js';
 import { returnDeclarations } from './005_return_declarations.js';
 import { correctedStatements } from './006_corrected_statements.js';
 
@@ -13,6 +14,7 @@ export const cisMigrations: Migration[] = [
   cisSchema,
   invoiceSearch,
   sealedCis300,
+  returnPeriods,
   returnDeclarations,
   correctedStatements,
 ];

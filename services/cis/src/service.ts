@@ -12,6 +12,7 @@ import { dashboardRoutes } from './http/dashboard.routes.js';
 import { invoiceRoutes } from './http/invoices.routes.js';
 import { jobRoutes } from './http/jobs.routes.js';
 import { portalRoutes } from './http/portal.routes.js';
+import { returnPeriodRoutes } from './http/return-periods.routes.js';
 import { returnRoutes } from './http/returns.routes.js';
 import { settingsRoutes } from './http/settings.routes.js';
 import { statementRoutes } from './http/statements.routes.js';
@@ -97,6 +98,7 @@ export function cisService(config: CisConfig, mailer: Mailer, seams: CisSeams = 
         { basePath: '/v1', api: subcontractorRoutes(ready) },
         { basePath: '/v1', api: invoiceRoutes(ready, invoiceHub) },
         { basePath: '/v1', api: statementRoutes(ready) },
+        { basePath: '/v1', api: returnPeriodRoutes(ready) },
         { basePath: '/v1', api: returnRoutes(ready) },
         { basePath: '/v1', api: dashboardRoutes(ready) },
         { basePath: '/v1', api: jobRoutes(ready, jobs) },

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eventually } from '@workspace/kit/testing';
 import { PDFParse } from 'pdf-parse';
-import { currentTaxMonth, londonDate, taxMonthOf } from '../src/domain/index.js';
+import { addDays, currentTaxMonth, londonDate, taxMonthOf, taxMonthPeriod } from '../src/domain/index.js';
 import { internalPost } from '@workspace/identity/testing';
 import {
   DECLARED,
@@ -282,7 +282,11 @@ describe('an invoice from record to submitted return', () => {
       cisDeductedP: 44000,
     });
 
+    // Issue 13: a return is submitted once its month has ended (the 6th of the next month), then back to today.
+    const today = h.clock.now();
+    h.clock.set(new Date(`${addDays(taxMonthPeriod(month).endDate, 1)}T10:00:00Z`));
     const submitted = await h.call(admin, 'POST', `/returns/${ret.id}/submit`, DECLARED);
+    h.clock.set(today);
     expect(submitted.status).toBe(200);
     expect(submitted.body.return).toMatchObject({
       status: 'submitted',

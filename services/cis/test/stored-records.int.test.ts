@@ -970,9 +970,13 @@ describe('tenant isolation', () => {
     'returns',
     'jobs',
     'activity',
+    'return_period_marks',
   ] as const;
 
-  /** Gives a tenant a row in every CIS table: settings, a subcontractor, a paid invoice, its statement and job, a return. */
+  /**
+   * Gives a tenant a row in every CIS table: settings, a subcontractor, a paid invoice, its statement and job, a return
+   * and a month marked as before this product.
+   */
   async function seed(tenantId: string, name: string, paymentDate: string, taxMonth: string) {
     const token = await as(ADMIN, tenantId);
     expect(
@@ -992,6 +996,8 @@ describe('tenant isolation', () => {
     await h.call(token, 'POST', `/invoices/${id}/pay`, { paymentDate });
     await drainJobQueue(h);
     expect((await h.call(token, 'POST', `/returns/${taxMonth}/compile`)).status).toBe(200);
+    const marked = await h.call(token, 'PUT', '/returns/periods/2026-07/mark', { reason: 'before_product' });
+    expect(marked.status).toBe(200);
   }
 
   it('under the service’s runtime role each CIS table shows only the rows of the tenant set for the transaction, and none without one', async () => {

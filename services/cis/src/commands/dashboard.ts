@@ -3,12 +3,15 @@ import { ActivityStore } from '../db/activity.store.js';
 import { InvoiceStore } from '../db/invoices.store.js';
 import { SubcontractorStore } from '../db/subcontractors.store.js';
 import {
-  currentTaxMonth,
   deadlineAlerts,
+  isSettledPeriod,
   londonDate,
+  pastDeadlineAlerts,
   previousTaxMonth,
+  taxMonthOf,
   taxMonthPeriod,
 } from '../domain/index.js';
+import { periodsAsOf } from './return-periods.js';
 import { settingsOrDefaults } from './settings.js';
 
 /**
@@ -18,17 +21,32 @@ import { settingsOrDefaults } from './settings.js';
 export function dashboard(deps: CisDeps, tenantId: string, options: { withActivity: boolean }) {
   return deps.inTenant(tenantId, async (trx) => {
     const settings = await settingsOrDefaults(deps, trx, tenantId);
-    const label = currentTaxMonth(deps.clock.now());
     const today = londonDate(deps.clock.now());
-    const tiles = await new InvoiceStore(trx).dashboardTiles(label);
+    const label = taxMonthOf(today);
+    const invoices = new InvoiceStore(trx);
+    const tiles = await invoices.dashboardTiles(label);
     const activeSubcontractors = await new SubcontractorStore(trx).countActive();
     const activity = options.withActivity ? await new ActivityStore(trx).recent(10) : [];
+    // Past months too (issue 13): overdue returns with their penalty, statements left unissued; a month whose
+    // return is settled (filed, marked) raises no filing alert.
+    const periods = await periodsAsOf(trx, today, settings.activeSince);
+    const settled = new Set(periods.filter((p) => isSettledPeriod(p.status)).map((p) => p.label));
+    const upcoming = deadlineAlerts({ today, label, warningDays: settings.warningDays }).filter(
+      (alert) => alert.kind === 'statements' || !settled.has(alert.label),
+    );
+    const past = pastDeadlineAlerts({
+      today,
+      overdueReturns: periods
+        .filter((p) => p.status === 'overdue')
+        .map((p) => ({ label: p.label, filingDeadline: p.filingDeadline, penaltyP: p.penalty.totalP })),
+      pendingStatements: await invoices.pendingStatementsByMonth(),
+    });
     return {
       setupRequired: !settings.active,
       period: taxMonthPeriod(label),
       previousPeriod: taxMonthPeriod(previousTaxMonth(label)),
       warningDays: settings.warningDays,
-      alerts: deadlineAlerts({ today, label, warningDays: settings.warningDays }),
+      alerts: [...past, ...upcoming],
       tiles: { activeSubcontractors, ...tiles },
       activity,
     };
@@ -38,7 +56,7 @@ export function dashboard(deps: CisDeps, tenantId: string, options: { withActivi
 /** Gross, materials and deductions per tax month (oldest first) and per subcontractor (paid invoices). */
 export function analytics(deps: CisDeps, tenantId: string, months: number) {
   return deps.inTenant(tenantId, async (trx) => {
-    const labels = [currentTaxMonth(deps.clock.now())];
+    const labels = [taxMonthOf(deps.clock.now())];
     while (labels.length < months) labels.push(previousTaxMonth(labels[labels.length - 1] ?? ''));
     const totals = await new InvoiceStore(trx).paidTotals(labels);
     const monthMap = new Map(totals.byMonth.map((row) => [row.taxMonth, row]));

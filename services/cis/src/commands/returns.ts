@@ -11,11 +11,13 @@ import { returnCsv } from '../documents/csv-export.js';
 import {
   amendmentId,
   compileReturnLines,
-  currentTaxMonth,
   returnChangesSince,
   returnTransition,
+  londonDate,
   settingsReadyIssues,
+  submitTooEarly,
   taxMonthInSentence,
+  taxMonthOf,
   taxMonthPeriod,
   validateReturn,
 } from '../domain/index.js';
@@ -121,16 +123,20 @@ async function cis300(
   return { xml, irMark: computeIrMark(xml) };
 }
 
-/** The current tax month, its return (if compiled) and the validity check. */
-export function currentReturn(deps: CisDeps, tenantId: string) {
+/** A tax month (by default the one in progress), its return (if compiled) and the validity check. */
+export function currentReturn(deps: CisDeps, tenantId: string, taxMonth?: string) {
   return deps.inTenant(tenantId, async (trx) => {
-    const label = currentTaxMonth(deps.clock.now());
+    const label = taxMonth ?? taxMonthOf(deps.clock.now());
     return { period: taxMonthPeriod(label), row: await new ReturnStore(trx).latest(label) };
   });
 }
 
-export function returnHistory(deps: CisDeps, tenantId: string, limit: number) {
-  return deps.inTenant(tenantId, (trx) => new ReturnStore(trx).history(limit));
+/** A page of the return history (every record, tax month descending) and how many there are in all. */
+export function returnHistory(deps: CisDeps, tenantId: string, page: { limit: number; offset: number }) {
+  return deps.inTenant(tenantId, async (trx) => {
+    const returns = new ReturnStore(trx);
+    return { rows: await returns.history(page.limit, page.offset), total: await returns.count() };
+  });
 }
 
 /** The return of a tax month (its latest record), or a 404 with `notFound`. */
@@ -230,6 +236,9 @@ export function submitReturn(
 ): Promise<ReturnRecord> {
   return deps.inTenant(actor.tenantId, async (trx) => {
     const row = await requireReturn(trx, id, true);
+    // Issue 13: no return before its month ends (a locked one still answers 'Return is already locked').
+    const tooEarly = row.locked ? null : submitTooEarly(row.taxMonth, londonDate(deps.clock.now()));
+    if (tooEarly) throw refused(tooEarly, 'month_not_ended');
     const nil = row.lines.length === 0;
     if (!row.locked) assertDeclared(nil, declarations);
     // Statements issued since the compile count: refresh the lines' statement state before checking.

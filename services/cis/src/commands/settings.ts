@@ -6,6 +6,7 @@ import {
   CHECKLIST_SCOPES,
   checkRolePermissions,
   DEFAULT_CIS_SETTINGS,
+  londonDate,
   maskUtr,
   settingsReadyIssues,
   validateSettingsInput,
@@ -60,6 +61,7 @@ export async function settingsOrDefaults(
       emailFrom: d.emailFrom,
       emailReplyTo: d.emailReplyTo,
       statementFooter: d.statementFooter,
+      activeSince: null,
       createdAt: now,
       updatedAt: now,
       updatedBy: null,
@@ -109,6 +111,8 @@ export function saveSettings(deps: CisDeps, actor: Actor, input: SettingsInput) 
         emailFrom: input.emailFrom.trim(),
         emailReplyTo: input.emailReplyTo.trim(),
         statementFooter: input.statementFooter,
+        // The first switch-on starts the months that owe a return (ADR 0035); switching off and on keeps it.
+        ...(input.active && !before.activeSince ? { activeSince: londonDate(deps.clock.now()) } : {}),
       },
       actor.userId,
     );

@@ -342,14 +342,23 @@ export class InvoiceStore {
   }
 
   /** The dashboard's invoice tiles. */
-  async dashboardTiles(
-    taxMonth: string,
-  ): Promise<{ draftInvoices: number; pendingStatements: number; currentMonthCisP: number }> {
+  async dashboardTiles(taxMonth: string): Promise<{
+    draftInvoices: number;
+    portalPending: number;
+    pendingStatements: number;
+    currentMonthCisP: number;
+  }> {
     const { trx } = this;
     return trx('invoices')
       .whereNull('deleted_at')
-      .first<{ draftInvoices: number; pendingStatements: number; currentMonthCisP: number }>(
+      .first<{
+        draftInvoices: number;
+        portalPending: number;
+        pendingStatements: number;
+        currentMonthCisP: number;
+      }>(
         trx.raw(`count(*) FILTER (WHERE status = 'draft')::int AS "draftInvoices"`),
+        trx.raw(`count(*) FILTER (WHERE status = 'portal_draft')::int AS "portalPending"`),
         trx.raw(
           `count(*) FILTER (WHERE status IN ('approved', 'paid') AND statement_required AND statement_issued_at IS NULL)::int AS "pendingStatements"`,
         ),
@@ -358,6 +367,18 @@ export class InvoiceStore {
           [taxMonth],
         ),
       );
+  }
+
+  /** Paid invoices still waiting for their statement, per tax month (the dashboard's past-deadline alerts). */
+  async pendingStatementsByMonth(): Promise<{ taxMonth: string; count: number }[]> {
+    const rows = await this.trx('invoices')
+      .whereNull('deleted_at')
+      .where({ status: 'paid', statement_required: true })
+      .whereNull('statement_issued_at')
+      .whereNotNull('tax_month')
+      .groupBy('tax_month')
+      .select<{ tax_month: string; count: number }[]>('tax_month', this.trx.raw('count(*)::int AS count'));
+    return rows.map((row) => ({ taxMonth: row.tax_month, count: row.count }));
   }
 
   /** Paid invoices' totals per tax month and for the top 20 subcontractors (by gross) over `taxMonths`. */

@@ -35,6 +35,12 @@ interface ReturnRow {
 
 export type ReturnRecord = Camelised<ReturnRow>;
 
+/** What the period list needs of a return record. */
+export type ReturnStanding = Pick<
+  ReturnRecord,
+  'id' | 'taxMonth' | 'status' | 'locked' | 'period' | 'totals' | 'submittedAt' | 'amendmentOf' | 'createdAt'
+>;
+
 export type ReturnChanges = Partial<Omit<ReturnRecord, 'tenantId' | 'id' | 'createdAt'>>;
 
 const JSON_FIELDS = ['period', 'deadlines', 'totals', 'lines', 'issues', 'declarations'] as const;
@@ -77,14 +83,47 @@ export class ReturnStore {
     return row ? camelise(row) : undefined;
   }
 
-  /** The history: tax month descending, the newest record of a month first. */
-  async history(limit: number): Promise<ReturnRecord[]> {
+  /** The history: tax month descending, the newest record of a month first; a page of it. */
+  async history(limit: number, offset = 0): Promise<ReturnRecord[]> {
     const rows = await this.trx<ReturnRow>('returns')
       .orderBy([
         { column: 'tax_month', order: 'desc' },
         { column: 'created_at', order: 'desc' },
       ])
-      .limit(limit);
+      .limit(limit)
+      .offset(offset);
+    return rows.map((row) => camelise(row));
+  }
+
+  /** How many records the history holds. */
+  async count(): Promise<number> {
+    const row = await this.trx('returns').first<{ count: number } | undefined>(
+      this.trx.raw('count(*)::int AS count'),
+    );
+    return row?.count ?? 0;
+  }
+
+  /**
+   * Every record's standing, for the period list: tax month descending, the newest record of a month first (its
+   * lines and document left out).
+   */
+  async standings(): Promise<ReturnStanding[]> {
+    const rows = await this.trx<ReturnRow>('returns')
+      .select(
+        'id',
+        'tax_month',
+        'status',
+        'locked',
+        'period',
+        'totals',
+        'submitted_at',
+        'amendment_of',
+        'created_at',
+      )
+      .orderBy([
+        { column: 'tax_month', order: 'desc' },
+        { column: 'created_at', order: 'desc' },
+      ]);
     return rows.map((row) => camelise(row));
   }
 

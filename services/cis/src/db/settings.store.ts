@@ -16,6 +16,8 @@ interface SettingsRow {
   email_from: string;
   email_reply_to: string;
   statement_footer: string;
+  /** The London date the module was first switched on (migration 004), from which every month owes a return. */
+  active_since: string | null;
   created_at: Date;
   updated_at: Date;
   updated_by: string | null;

@@ -6,9 +6,11 @@ import {
   formatLongDate,
   isTaxMonthLabel,
   previousTaxMonth,
+  taxMonthName,
   taxMonthOf,
   taxMonthPeriod,
 } from './tax-month.js';
+import { formatPounds } from './money.js';
 
 export type DeadlineKind = 'statements' | 'filing' | 'payment';
 export type AlertSeverity = 'high' | 'critical';
@@ -73,9 +75,54 @@ export function deadlineAlerts(input: DeadlineAlertsInput): DeadlineAlert[] {
         date,
         daysRemaining,
         severity: SEVERITY[kind],
-        message: `${KIND_TEXT[kind]} for the ${period.displayLabel.charAt(0).toLowerCase()}${period.displayLabel.slice(1)} ${when(daysRemaining)} (${formatLongDate(date)})`,
+        message: `${KIND_TEXT[kind]} for the ${taxMonthName(month)} ${when(daysRemaining)} (${formatLongDate(date)})`,
       });
     }
+  }
+  return alerts.sort((a, b) => a.date.localeCompare(b.date) || KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind));
+}
+
+export interface PastDeadlinesInput {
+  /** Today's Europe/London date, 'YYYY-MM-DD'. */
+  today: string;
+  /** Months whose return is overdue, with the late-filing penalty as at today (pence). */
+  overdueReturns: { label: string; filingDeadline: string; penaltyP: number }[];
+  /** Unissued payment and deduction statements per tax month (paid invoices waiting for one). */
+  pendingStatements: { taxMonth: string; count: number }[];
+}
+
+/**
+ * Alerts for deadlines already past (issue 13): each month whose return is overdue (critical, with the late-filing
+ * penalty as at today) and each month whose statement deadline passed with statements still unissued (high).
+ * Sorted oldest first, like the upcoming ones.
+ */
+export function pastDeadlineAlerts(input: PastDeadlinesInput): DeadlineAlert[] {
+  const alerts: DeadlineAlert[] = [];
+  for (const month of input.overdueReturns) {
+    const daysRemaining = daysBetween(input.today, month.filingDeadline);
+    if (daysRemaining >= 0) continue;
+    alerts.push({
+      kind: 'filing',
+      label: month.label,
+      date: month.filingDeadline,
+      daysRemaining,
+      severity: 'critical',
+      message: `CIS300 return for the ${taxMonthName(month.label)} overdue since ${formatLongDate(month.filingDeadline)}: late-filing penalty ${formatPounds(month.penaltyP)}`,
+    });
+  }
+  for (const { taxMonth, count } of input.pendingStatements) {
+    if (!isTaxMonthLabel(taxMonth) || count <= 0) continue;
+    const date = taxMonthPeriod(taxMonth).deadlines.statements;
+    const daysRemaining = daysBetween(input.today, date);
+    if (daysRemaining >= 0) continue;
+    alerts.push({
+      kind: 'statements',
+      label: taxMonth,
+      date,
+      daysRemaining,
+      severity: 'high',
+      message: `Payment and deduction statements for the ${taxMonthName(taxMonth)} overdue since ${formatLongDate(date)}: ${count} not issued`,
+    });
   }
   return alerts.sort((a, b) => a.date.localeCompare(b.date) || KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind));
 }

@@ -15,6 +15,7 @@ export * from './validation.js';
 export * from './scopes.js';
 export * from './permissions.js';
 export * from './alerts.js';
+export * from './return-periods.js';
 export * from './filters.js';
 export * from './import-limits.js';
 export * from './list-limits.js';

@@ -22,9 +22,11 @@ import type {
 } from './invoices.schemas.js';
 import type { jobView, queuedJob } from './jobs.schemas.js';
 import type { portalInvoiceResponse, portalRecordsResponse } from './portal.schemas.js';
+import type { periodMarkBody, returnPeriodsResponse, returnPeriodView } from './return-periods.schemas.js';
 import type {
   currentReturnResponse,
   returnChangesResponse,
+  returnHistoryResponse,
   returnLine,
   returnSchema,
   returnWithValidationResponse,
@@ -151,6 +153,14 @@ export type ReturnWithValidation = z.output<typeof returnWithValidationResponse>
 export type SubmitReturnInput = z.input<typeof submitReturnBody>;
 /** GET /v1/returns/:taxMonth/changes. */
 export type ReturnChanges = z.output<typeof returnChangesResponse>;
+
+/** GET /v1/returns/periods: every tax month since the module was switched on (ADR 0035). */
+export type ReturnPeriods = z.output<typeof returnPeriodsResponse>;
+export type ReturnPeriod = z.output<typeof returnPeriodView>;
+/** PUT /v1/returns/periods/:taxMonth/mark. */
+export type PeriodMarkInput = z.input<typeof periodMarkBody>;
+/** GET /v1/returns: a page of the history. */
+export type ReturnHistory = z.output<typeof returnHistoryResponse>;
 
 /** GET /v1/dashboard. */
 export type Dashboard = z.output<typeof dashboardResponse>;

@@ -35,6 +35,8 @@ export const dashboardResponse = z.object({
   tiles: z.object({
     activeSubcontractors: z.number(),
     draftInvoices: z.number(),
+    /** Invoices submitted through the portal, waiting for approval or rejection. */
+    portalPending: z.number(),
     pendingStatements: z.number(),
     currentMonthCisP: z.number(),
   }),

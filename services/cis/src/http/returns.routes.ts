@@ -19,6 +19,7 @@ import { presentReturn } from './returns.present.js';
 import {
   currentReturnResponse,
   historyQuery,
+  monthQuery,
   returnHistoryResponse,
   returnChangesResponse,
   returnIdParams,
@@ -34,11 +35,13 @@ export function returnRoutes(deps: CisDeps): ApiRouter {
     .route({
       method: 'get',
       path: '/returns/current',
-      summary: 'The current tax month, its return (if compiled) and the validity check',
+      summary:
+        'A tax month (?taxMonth=YYYY-MM, by default the one in progress), its return (if compiled) and the validity check',
       scopes: ['cis.inv.read'],
-      responses: { 200: { description: 'The current month', schema: currentReturnResponse } },
-      handler: async ({ ctx }) => {
-        const { period, row } = await currentReturn(deps, ctx.tenantId);
+      request: { query: monthQuery },
+      responses: { 200: { description: 'The month', schema: currentReturnResponse } },
+      handler: async ({ ctx, query }) => {
+        const { period, row } = await currentReturn(deps, ctx.tenantId, query.taxMonth);
         return {
           period,
           return: row ? presentReturn(row) : null,
@@ -50,13 +53,14 @@ export function returnRoutes(deps: CisDeps): ApiRouter {
     .route({
       method: 'get',
       path: '/returns',
-      summary: 'Returns, tax month descending (the history keeps the latest 12)',
+      summary: 'Returns, tax month descending, a page at a time (limit, offset) with the total',
       scopes: ['cis.inv.read'],
       request: { query: historyQuery },
       responses: { 200: { description: 'History', schema: returnHistoryResponse } },
-      handler: async ({ ctx, query }) => ({
-        items: (await returnHistory(deps, ctx.tenantId, query.limit)).map(presentReturn),
-      }),
+      handler: async ({ ctx, query }) => {
+        const { rows, total } = await returnHistory(deps, ctx.tenantId, query);
+        return { items: rows.map(presentReturn), total };
+      },
     })
     .route({
       method: 'get',

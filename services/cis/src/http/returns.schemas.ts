@@ -10,6 +10,11 @@ export const taxMonthParams = z.object({
   taxMonth: z.string().trim().pipe(taxMonthLabelOf(RETURN_MESSAGES.taxMonthRequired)),
 });
 
+/** GET /returns/current: the month to show (issue 13: any tax month can be picked), by default the one in progress. */
+export const monthQuery = z.object({
+  taxMonth: z.string().trim().pipe(taxMonthLabelOf(RETURN_MESSAGES.taxMonthRequired)).optional(),
+});
+
 export const returnIdParams = z.object({ id: z.string().max(80) });
 
 /** What the person submitting ticked: each declaration true or false (HMRC's wording: @workspace/rules). */
@@ -26,7 +31,11 @@ export const returnDeclarations = z.object({
  */
 export const submitReturnBody = z.object({ declarations: returnDeclarations.optional() }).default({});
 
-export const historyQuery = z.object({ limit: z.coerce.number().int().min(1).max(12).default(12) });
+/** A page of the history (issue 13: every return is reachable, not only the latest 12). */
+export const historyQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(12),
+  offset: z.coerce.number().int().min(0).default(0),
+});
 
 /** A subcontractor's line of a return (identifiers masked). */
 export const returnLine = z.object({
@@ -88,7 +97,11 @@ export const currentReturnResponse = z.object({
   validation: validationResponse.nullable(),
 });
 
-export const returnHistoryResponse = z.object({ items: z.array(returnSchema) });
+export const returnHistoryResponse = z.object({
+  items: z.array(returnSchema),
+  /** Records in the whole history. */
+  total: z.number(),
+});
 
 export const returnWithValidationResponse = z.object({
   return: returnSchema,

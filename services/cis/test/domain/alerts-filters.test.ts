@@ -16,7 +16,7 @@ describe('deadlineAlerts (spec §4 Dashboard alerts)', () => {
         daysRemaining: 4,
         severity: 'high',
         message:
-          'Payment and deduction statements for the tax month ending 5 June 2025 due in 4 days (19 June 2025)',
+          'Payment and deduction statements for the month ending 5 June 2025 due in 4 days (19 June 2025)',
       },
       {
         kind: 'filing',
@@ -24,7 +24,7 @@ describe('deadlineAlerts (spec §4 Dashboard alerts)', () => {
         date: '2025-06-19',
         daysRemaining: 4,
         severity: 'critical',
-        message: 'CIS300 return filing for the tax month ending 5 June 2025 due in 4 days (19 June 2025)',
+        message: 'CIS300 return filing for the month ending 5 June 2025 due in 4 days (19 June 2025)',
       },
       {
         kind: 'payment',
@@ -32,7 +32,7 @@ describe('deadlineAlerts (spec §4 Dashboard alerts)', () => {
         date: '2025-06-22',
         daysRemaining: 7,
         severity: 'critical',
-        message: 'CIS payment to HMRC for the tax month ending 5 June 2025 due in 7 days (22 June 2025)',
+        message: 'CIS payment to HMRC for the month ending 5 June 2025 due in 7 days (22 June 2025)',
       },
     ]);
   });
@@ -61,12 +61,12 @@ describe('deadlineAlerts (spec §4 Dashboard alerts)', () => {
       [
         '2025-05',
         'statements',
-        'Payment and deduction statements for the tax month ending 5 June 2025 due tomorrow (19 June 2025)',
+        'Payment and deduction statements for the month ending 5 June 2025 due tomorrow (19 June 2025)',
       ],
       [
         '2025-05',
         'filing',
-        'CIS300 return filing for the tax month ending 5 June 2025 due tomorrow (19 June 2025)',
+        'CIS300 return filing for the month ending 5 June 2025 due tomorrow (19 June 2025)',
       ],
     ]);
   });
@@ -75,7 +75,7 @@ describe('deadlineAlerts (spec §4 Dashboard alerts)', () => {
     const alerts = deadlineAlerts({ today: '2025-06-22', warningDays: 0 });
     expect(alerts).toHaveLength(1);
     expect(alerts[0]?.message).toBe(
-      'CIS payment to HMRC for the tax month ending 5 June 2025 due today (22 June 2025)',
+      'CIS payment to HMRC for the month ending 5 June 2025 due today (22 June 2025)',
     );
     expect(alerts[0]?.severity).toBe('critical');
   });

@@ -21,6 +21,7 @@ import {
   Space,
   Typography,
 } from 'antd';
+import { taxMonthTitle } from '@workspace/rules';
 import { Link } from 'react-router';
 import { useCisDashboardQuery } from './api';
 import { CisQueryError } from './components/CisQueryError';
@@ -82,25 +83,37 @@ export function CisDashboard() {
     <Space orientation="vertical" size="large" style={{ width: '100%' }}>
       {data.alerts.map((alert) => (
         <Alert
-          key={`${alert.kind}-${alert.date}`}
+          key={`${alert.kind}-${alert.label}-${alert.date}`}
           type={alert.severity === 'critical' ? 'error' : 'warning'}
           showIcon
           title={alert.message}
           description={`Due ${ukDate(alert.date)} (${alert.daysRemaining < 0 ? `${-alert.daysRemaining} days overdue` : `${alert.daysRemaining} days remaining`})`}
           data-severity={alert.severity}
+          action={
+            // A past month's return: open it on the Returns page (issue 13).
+            alert.kind === 'filing' && alert.daysRemaining < 0 && abilities.canSubmit ? (
+              <Link to={`/cis/returns?month=${alert.label}`}>
+                <Button size="small">Open return</Button>
+              </Link>
+            ) : undefined
+          }
         />
       ))}
       <Row gutter={[16, 16]}>
-        <Col xs={24} sm={12} lg={6}>
+        <Col xs={24} sm={12} lg={8} xl={4}>
           <StatCard title="Active Subcontractors" value={data.tiles.activeSubcontractors} />
         </Col>
-        <Col xs={24} sm={12} lg={6}>
+        <Col xs={24} sm={12} lg={8} xl={5}>
           <StatCard title="Draft Invoices" value={data.tiles.draftInvoices} />
         </Col>
-        <Col xs={24} sm={12} lg={6}>
+        <Col xs={24} sm={12} lg={8} xl={5}>
+          {/* Invoices subcontractors sent through the portal, waiting for approval or rejection (issue 13). */}
+          <StatCard title="Portal Pending" value={data.tiles.portalPending} />
+        </Col>
+        <Col xs={24} sm={12} lg={12} xl={5}>
           <StatCard title="Pending Statements" value={data.tiles.pendingStatements} />
         </Col>
-        <Col xs={24} sm={12} lg={6}>
+        <Col xs={24} sm={24} lg={12} xl={5}>
           <StatCard title="Current Month CIS" value={pounds(data.tiles.currentMonthCisP)} />
         </Col>
       </Row>
@@ -125,7 +138,7 @@ export function CisDashboard() {
         <Col xs={24} lg={12}>
           <Card title="Tax Month Overview" size="small" style={{ height: '100%' }}>
             <Descriptions column={1} size="small">
-              <Descriptions.Item label="Period">{data.period.displayLabel}</Descriptions.Item>
+              <Descriptions.Item label="Period">{taxMonthTitle(data.period.label)}</Descriptions.Item>
               <Descriptions.Item label="Statement Deadline">
                 {ukDate(data.period.deadlines.statements)}
               </Descriptions.Item>

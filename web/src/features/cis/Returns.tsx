@@ -1,4 +1,5 @@
 import type { CisReturn, ReturnLine, TaxMonthPeriod, Validation } from '@workspace/cis/contract';
+import { formatLongDate, taxMonthName, taxMonthTitle } from '@workspace/rules';
 import {
   CloudUploadOutlined,
   DownloadOutlined,
@@ -17,21 +18,24 @@ import {
   Space,
   Table,
   Tooltip,
-  Typography,
 } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { useToast, useConfirm } from '../../ui/feedback';
 import {
   useCompileReturnMutation,
   useCurrentReturnQuery,
   useReturnActionMutation,
-  useReturnsQuery,
+  useReturnPeriodsQuery,
 } from './api';
 import { CisQueryError } from './components/CisQueryError';
 import { ReturnStatusBadge } from './components/StatusBadge';
 import { useCis } from './context';
 import { downloadFile } from './download';
+import { PeriodHistory } from './returns/PeriodHistory';
+import { PeriodPicker } from './returns/PeriodPicker';
+import { PeriodStanding } from './returns/PeriodStanding';
 import { pounds, ukDate } from '../../ui/format';
 import { errorMessage, fieldErrors } from '../../ui/problem';
 import { ReturnChanges } from './returns/ReturnChanges';
@@ -85,14 +89,27 @@ const lineColumns: ColumnsType<ReturnLine> = [
   },
 ];
 
-/** /cis/returns: the current tax month's return with compile, submit, export and (testing) unlock; history. */
+/**
+ * /cis/returns: the return of the month in view (`?month=YYYY-MM`; it opens on the return that is due) with compile,
+ * submit, export and (testing) unlock; every other month since the module was switched on under Return History.
+ */
 export function Returns() {
   const { abilities, testingTools } = useCis();
   const { modal } = App.useApp();
   const confirm = useConfirm();
   const toast = useToast();
-  const current = useCurrentReturnQuery(undefined);
-  const history = useReturnsQuery(undefined);
+  const periods = useReturnPeriodsQuery(undefined);
+  const [search, setSearch] = useSearchParams();
+  // The return due when the page opened stays in view after it is submitted (the month due then moves on).
+  const [openedOn, setOpenedOn] = useState<string>();
+  if (!openedOn && periods.data) setOpenedOn(periods.data.dueTaxMonth);
+  const inView = search.get('month') ?? openedOn ?? periods.data?.dueTaxMonth;
+  // Without the period list (still loading, or failed) the month in progress is shown.
+  const current = useCurrentReturnQuery(inView, { skip: periods.isLoading });
+  const standing = periods.data?.periods.find((period) => period.label === inView);
+  const openMonth = (taxMonth: string) => {
+    setSearch({ month: taxMonth });
+  };
   const [compile, compileState] = useCompileReturnMutation();
   const [act, actState] = useReturnActionMutation();
   const canCompile = abilities.canCompile || abilities.canSubmit;
@@ -179,16 +196,26 @@ export function Returns() {
   const returnButtons = (ret: CisReturn, includeSubmit: boolean) => (
     <Space wrap>
       {includeSubmit && !ret.locked && abilities.canSubmit && (
-        <Button
-          type="primary"
-          icon={<CloudUploadOutlined />}
-          loading={actState.isLoading && actState.originalArgs?.action === 'submit'}
-          onClick={() => {
-            submit(ret);
-          }}
+        // No return before its month ends (issue 13; the service refuses it too).
+        <Tooltip
+          title={
+            standing?.status === 'in_progress'
+              ? `The month has not ended: its return can be submitted from ${formatLongDate(standing.submittableFrom)}`
+              : undefined
+          }
         >
-          Submit Return
-        </Button>
+          <Button
+            type="primary"
+            icon={<CloudUploadOutlined />}
+            disabled={standing?.status === 'in_progress'}
+            loading={actState.isLoading && actState.originalArgs?.action === 'submit'}
+            onClick={() => {
+              submit(ret);
+            }}
+          >
+            Submit Return
+          </Button>
+        </Tooltip>
       )}
       {abilities.canExport && (
         <Button
@@ -223,7 +250,7 @@ export function Returns() {
     </Space>
   );
 
-  if (current.isLoading || history.isLoading) return <Skeleton active paragraph={{ rows: 10 }} />;
+  if (periods.isLoading || current.isLoading) return <Skeleton active paragraph={{ rows: 10 }} />;
   if (current.error || !current.data)
     return <CisQueryError error={current.error} prefix="Error loading returns: " action="view returns" />;
 
@@ -232,35 +259,13 @@ export function Returns() {
   const period = current.data.period as TaxMonthPeriod | undefined;
   const ret = current.data.return;
 
-  const historyColumns: ColumnsType<CisReturn> = [
-    {
-      title: 'Period',
-      key: 'period',
-      render: (_, row) => (
-        <Space orientation="vertical" size={0}>
-          <span>{row.period.label}</span>
-          <Typography.Text type="secondary">{row.period.displayLabel}</Typography.Text>
-        </Space>
-      ),
-    },
-    { title: 'Subcontractors', key: 'subs', render: (_, row) => row.totals.subcontractors },
-    { title: 'CIS', key: 'cis', render: (_, row) => pounds(row.totals.cisDeductedP) },
-    {
-      title: 'Submitted',
-      key: 'submitted',
-      render: (_, row) => (row.submittedAt ? ukDate(row.submittedAt) : '-'),
-    },
-    {
-      title: 'Status',
-      key: 'status',
-      render: (_, row) => <ReturnStatusBadge status={row.status} displayStatus={row.displayStatus} />,
-    },
-  ];
-
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+      {periods.data && period && (
+        <PeriodPicker periods={periods.data.periods} value={period.label} onChange={openMonth} />
+      )}
       <Card
-        title="Current Tax Month"
+        title={period ? `Return for the ${taxMonthName(period.label)}` : 'Current Tax Month'}
         size="small"
         data-testid="current-return"
         extra={
@@ -296,7 +301,7 @@ export function Returns() {
         ) : (
           <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
             <Descriptions column={{ xs: 1, md: 2, xl: 4 }} size="small" bordered>
-              <Descriptions.Item label="Period">{period.displayLabel}</Descriptions.Item>
+              <Descriptions.Item label="Period">{taxMonthTitle(period.label)}</Descriptions.Item>
               <Descriptions.Item label="Filing Deadline">{ukDate(period.deadlines.filing)}</Descriptions.Item>
               <Descriptions.Item label="Payment Deadline">
                 {ukDate(period.deadlines.payment)}
@@ -318,6 +323,7 @@ export function Returns() {
                 </>
               )}
             </Descriptions>
+            {standing && periods.data && <PeriodStanding period={standing} today={periods.data.today} />}
             {!ret && <Empty description="No return compiled for this tax month" />}
             {ret && (ret.locked || ret.amendmentOf) && <ReturnChanges taxMonth={ret.taxMonth} />}
             {ret?.locked && <SubmittedReturn ret={ret} />}
@@ -334,34 +340,18 @@ export function Returns() {
           </Space>
         )}
       </Card>
-      <Card title="Historical Returns" size="small">
-        {history.error ? (
-          <CisQueryError error={history.error} prefix="Error loading returns: " action="view returns" />
-        ) : (
-          <Table<CisReturn>
-            rowKey="id"
-            size="middle"
-            columns={historyColumns}
-            dataSource={history.data?.items ?? []}
-            pagination={false}
-            expandable={{
-              expandedRowRender: (row) => (
-                <Space orientation="vertical" style={{ width: '100%' }}>
-                  <Descriptions column={{ xs: 1, md: 3 }} size="small">
-                    <Descriptions.Item label="Total Gross">{pounds(row.totals.grossP)}</Descriptions.Item>
-                    <Descriptions.Item label="Total Materials">
-                      {pounds(row.totals.materialsP)}
-                    </Descriptions.Item>
-                    <Descriptions.Item label="Total CIS">{pounds(row.totals.cisDeductedP)}</Descriptions.Item>
-                  </Descriptions>
-                  {returnButtons(row, false)}
-                </Space>
-              ),
-            }}
-            locale={{ emptyText: 'No historical returns found' }}
+      {periods.error ? (
+        <CisQueryError error={periods.error} prefix="Error loading returns: " action="view returns" />
+      ) : (
+        periods.data && (
+          <PeriodHistory
+            periods={periods.data.periods}
+            inView={period?.label ?? periods.data.currentTaxMonth}
+            activeSince={periods.data.activeSince}
+            onOpen={openMonth}
           />
-        )}
-      </Card>
+        )
+      )}
       <SubmitReturnDialog
         ret={submitting}
         onClose={() => {

@@ -24,8 +24,10 @@ import type {
   Job,
   PaymentInput,
   PaymentDateCorrection,
+  PeriodMarkInput,
   QueuedJob,
   ReturnChanges,
+  ReturnPeriods,
   ReturnWithValidation,
   RolePermissions,
   SettingsInput,
@@ -244,13 +246,22 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
     }),
 
     // Returns
-    currentReturn: build.query<CurrentReturn, undefined>({
-      query: () => '/cis/returns/current',
+    /** A tax month's return (the month in view on the Returns page; by default the one in progress). */
+    currentReturn: build.query<CurrentReturn, string | undefined>({
+      query: (taxMonth) => `/cis/returns/current${query({ taxMonth })}`,
       providesTags: ['CisReturn'],
     }),
-    returns: build.query<{ items: CisReturn[] }, undefined>({
-      query: () => '/cis/returns?limit=12',
+    returnPeriods: build.query<ReturnPeriods, undefined>({
+      query: () => '/cis/returns/periods',
       providesTags: ['CisReturn'],
+    }),
+    markPeriod: build.mutation<unknown, { taxMonth: string; mark: PeriodMarkInput | null }>({
+      query: ({ taxMonth, mark }) => ({
+        url: `/cis/returns/periods/${encodeURIComponent(taxMonth)}/mark`,
+        method: mark ? 'PUT' : 'DELETE',
+        ...(mark ? { body: mark } : {}),
+      }),
+      invalidatesTags: ['CisReturn', 'CisDashboard'],
     }),
     compileReturn: build.mutation<ReturnWithValidation, string>({
       query: (taxMonth) => ({ url: `/cis/returns/${encodeURIComponent(taxMonth)}/compile`, method: 'POST' }),
@@ -325,7 +336,8 @@ export const {
   useCorrectPaymentDateMutation,
   useLazyJobQuery,
   useCurrentReturnQuery,
-  useReturnsQuery,
+  useReturnPeriodsQuery,
+  useMarkPeriodMutation,
   useCompileReturnMutation,
   useReturnActionMutation,
   useSubmitReturnMutation,
