@@ -87,6 +87,8 @@ export const cisAuditActions = [
   // Not in cis.md: an edit that ends a subcontractor's portal access (portal access off, or archived by the edit);
   // identity ends their portal sessions and links, as for archived and deleted.
   'cis.subcontractor.portal_access_ended',
+  // Not in cis.md: a duplicate merged into the record kept (issue 13, ADR 0039).
+  'cis.subcontractor.merged',
   'cis.invoice.created',
   'cis.invoice.updated',
   'cis.invoice.approved',

@@ -18,7 +18,14 @@ import {
   taxMonthPeriod,
   taxMonthTitle,
 } from '@workspace/cis/domain';
-import { ALL_CIS_SCOPES, CIS_ADMIN_ID, DECLARED, invoiceBody, settingsBody } from '@workspace/cis/testing';
+import {
+  ALL_CIS_SCOPES,
+  CIS_ADMIN_ID,
+  DECLARED,
+  freshIdentifiers,
+  invoiceBody,
+  settingsBody,
+} from '@workspace/cis/testing';
 import { shots, visible } from './browser.js';
 import { choose, dialog, optionsOf, startCisBrowserStack, until, type CisBrowserStack } from './cis-stack.js';
 
@@ -44,7 +51,8 @@ async function subcontractor(name: string, extra: Record<string, unknown> = {}, 
   const body = (await call('POST', '/subcontractors', {
     type: 'individual',
     name,
-    utr: '1234567890',
+    // Identifiers of its own: an active subcontractor's are unique in the tenant (ADR 0039).
+    ...freshIdentifiers(),
     registeredAddress: address,
     gdprConsent: true,
     ...extra,
@@ -362,6 +370,7 @@ describe('CIS details in Chromium', () => {
 
   it('the subcontractor form offers every field (type options, NINO for individuals only, both addresses with GB/NI, consents and access), refuses a create without each address part or a company number, saves an individual without NINO and an edit without address or consent; the export is dated and masked; the clerk is not offered Revoke', async () => {
     const alanId = await subcontractor('Alan Able', {
+      utr: '1234567890',
       nino: 'AB123456C',
       email: 'alan@able.test',
       phone: '07700900123',
@@ -526,9 +535,10 @@ describe('CIS details in Chromium', () => {
   it('the accountant reads the deadline alerts, the statements banner, order and PDF notice, the current return’s totals and the history of the other 13 months, 12 to a page, newest first, with an expanded row exported', async () => {
     // Hana (20 %): paid last tax month (statement issued, return submitted) and this month; Aaron and Zed (0 %)
     // paid this month, their statements generated Aaron first, then Zed; 12 older nil returns.
-    const hana = await subcontractor('Hana Hist', { email: 'hana@hist.test' }, 'standard');
+    const hanaIds = freshIdentifiers();
+    const hana = await subcontractor('Hana Hist', { email: 'hana@hist.test', ...hanaIds }, 'standard');
     const aaron = await subcontractor('Aaron Early', { utr: '2325648152' }, 'gross');
-    const zed = await subcontractor('Zed Later', { utr: '2325648152' }, 'gross');
+    const zed = await subcontractor('Zed Later', {}, 'gross');
     const previousStart = taxMonthPeriod(previous).startDate;
     const hanaPrevious = await invoice('H-PREV', hana, previousStart);
     await call('POST', '/invoices/approve', { ids: [hanaPrevious] });
@@ -685,7 +695,7 @@ describe('CIS details in Chromium', () => {
     const returnLines = (await savedText(returnCsv)).split(/\r?\n/).filter(Boolean);
     expect(returnLines[0]).toBe('Subcontractor,UTR,NINO,Gross,Materials,CIS Deducted,CIS Rate,Invoices');
     expect(returnLines).toHaveLength(2);
-    expect(returnLines[1]).toMatch(/^Hana Hist,\*{6}7890,/);
+    expect(returnLines[1]).toMatch(new RegExp(`^Hana Hist,\\*{6}${hanaIds.utr.slice(-4)},`));
 
     // Page two: the 13th month.
     await history.locator('.ant-pagination-item-2').click();

@@ -687,13 +687,17 @@ describe('CIS screens in Chromium, screen by screen and role by role', () => {
     );
     expect(await page.getByTestId('settings-defaults').count()).toBe(0);
 
-    // The role checklist: the spec's scope names, one column per bundle, and the checker's errors (the seeded
-    // payments bundle submits without compile; the clerk's bundle is given write without read and approve without
-    // read, saved to identity and checked again).
+    // The role checklist: the spec's checklist scopes named as what they let a role do (the scope string in
+    // data-scope), one column per bundle. The demo tenant opens without errors; the clerk's bundle is given write
+    // without read and approve without read, saved to identity and checked again.
     const roles = page.locator('.ant-card', { has: page.getByText('Role Permissions', { exact: true }) });
-    const scopeCells = roles.locator('.ant-table-tbody tr.ant-table-row td:first-child');
-    await visible(scopeCells.first());
-    expect(await scopeCells.allTextContents()).toEqual([
+    const scopeRows = roles.locator('.ant-table-tbody tr.ant-table-row');
+    await visible(scopeRows.first());
+    expect(
+      await scopeRows.evaluateAll((rows) =>
+        rows.map((row) => (row as { dataset: { scope?: string } }).dataset.scope),
+      ),
+    ).toEqual([
       'cis.ret.submit',
       'cis.ret.compile',
       'cis.settings.read',
@@ -707,26 +711,40 @@ describe('CIS screens in Chromium, screen by screen and role by role', () => {
       'cis.audit.read',
       'cis.manage',
     ]);
+    expect(await roles.locator('.ant-table-tbody tr.ant-table-row td:first-child').allTextContents()).toEqual(
+      [
+        'Submit CIS returns',
+        'Compile CIS returns',
+        'View CIS settings',
+        'Change CIS settings',
+        'View CIS invoices',
+        'Create or edit CIS invoices',
+        'Approve CIS invoices',
+        'Mark CIS invoices as paid',
+        'Export CIS data',
+        'Run CIS background jobs',
+        'View the CIS audit trail',
+        'Manage everything in CIS',
+      ],
+    );
     for (const bundle of ['admin', 'cis-accountant', 'cis-admin', 'cis-clerk', 'CIS payments and filing'])
       await visible(roles.locator('.ant-table-thead th').getByText(bundle, { exact: true }));
-    expect(await roles.getByRole('checkbox', { name: 'cis-clerk: cis.inv.read' }).isChecked()).toBe(true);
-    expect(await roles.getByRole('checkbox', { name: 'cis-clerk: cis.inv.write' }).isChecked()).toBe(false);
-    const errors = roles.locator('.ant-alert-error');
-    await visible(
-      errors.getByText("Role 'CIS payments and filing': cis.ret.submit requires cis.ret.compile"),
+    expect(await roles.getByRole('checkbox', { name: 'cis-clerk: View CIS invoices' }).isChecked()).toBe(
+      true,
     );
-    expect(await errors.getByText(/^Role 'cis-clerk'/).count()).toBe(0);
-    await roles.getByRole('checkbox', { name: 'cis-clerk: cis.settings.read' }).uncheck();
-    await roles.getByRole('checkbox', { name: 'cis-clerk: cis.settings.write' }).check();
-    await roles.getByRole('checkbox', { name: 'cis-clerk: cis.inv.read' }).uncheck();
-    await roles.getByRole('checkbox', { name: 'cis-clerk: cis.inv.approve' }).check();
+    expect(
+      await roles.getByRole('checkbox', { name: 'cis-clerk: Create or edit CIS invoices' }).isChecked(),
+    ).toBe(false);
+    const errors = roles.locator('.ant-alert-error');
+    expect(await errors.count()).toBe(0);
+    await roles.getByRole('checkbox', { name: 'cis-clerk: View CIS settings' }).uncheck();
+    await roles.getByRole('checkbox', { name: 'cis-clerk: Change CIS settings' }).check();
+    await roles.getByRole('checkbox', { name: 'cis-clerk: View CIS invoices' }).uncheck();
+    await roles.getByRole('checkbox', { name: 'cis-clerk: Approve CIS invoices' }).check();
     await roles.getByRole('button', { name: 'Save Role Permissions' }).click();
     await visible(page.getByText('Role Permissions Saved'));
-    await visible(errors.getByText("Role 'cis-clerk': cis.settings.write requires cis.settings.read"));
-    await visible(errors.getByText("Role 'cis-clerk': cis.inv.approve requires cis.inv.read"));
-    await visible(
-      errors.getByText("Role 'CIS payments and filing': cis.ret.submit requires cis.ret.compile"),
-    );
+    await visible(errors.getByText("Role 'cis-clerk' can change CIS settings but not view CIS settings"));
+    await visible(errors.getByText("Role 'cis-clerk' can approve CIS invoices but not view CIS invoices"));
     await roles.screenshot({ path: `${shots}/cis-screens-role-checklist-errors.png` });
 
     // A malformed dashboard answer crashes the screen: the module's error boundary, then Try Again renders it.

@@ -814,14 +814,12 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
     await row.getByRole('button', { name: 'Reject RR-001' }).click();
     const reject = dialog(page, 'Reject Invoice');
     await expectVisible(page, reject.getByText('Reject this portal-submitted invoice?'));
-    // The page reloads after a rejection (the reload's own load event is not awaited: on a busy machine it can
-    // fire before the wait starts); the reloaded list shows the invoice cancelled.
-    const reloaded = page.waitForEvent('load', { timeout: 60_000 }).catch(() => undefined);
+    // Issue 13: the rejection takes a reason and the row becomes Rejected (no page reload).
+    await reject.getByLabel('Reason for rejecting').fill('Wrong site address');
     await reject.getByRole('button', { name: 'Reject' }).click();
-    await reloaded;
     await page
       .locator('tr', { hasText: 'RR-001' })
-      .getByText('Cancelled')
+      .getByText('Rejected')
       .waitFor({ state: 'visible', timeout: 60_000 });
   });
 
@@ -961,9 +959,11 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
     expect(await optionsOf(page, page.getByLabel('Status filter'))).toEqual([
       'All statuses',
       'Draft',
+      'Portal Pending',
       'Approved',
       'Paid',
       'Cancelled',
+      'Rejected',
     ]);
     const paidDates = await cellOf(invoiceTable, paid, 'Dates');
     await expectVisible(page, paidDates.getByText(uk(today), { exact: true }));

@@ -82,17 +82,17 @@ describe('live updates in two tabs', () => {
     expect(await successB.getByLabel('Success preview').getAttribute('data-colour')).toBe('#088E62');
     await pageB.screenshot({ path: `${shots}/live-b-colours.png`, fullPage: true });
 
-    // The module list: tab A turns Notes off (PATCH /api/tenant); tab B's open navigation drawer loses it.
+    // The module list: tab A turns CIS off (PATCH /api/tenant); tab B's open navigation drawer loses it.
     await pageB.getByRole('button', { name: 'Open navigation' }).click();
     const drawerB = pageB.locator('.ant-drawer');
-    await expectVisible(drawerB.getByRole('link', { name: 'Notes' }));
+    await expectVisible(drawerB.getByRole('link', { name: 'CIS' }));
     const status = await pageA.evaluate(async () => {
       const session = (await (await fetch('/api/auth/session')).json()) as {
         csrfToken: string;
         tenant: { modules: { id: string; enabled: boolean }[] };
       };
       const modules = session.tenant.modules.map((module) =>
-        module.id === 'notes' ? { ...module, enabled: false } : module,
+        module.id === 'cis' ? { ...module, enabled: false } : module,
       );
       const res = await fetch('/api/tenant', {
         method: 'PATCH',
@@ -102,8 +102,8 @@ describe('live updates in two tabs', () => {
       return res.status;
     });
     expect(status).toBe(200);
-    await drawerB.getByRole('link', { name: 'Notes' }).waitFor({ state: 'detached', timeout: 15_000 });
-    await expectVisible(drawerB.getByRole('link', { name: 'Drive' }));
+    await drawerB.getByRole('link', { name: 'CIS' }).waitFor({ state: 'detached', timeout: 15_000 });
+    await expectVisible(drawerB.getByRole('link', { name: 'Settings' }));
     await pageB.screenshot({ path: `${shots}/live-b-modules.png`, fullPage: true });
 
     expect(await windowMark(pageB)).toBe('not reloaded');

@@ -4,7 +4,7 @@ derived when not set:
   IDENTITY_URL      http://<release>-identity (portal magic links),
   JWKS_URL          http://<release>-identity/.well-known/jwks.json (access token keys),
   NOTIFICATION_URL  http://<release>-notification (e-mail).
-Secrets (DATABASE_URL, CIS_ENCRYPTION_KEYS, NOTIFICATION_TOKEN) come from existingSecrets
+Secrets (DATABASE_URL, CIS_ENCRYPTION_KEYS, CIS_IDENTIFIER_HASH_KEY, NOTIFICATION_TOKEN) come from existingSecrets
 and secretEnvVars, never from here.
 */}}
 {{- define "cis.env" -}}
@@ -24,7 +24,7 @@ and secretEnvVars, never from here.
 {{- $env = merge $env (include "workspace-lib.kafkaEnv" . | fromYaml) -}}
 {{- end -}}
 {{- if not (or .Values.existingSecrets .Values.secretEnvVars) -}}
-{{- fail "cis: existingSecrets (or secretEnvVars) must name the Secret(s) holding DATABASE_URL, CIS_ENCRYPTION_KEYS and NOTIFICATION_TOKEN" -}}
+{{- fail "cis: existingSecrets (or secretEnvVars) must name the Secret(s) holding DATABASE_URL, CIS_ENCRYPTION_KEYS, CIS_IDENTIFIER_HASH_KEY and NOTIFICATION_TOKEN" -}}
 {{- end -}}
 {{- include "workspace-lib.runtimeRoleOnly" . -}}
 {{- toYaml $env -}}

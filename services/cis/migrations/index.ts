@@ -5,6 +5,8 @@ import { sealedCis300 } from './003_sealed_cis300.js';
 import { returnPeriods } from './004_return_periods.js';
 import { returnDeclarations } from './005_return_declarations.js';
 import { correctedStatements } from './006_corrected_statements.js';
+import { invoiceRejection } from './007_invoice_rejection.js';
+import { subcontractorIdentity } from './008_subcontractor_identity.js';
 
 /**
  * cis's migrations in the order they apply. Append only: a new change is a new file, added at the end. A
@@ -17,4 +19,6 @@ export const cisMigrations: Migration[] = [
   returnPeriods,
   returnDeclarations,
   correctedStatements,
+  invoiceRejection,
+  subcontractorIdentity,
 ];

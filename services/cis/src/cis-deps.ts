@@ -1,6 +1,7 @@
 import { withTenant, type Clock, type FieldCipher, type Knex, type Logger } from '@workspace/kit';
 import { IdentityClient } from './clients/identity.js';
 import type { Mailer } from './clients/mailer.js';
+import { IdentityHasher } from './commands/identity-hashes.js';
 import { SealedFields } from './commands/sealed-fields.js';
 import type { CisConfig } from './config.js';
 import { AuditWriter } from './events/audit.js';
@@ -16,6 +17,8 @@ export interface CisDeps {
   readonly cipher: FieldCipher;
   /** UTRs and NINOs sealed and opened with the spec's failure messages. */
   readonly sealed: SealedFields;
+  /** Keyed hashes of UTRs, NINOs and company numbers, compared to keep one subcontractor per person (ADR 0039). */
+  readonly identityHashes: IdentityHasher;
   readonly mailer: Mailer;
   readonly identity: IdentityClient;
   readonly audit: AuditWriter;
@@ -43,6 +46,7 @@ export function createCisDeps(options: {
     clock,
     cipher,
     sealed: new SealedFields(cipher, logger),
+    identityHashes: new IdentityHasher(config.CIS_IDENTIFIER_HASH_KEY),
     mailer,
     identity: new IdentityClient(config.IDENTITY_URL, logger),
     audit: new AuditWriter(options.source),

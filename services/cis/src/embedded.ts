@@ -23,6 +23,8 @@ export const embedded: EmbeddedService = {
       MIGRATE_AT_START: 'true',
       JWKS_URL: `${identityUrl}/.well-known/jwks.json`,
       CIS_ENCRYPTION_KEYS: context.secret('cisEncryptionKeys', 'key'),
+      // 32 random bytes in hex, read as base64 (48 bytes of key): made once like the other local secrets.
+      CIS_IDENTIFIER_HASH_KEY: context.secret('cisIdentifierHashKey'),
       IDENTITY_URL: identityUrl,
       NOTIFICATION_URL: context.urlOf('notification'),
       NOTIFICATION_TOKEN: context.secret('notificationToken'),

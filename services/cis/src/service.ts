@@ -5,6 +5,7 @@ import { cisMigrations } from '../migrations/index.js';
 import { createCisDeps, type CisDeps } from './cis-deps.js';
 import type { Mailer } from './clients/mailer.js';
 import { sealStoredCis300 } from './commands/seal-stored-cis300.js';
+import { fillIdentityHashes } from './commands/subcontractor-identity.js';
 import type { CisConfig } from './config.js';
 import { JobQueue } from './db/jobs.store.js';
 import { auditFailures } from './http/audit-failures.js';
@@ -70,6 +71,9 @@ export function cisService(config: CisConfig, mailer: Mailer, seams: CisSeams = 
       // Documents stored in clear by an earlier version are sealed before anything reads them (migration 003).
       const sealed = await sealStoredCis300(ready);
       if (sealed > 0) service.logger.info({ sealed }, 'stored CIS300 documents sealed');
+      // Subcontractors stored before migration 008 get their identifier hashes before anything compares them.
+      const hashed = await fillIdentityHashes(ready);
+      if (hashed > 0) service.logger.info({ hashed }, 'subcontractor identifier hashes filled in');
       // Queue depth and the oldest due job's age, read at scrape time (the queue holds ids only).
       const queue = new JobQueue(service.db);
       new Gauge({

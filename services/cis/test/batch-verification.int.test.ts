@@ -8,6 +8,7 @@ import { londonDate } from '../src/domain/index.js';
 import {
   adminQuery,
   ALL_CIS_SCOPES,
+  freshIdentifiers,
   startCisHarness,
   storedRow,
   subcontractorBody,
@@ -33,7 +34,13 @@ afterAll(async () => {
 });
 
 async function createSubcontractor(name: string): Promise<string> {
-  const created = await h.call(admin, 'POST', '/subcontractors', subcontractorBody({ name }));
+  // Identifiers of its own: an active subcontractor's are unique in the tenant (ADR 0039).
+  const created = await h.call(
+    admin,
+    'POST',
+    '/subcontractors',
+    subcontractorBody({ name, ...freshIdentifiers() }),
+  );
   expect(created.status).toBe(201);
   return (created.body.subcontractor as { id: string }).id;
 }

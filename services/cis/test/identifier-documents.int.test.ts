@@ -10,7 +10,7 @@ import { NotificationClient } from '@workspace/notification';
 import { PDFParse } from 'pdf-parse';
 import { queueUnsealedCis300 } from '../migrations/003_sealed_cis300.js';
 import { sealStoredCis300 } from '../src/commands/seal-stored-cis300.js';
-import { CIS_ROLE_TEMPLATES } from '../src/domain/index.js';
+import { CIS_ROLE_TEMPLATES, taxMonthFilePart } from '../src/domain/index.js';
 import {
   DECLARED,
   ALL_CIS_SCOPES,
@@ -242,6 +242,8 @@ describe('the statement PDF (H1, M8)', () => {
     expect(pdf.status).toBe(200);
     expect(pdf.text).toContain(SAM_UTR);
     expect(pdf.text).not.toContain('STAFF COPY');
+    // The period in the file name as HMRC names it (issue 13).
+    expect(pdf.disposition).toContain(`cis-statement-${taxMonthFilePart(MONTH)}.pdf`);
     expect(
       (await activityOf('cis.statement.downloaded')).filter(
         (row) => (row.details as { basis?: string }).basis === 'portal',

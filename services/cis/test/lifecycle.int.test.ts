@@ -501,11 +501,11 @@ describe('the portal invitation', () => {
     expect((listed.body.items as { source: string }[]).every((i) => i.source === 'portal')).toBe(true);
     const firstId = (first.body.invoice as { id: string }).id;
     const secondId = (second.body.invoice as { id: string }).id;
-    const rejected = await h.call(admin, 'POST', `/invoices/${firstId}/reject`);
-    expect(rejected.body.invoice).toMatchObject({ status: 'cancelled' });
+    const rejected = await h.call(admin, 'POST', `/invoices/${firstId}/reject`, { reason: 'Wrong job' });
+    expect(rejected.body.invoice).toMatchObject({ status: 'rejected', rejection: { reason: 'Wrong job' } });
     const approved = await h.call(admin, 'POST', `/invoices/${secondId}/approve`);
     expect(approved.body.invoice).toMatchObject({ status: 'approved' });
-    const staffDraftReject = await h.call(admin, 'POST', `/invoices/${secondId}/reject`);
+    const staffDraftReject = await h.call(admin, 'POST', `/invoices/${secondId}/reject`, { reason: 'x' });
     expect(staffDraftReject.body.detail).toBe('Only portal-submitted invoices can be rejected');
   });
 });

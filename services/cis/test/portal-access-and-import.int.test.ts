@@ -289,13 +289,16 @@ describe('the invite’s UTR', () => {
 });
 
 describe('lists and exports with a bound (security review L9), in tenant acme', () => {
-  /** Copies one row of `table` `count` times with new ids (and `column` numbered), as the schema owner. */
+  /**
+   * Copies one row of `table` `count` times with new ids (and `column` numbered), as the schema owner; without a
+   * subcontractor's identifier hashes (unique among live records, ADR 0039: the copies stand for other people).
+   */
   const cloneRows = (table: string, id: string, count: number, column: string, prefix: string) =>
     adminQuery(
       h,
       `INSERT INTO cis.${table}
        SELECT r.* FROM cis.${table} t, generate_series(1, $3::int) g,
-         LATERAL jsonb_populate_record(null::cis.${table}, to_jsonb(t) || jsonb_build_object(
+         LATERAL jsonb_populate_record(null::cis.${table}, (to_jsonb(t) - 'utr_hash' - 'nino_hash' - 'crn_hash') || jsonb_build_object(
            'id', gen_random_uuid(), '${column}', $2::text || lpad(g::text, 6, '0'))) r
        WHERE t.id = $1`,
       [id, prefix, count],

@@ -77,7 +77,7 @@ async function paidInvoice(subcontractorId: string, invoiceNumber: string): Prom
 
 describe('cis answers match their response schemas', () => {
   it('subcontractors: the list, one (masked and in clear) and a created one', async () => {
-    const id = await createSubcontractor(h, admin, { name: 'Schema Brick' });
+    const id = await createSubcontractor(h, admin, { name: 'Schema Brick', utr: '1234567890' });
     await expectConforming('get', '/subcontractors', '/subcontractors');
     await expectConforming('get', '/subcontractors/:id', `/subcontractors/${id}`);
     const clear = await expectConforming('get', '/subcontractors/:id', `/subcontractors/${id}?unmask=true`);

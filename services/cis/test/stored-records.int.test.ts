@@ -1006,7 +1006,8 @@ describe('tenant isolation', () => {
 
     // Every table that holds tenant data has forced row-level security; the others are the outbox, the inbox, the
     // job queue (event envelopes and ids without personal data, read across tenants by the relay and the workers),
-    // the CIS300 seal backlog (tenant ids only, read across tenants at start-up) and the migrations' bookkeeping.
+    // the CIS300 seal and identifier hash backlogs (tenant ids only, read across tenants at start-up) and the
+    // migrations' bookkeeping.
     const tables = await adminQuery(
       h,
       `SELECT c.relname AS name, c.relrowsecurity AS rls, c.relforcerowsecurity AS forced
@@ -1017,6 +1018,7 @@ describe('tenant isolation', () => {
     expect(forced.sort()).toEqual([...TABLES].sort());
     expect(tables.filter((t) => t.rls !== true).map((t) => t.name)).toEqual([
       'cis300_seal_backlog',
+      'identity_hash_backlog',
       'inbox',
       'job_queue',
       'knex_migrations',

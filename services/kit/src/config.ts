@@ -48,6 +48,19 @@ export const trustProxySchema = z
     return value.split(',').map((entry) => entry.trim());
   });
 
+/**
+ * A secret key given as base64 (`openssl rand -base64 32`): at least `minBytes` bytes once decoded. The message names
+ * the rule, never the value. For keys that are not a FieldCipher list, e.g. an HMAC key.
+ */
+export const secretKeySchema = (minBytes = 32) =>
+  z
+    .string()
+    .trim()
+    .refine(
+      (value) => /^[A-Za-z0-9+/]+={0,2}$/.test(value) && Buffer.from(value, 'base64').length >= minBytes,
+      `must be base64 of at least ${minBytes} random bytes (openssl rand -base64 ${minBytes})`,
+    );
+
 /** express's `trust proxy`: nothing, a number of hops, or the trusted proxies' addresses/CIDRs. */
 export type TrustProxy = false | number | string[];
 

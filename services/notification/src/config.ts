@@ -1,6 +1,6 @@
 import { baseConfigSchema, FieldCipher } from '@workspace/kit';
 import { z } from 'zod';
-import { parseMailbox } from './domain/addresses.js';
+import { isDomainName, parseMailbox } from './domain/addresses.js';
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0'])
@@ -34,6 +34,23 @@ export const notificationConfigSchema = baseConfigSchema
       .string()
       .default('Workspace <no-reply@workspace.local>')
       .refine((value) => parseMailbox(value) !== undefined, 'Must be an address or "Name <address>"'),
+    /**
+     * Comma-separated domains set up to send through the relay (SPF and DKIM in place): an e-mail asking for a From
+     * address on one of them is sent from it; any other is sent from MAIL_FROM's address with the name asked for,
+     * the address asked for as its Reply-To. Empty: every e-mail is sent from MAIL_FROM's address.
+     */
+    MAIL_SENDING_DOMAINS: z
+      .string()
+      .default('')
+      .transform((value) =>
+        value
+          .split(',')
+          .map((entry) => entry.trim().toLowerCase())
+          .filter((entry) => entry !== ''),
+      )
+      .refine((domains) => domains.every(isDomainName), {
+        message: 'Must be a comma-separated list of domain names, e.g. example.com,mail.example.org',
+      }),
     /** Waits before each retry: the n-th retry waits the n-th value (the last one repeats). */
     DELIVERY_BACKOFF_MS: millisecondsList.default([30_000, 120_000, 600_000, 3_600_000, 21_600_000]),
     /** Attempts in all (the first included) before an e-mail is marked failed. */

@@ -139,3 +139,20 @@ export function forgetModuleData(): ThunkAction<
     if (types.length > 0) dispatch(api.util.invalidateTags(types as never[]));
   };
 }
+
+/**
+ * Starts a query now, for the page that will ask for it, and lets go of it once it is answered: from then on the
+ * endpoint's own keepUnusedDataFor applies (60 s by default; the page subscribes long before). An endpoint that keeps
+ * nothing unused (the CIS dashboard) keeps the answer only if the page subscribed before it came, else the page asks
+ * again. Nothing is held past the answer, so a crashed module's Try Again (forgetModuleData) still starts afresh.
+ */
+export function preloadQuery(
+  dispatch: (action: never) => unknown,
+  initiate: ThunkAction<{ unsubscribe(): void }, never, unknown, UnknownAction>,
+): void {
+  const started = dispatch(initiate as never) as PromiseLike<unknown> & { unsubscribe(): void };
+  const release = () => {
+    started.unsubscribe();
+  };
+  Promise.resolve(started).then(release, release);
+}

@@ -5,6 +5,7 @@ import {
   ConfigProvider,
   DatePicker,
   Form,
+  Grid,
   Input,
   Layout,
   Result,
@@ -18,15 +19,12 @@ import enGB from 'antd/locale/en_GB';
 import type { Dayjs } from 'dayjs';
 import { StrictMode, useCallback, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { penceOfInput } from '@workspace/rules';
-// The CIS domain rules the staff app uses (pure, no I/O): the same thresholds and tax month wording as the server.
-import {
-  formatTaxMonthEnding,
-  INVOICE_MESSAGES,
-  MATERIALS_WARNING_PERCENT,
-  materialsAtLeastPercent,
-} from '../features/cis/domain';
+import type { PortalRecords } from '@workspace/cis/contract';
+import { penceOfInput, taxMonthTitle } from '@workspace/rules';
+// The CIS domain rules the staff app uses (pure, no I/O): the same thresholds and messages as the server.
+import { INVOICE_MESSAGES, MATERIALS_WARNING_PERCENT, materialsAtLeastPercent } from '../features/cis/domain';
 import { InvoiceAmountFields } from '../features/cis/components/InvoiceAmountFields';
+import { tagColour } from '../features/cis/components/statusColour';
 // The date field's module registers dayjs's parsing of typed DD/MM/YYYY dates.
 import { UK_DATE_FORMAT } from '../ui/DateField';
 import { pounds, ukDate } from '../ui/format';
@@ -40,23 +38,30 @@ interface PortalSession {
   csrfToken: string;
 }
 
-interface PortalRecords {
-  subcontractor: { id: string; name: string; utrMasked: string; verification: { rate: number } };
-  invoices: {
-    id: string;
-    invoiceNumber: string;
-    invoiceDate: string | null;
-    paymentDate: string | null;
-    statusLabel: string;
-    amounts: { grossP: number; materialsP: number; cisDeductionP: number; netPaymentP: number };
-  }[];
-  statements: {
-    id: string;
-    taxMonth: string;
-    invoiceCount: number;
-    issuedAt: string | null;
-    totals: { grossP: number; materialsP: number; cisDeductionP: number };
-  }[];
+type PortalInvoice = PortalRecords['invoices'][number];
+
+/**
+ * The Paid column: the payment date of a paid invoice only. A cancelled or rejected invoice was never paid as far as
+ * the subcontractor is concerned, whatever dates it kept (issue 13).
+ */
+function paidText(invoice: PortalInvoice): string {
+  if (invoice.status === 'paid' && invoice.paymentDate) return ukDate(invoice.paymentDate);
+  if (invoice.status === 'cancelled' || invoice.status === 'rejected') return '-';
+  return 'Not paid';
+}
+
+/** The invoice's status, and for a rejected one the contractor's reason beneath it. */
+function InvoiceStatus({ invoice }: { invoice: PortalInvoice }) {
+  return (
+    <div style={{ display: 'grid', gap: 4, justifyItems: 'start' }}>
+      <Tag color={tagColour(invoice.status)}>{invoice.statusLabel}</Tag>
+      {invoice.status === 'rejected' && invoice.rejectionReason ? (
+        <Typography.Text type="secondary" data-testid="portal-rejection-reason">
+          Reason: {invoice.rejectionReason}
+        </Typography.Text>
+      ) : null}
+    </div>
+  );
 }
 
 const SOMETHING_WRONG = 'Something went wrong. Please try again.';
@@ -152,18 +157,39 @@ function PortalHome({ session }: { session: PortalSession }) {
   };
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Header style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between' }}>
-        <Typography.Text strong style={{ color: '#fff' }}>
+      {/* On a phone the names wrap or shorten rather than push Log out off the screen. */}
+      <Layout.Header
+        data-testid="portal-header"
+        style={{
+          display: 'flex',
+          flexWrap: 'wrap',
+          alignItems: 'center',
+          justifyContent: 'space-between',
+          gap: '4px 16px',
+          height: 'auto',
+          minHeight: 64,
+          lineHeight: 1.4,
+          padding: '12px clamp(12px, 4vw, 48px)',
+        }}
+      >
+        <Typography.Text strong ellipsis style={{ color: '#fff', minWidth: 0, flex: '1 1 8em' }}>
           {session.tenant.name}
         </Typography.Text>
-        <span>
-          <Typography.Text style={{ color: '#fff', marginRight: 16 }} data-testid="portal-subcontractor">
+        <span style={{ display: 'flex', alignItems: 'center', gap: 12, minWidth: 0, maxWidth: '100%' }}>
+          <Typography.Text ellipsis style={{ color: '#fff', minWidth: 0 }} data-testid="portal-subcontractor">
             {records?.subcontractor.name ?? ''}
           </Typography.Text>
           <Button onClick={() => void logout()}>Log out</Button>
         </span>
       </Layout.Header>
-      <Layout.Content style={{ padding: 24, display: 'grid', gap: 16 }}>
+      <Layout.Content
+        style={{
+          padding: 'clamp(12px, 4vw, 24px)',
+          display: 'grid',
+          gap: 16,
+          gridTemplateColumns: 'minmax(0, 1fr)',
+        }}
+      >
         <Typography.Title level={2}>Subcontractor portal</Typography.Title>
         {error ? <Alert type="error" showIcon title={error} /> : null}
         {!records && !error ? <Spin /> : null}
@@ -175,57 +201,139 @@ function PortalHome({ session }: { session: PortalSession }) {
               {records.subcontractor.utrMasked || 'not recorded'}).
             </Typography.Paragraph>
             <Card title="Payment and deduction statements">
-              <Table
-                rowKey="id"
-                pagination={false}
-                dataSource={records.statements}
-                locale={{ emptyText: 'No statements issued yet' }}
-                columns={[
-                  {
-                    title: 'Period',
-                    dataIndex: 'taxMonth',
-                    render: (label: string) => formatTaxMonthEnding(label),
-                  },
-                  { title: 'Invoices', dataIndex: 'invoiceCount' },
-                  { title: 'Gross', render: (_, row) => pounds(row.totals.grossP) },
-                  { title: 'Materials', render: (_, row) => pounds(row.totals.materialsP) },
-                  { title: 'CIS deducted', render: (_, row) => pounds(row.totals.cisDeductionP) },
-                  { title: 'Issued', render: (_, row) => ukDate(row.issuedAt) },
-                  {
-                    title: '',
-                    render: (_, row) => (
-                      <a href={`/api/portal/cis/statements/${row.id}/pdf`} target="_blank" rel="noreferrer">
-                        Download PDF
-                      </a>
-                    ),
-                  },
-                ]}
-              />
+              <PortalStatements statements={records.statements} />
             </Card>
             <SubmitInvoice session={session} onSubmitted={load} />
             <Card title="Invoices">
-              <Table
-                rowKey="id"
-                dataSource={records.invoices}
-                locale={{ emptyText: 'No invoices yet' }}
-                columns={[
-                  { title: 'Invoice', dataIndex: 'invoiceNumber' },
-                  { title: 'Date', render: (_, row) => ukDate(row.invoiceDate) },
-                  { title: 'Gross', render: (_, row) => pounds(row.amounts.grossP) },
-                  { title: 'CIS', render: (_, row) => pounds(row.amounts.cisDeductionP) },
-                  { title: 'Net', render: (_, row) => pounds(row.amounts.netPaymentP) },
-                  {
-                    title: 'Paid',
-                    render: (_, row) => (row.paymentDate ? ukDate(row.paymentDate) : 'Not paid'),
-                  },
-                  { title: 'Status', render: (_, row) => <Tag>{row.statusLabel}</Tag> },
-                ]}
-              />
+              <PortalInvoices invoices={records.invoices} />
             </Card>
           </>
         ) : null}
       </Layout.Content>
     </Layout>
+  );
+}
+
+/** A statement's PDF, the subcontractor's own copy. */
+function StatementPdfLink({ id }: { id: string }) {
+  return (
+    <a href={`/api/portal/cis/statements/${id}/pdf`} target="_blank" rel="noreferrer">
+      Download PDF
+    </a>
+  );
+}
+
+/** The issued statements: a table on a wide screen, one block per statement on a phone. */
+function PortalStatements({ statements }: { statements: PortalRecords['statements'] }) {
+  const screens = Grid.useBreakpoint();
+  if (screens.md === false) {
+    if (statements.length === 0)
+      return <Typography.Text type="secondary">No statements issued yet</Typography.Text>;
+    return (
+      <div style={{ display: 'grid' }}>
+        {statements.map((statement) => (
+          <div
+            key={statement.id}
+            data-testid="portal-statement"
+            style={{ display: 'grid', gap: 4, padding: '12px 0', borderBottom: '1px solid #f0f0f0' }}
+          >
+            <Typography.Text strong>{taxMonthTitle(statement.taxMonth)}</Typography.Text>
+            <Typography.Text>
+              {`Gross ${pounds(statement.totals.grossP)} · Materials ${pounds(statement.totals.materialsP)} · CIS deducted ${pounds(statement.totals.cisDeductionP)}`}
+            </Typography.Text>
+            <Typography.Text type="secondary">
+              {`${statement.invoiceCount} ${statement.invoiceCount === 1 ? 'invoice' : 'invoices'} · Issued ${ukDate(statement.issuedAt)}`}
+            </Typography.Text>
+            <StatementPdfLink id={statement.id} />
+          </div>
+        ))}
+      </div>
+    );
+  }
+  return (
+    <Table
+      rowKey="id"
+      pagination={false}
+      scroll={{ x: 'max-content' }}
+      dataSource={statements}
+      locale={{ emptyText: 'No statements issued yet' }}
+      columns={[
+        {
+          title: 'Period',
+          dataIndex: 'taxMonth',
+          render: (label: string) => taxMonthTitle(label),
+        },
+        { title: 'Invoices', dataIndex: 'invoiceCount' },
+        { title: 'Gross', render: (_, row) => pounds(row.totals.grossP) },
+        { title: 'Materials', render: (_, row) => pounds(row.totals.materialsP) },
+        { title: 'CIS deducted', render: (_, row) => pounds(row.totals.cisDeductionP) },
+        { title: 'Issued', render: (_, row) => ukDate(row.issuedAt) },
+        { title: '', render: (_, row) => <StatementPdfLink id={row.id} /> },
+      ]}
+    />
+  );
+}
+
+/**
+ * The subcontractor's invoices: a table on a wide screen; on a phone one block per invoice, so its status and a
+ * rejection's reason are read without scrolling sideways.
+ */
+function PortalInvoices({ invoices }: { invoices: PortalInvoice[] }) {
+  const screens = Grid.useBreakpoint();
+  if (screens.md === false) {
+    if (invoices.length === 0) return <Typography.Text type="secondary">No invoices yet</Typography.Text>;
+    return (
+      <div style={{ display: 'grid' }}>
+        {invoices.map((invoice) => (
+          <div
+            key={invoice.id}
+            data-testid="portal-invoice"
+            style={{ display: 'grid', gap: 4, padding: '12px 0', borderBottom: '1px solid #f0f0f0' }}
+          >
+            <div style={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', gap: 8 }}>
+              <Typography.Text strong style={{ overflowWrap: 'anywhere' }}>
+                {invoice.invoiceNumber}
+              </Typography.Text>
+              <Typography.Text type="secondary">{ukDate(invoice.invoiceDate)}</Typography.Text>
+            </div>
+            <InvoiceStatus invoice={invoice} />
+            <Typography.Text>
+              {`Gross ${pounds(invoice.amounts.grossP)} · CIS ${pounds(invoice.amounts.cisDeductionP)} · Net ${pounds(invoice.amounts.netPaymentP)}`}
+            </Typography.Text>
+            <Typography.Text type="secondary">{`Paid: ${paidText(invoice)}`}</Typography.Text>
+          </div>
+        ))}
+      </div>
+    );
+  }
+  return (
+    <Table
+      rowKey="id"
+      scroll={{ x: 'max-content' }}
+      dataSource={invoices}
+      locale={{ emptyText: 'No invoices yet' }}
+      columns={[
+        {
+          title: 'Invoice',
+          render: (_, row) => (
+            <div style={{ display: 'grid' }}>
+              <span>{row.invoiceNumber}</span>
+              <Typography.Text type="secondary">{ukDate(row.invoiceDate)}</Typography.Text>
+            </div>
+          ),
+        },
+        {
+          title: 'Status',
+          // A rejection's reason wraps in a column of readable width.
+          onCell: () => ({ style: { minWidth: 150, maxWidth: 280, whiteSpace: 'normal' } }),
+          render: (_, row) => <InvoiceStatus invoice={row} />,
+        },
+        { title: 'Gross', render: (_, row) => pounds(row.amounts.grossP) },
+        { title: 'CIS', render: (_, row) => pounds(row.amounts.cisDeductionP) },
+        { title: 'Net', render: (_, row) => pounds(row.amounts.netPaymentP) },
+        { title: 'Paid', render: (_, row) => paidText(row) },
+      ]}
+    />
   );
 }
 

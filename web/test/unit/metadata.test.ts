@@ -2,7 +2,13 @@
 // navigation lists and each module's settings. The web has no reader of GET /api/metadata (the sign-in page is the
 // IdP's); its fallbacks (WS-426) are the bff's and are tested in bff/test/workspace-endpoints.int.test.ts.
 import type { TenantModule } from '@workspace/identity/contract';
-import { enabledModules, moduleCatalogue, moduleConfig } from '../../src/app/modules';
+import {
+  enabledModules,
+  landingRoute,
+  moduleCatalogue,
+  moduleConfig,
+  shellModules,
+} from '../../src/app/modules';
 
 const demoModules: TenantModule[] = [
   { id: 'cis', enabled: true, config: {} },
@@ -54,5 +60,30 @@ describe('the tenant’s modules in the shell (WS-006, WS-216)', () => {
     });
     expect(moduleConfig(chat, demoModules[4]?.config)).toEqual({ groups: false });
     expect(moduleConfig(chat, undefined)).toEqual({ groups: true });
+  });
+});
+
+describe('the modules the shell offers (issue 13: only modules with screens in this version)', () => {
+  const registered = new Set(['cis']);
+
+  it('lists only enabled modules whose screens are registered, and opens on the first of them', () => {
+    const offered = shellModules(demoModules, registered);
+    expect(offered.map((entry) => entry.label)).toEqual(['CIS']);
+    expect(landingRoute(offered)).toBe('/cis');
+  });
+
+  it('a module appears by registering its screens, in catalogue order, and is the landing page when first', () => {
+    const offered = shellModules(demoModules, new Set(['cis', 'schedule']));
+    expect(offered.map((entry) => entry.id)).toEqual(['schedule', 'cis']);
+    expect(landingRoute(offered)).toBe('/schedule');
+  });
+
+  it('falls back to the Welcome page when no module the tenant enabled has screens (WS-034)', () => {
+    const withoutCis = demoModules.map((module) =>
+      module.id === 'cis' ? { ...module, enabled: false } : module,
+    );
+    expect(shellModules(withoutCis, registered)).toEqual([]);
+    expect(landingRoute(shellModules(withoutCis, registered))).toBe('/welcome');
+    expect(shellModules([{ id: 'payroll', enabled: true }], new Set(['payroll']))).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { problems } from '@workspace/kit';
+import { HttpProblem, problems, type Knex } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
 import { SubcontractorStore } from '../db/subcontractors.store.js';
 import {
+  inviteeExistsMessage,
   maskNino,
   maskUtr,
   validateNino,
@@ -12,6 +13,7 @@ import {
 } from '../domain/index.js';
 import type { Actor } from '../events/audit.js';
 import { assertValid, refused } from './problems.js';
+import { assertNoDuplicate, guardingIdentity } from './subcontractor-identity.js';
 
 /** Who to invite: an existing subcontractor, or a new one made from the invitation's fields. */
 export type InviteInput = { subcontractorId: string } | InviteeFields;
@@ -35,7 +37,28 @@ export const ARCHIVED_NOT_INVITED = 'Archived subcontractors cannot be invited t
 
 const NAME_AND_EMAIL_REQUIRED = 'Name and email are required';
 
-/** A new subcontractor from an invitation (portal access, standard rate), with its audit entry. */
+/**
+ * The person invited is already a live subcontractor (same email, or same UTR): 409 naming the record, with its id
+ * and name (`existing`) so the invitation can be sent to it instead of creating a second record (ADR 0039).
+ */
+async function assertNotOnFile(trx: Knex.Transaction, email: string, utrHash: string | null): Promise<void> {
+  const store = new SubcontractorStore(trx);
+  const byUtr = utrHash ? await store.holderOf('utr', utrHash) : undefined;
+  const byEmail = byUtr ? undefined : await store.holderOfEmail(email);
+  const found = byUtr ?? byEmail;
+  if (!found) return;
+  const by = byUtr ? 'utr' : 'email';
+  const message = inviteeExistsMessage(by, found.name);
+  throw new HttpProblem(409, 'subcontractor_exists', message, undefined, {
+    existing: { id: found.id, name: found.name, email: found.email },
+    matchedBy: by,
+  });
+}
+
+/**
+ * A new subcontractor from an invitation (portal access, standard rate, its details incomplete until its address and
+ * GDPR consent are filled in), with its audit entry; refused when the person is already on file.
+ */
 async function createInvitee(
   deps: CisDeps,
   actor: Actor & { canWrite: boolean },
@@ -62,34 +85,44 @@ async function createInvitee(
       Object.entries(errors).filter(([field]) => ['name', 'email', 'utr', 'nino', 'type'].includes(field)),
     ),
   );
-  return deps.inTenant(actor.tenantId, async (trx) => {
-    const id = randomUUID();
-    const utr = input.utr.trim() ? validateUtr(input.utr).normalised : '';
-    const nino = input.type === 'individual' && input.nino ? validateNino(input.nino).normalised : '';
-    await new SubcontractorStore(trx).insert({
-      id,
-      tenantId: actor.tenantId,
-      type: input.type,
-      name,
-      email,
-      ...(utr ? { utrEnc: deps.sealed.seal(utr), utrMasked: maskUtr(utr) } : {}),
-      ...(nino ? { ninoEnc: deps.sealed.seal(nino), ninoMasked: maskNino(nino) } : {}),
-      companyNumber: input.type === 'company' ? input.companyNumber.replace(/\s+/g, '').toUpperCase() : '',
-      portalAccess: true,
-      active: true,
-      verificationStatus: 'standard',
-      verificationRate: 20,
-      createdBy: actor.userId,
-      updatedBy: actor.userId,
-    });
-    await deps.audit.write(trx, actor, 'cis.subcontractor.created', {
-      targetType: 'subcontractor',
-      targetId: id,
-      summary: `Subcontractor ${name} added by portal invitation`,
-      details: { type: input.type, rate: 20 },
-    });
-    return { id, name, email, portalAccess: true };
-  });
+  const utr = input.utr.trim() ? validateUtr(input.utr).normalised : '';
+  const nino = input.type === 'individual' && input.nino ? validateNino(input.nino).normalised : '';
+  const companyNumber = input.type === 'company' ? input.companyNumber.replace(/\s+/g, '').toUpperCase() : '';
+  const hashes = deps.identityHashes.hashes(actor.tenantId, { utr, nino, companyNumber });
+  return guardingIdentity(deps, actor.tenantId, hashes, undefined, () =>
+    deps.inTenant(actor.tenantId, async (trx) => {
+      await assertNotOnFile(trx, email, hashes.utr);
+      await assertNoDuplicate(trx, hashes);
+      const id = randomUUID();
+      await new SubcontractorStore(trx).insert({
+        id,
+        tenantId: actor.tenantId,
+        type: input.type,
+        name,
+        email,
+        ...(utr ? { utrEnc: deps.sealed.seal(utr), utrMasked: maskUtr(utr) } : {}),
+        ...(nino ? { ninoEnc: deps.sealed.seal(nino), ninoMasked: maskNino(nino) } : {}),
+        companyNumber,
+        utrHash: hashes.utr,
+        ninoHash: hashes.nino,
+        crnHash: hashes.crn,
+        detailsIncomplete: true,
+        portalAccess: true,
+        active: true,
+        verificationStatus: 'standard',
+        verificationRate: 20,
+        createdBy: actor.userId,
+        updatedBy: actor.userId,
+      });
+      await deps.audit.write(trx, actor, 'cis.subcontractor.created', {
+        targetType: 'subcontractor',
+        targetId: id,
+        summary: `Subcontractor ${name} added by portal invitation`,
+        details: { type: input.type, rate: 20 },
+      });
+      return { id, name, email, portalAccess: true };
+    }),
+  );
 }
 
 async function existingInvitee(deps: CisDeps, tenantId: string, id: string): Promise<Invitee> {

@@ -64,7 +64,7 @@ function stateChange(
   row: InvoiceRecord,
   action: SingleInvoiceAction | 'delete',
   to: string,
-  stamp: { now: Date; userId: string; paymentDate: string },
+  stamp: { now: Date; userId: string; paymentDate: string; reason?: string | undefined },
 ): { change: InvoiceStateChange; needsStatement: boolean } {
   const { now, userId, paymentDate } = stamp;
   const change: InvoiceStateChange = { updatedAt: now, updatedBy: userId };
@@ -85,8 +85,9 @@ function stateChange(
     Object.assign(change, { paymentDate, taxMonth: taxMonthOf(paymentDate), paidAt: now, paidBy: userId });
     if (row.statementRequired && !row.statementIssuedAt) needsStatement = true;
   }
-  if (action === 'cancel' || action === 'reject')
-    Object.assign(change, { cancelledAt: now, cancelledBy: userId });
+  if (action === 'cancel') Object.assign(change, { cancelledAt: now, cancelledBy: userId });
+  if (action === 'reject')
+    Object.assign(change, { rejectedAt: now, rejectedBy: userId, rejectionReason: stamp.reason });
   if (action === 'delete') Object.assign(change, { deletedAt: now, deletedBy: userId, archived: true });
   return { change, needsStatement };
 }
@@ -150,7 +151,7 @@ export function applyInvoiceAction(
   actor: Actor,
   ids: string[],
   action: SingleInvoiceAction | 'delete',
-  options: { paymentDate?: string | undefined } & SubmittedMonthConsent = {},
+  options: { paymentDate?: string | undefined; reason?: string | undefined } & SubmittedMonthConsent = {},
 ): Promise<BatchResult & { rows: InvoiceRecord[] }> {
   if (action === 'pay' && options.paymentDate !== undefined) assertPaymentDate(deps, options.paymentDate);
   return deps.inTenant(actor.tenantId, async (trx) => {
@@ -180,6 +181,7 @@ export function applyInvoiceAction(
         now,
         userId: actor.userId,
         paymentDate,
+        reason: options.reason,
       });
       if (needsStatement) statementInvoices.push(id);
       if (action === 'pay') reached.add(taxMonthOf(paymentDate));

@@ -1,12 +1,22 @@
 import { HttpProblem, problems, type Knex } from '@workspace/kit';
 import { z } from 'zod';
 import type { CisDeps } from '../cis-deps.js';
-import { InvoiceStore } from '../db/invoices.store.js';
+import { contractorSender } from '../clients/mailer.js';
+import { InvoiceStore, type InvoiceRecord } from '../db/invoices.store.js';
+import { SettingsStore } from '../db/settings.store.js';
 import { StatementStore } from '../db/statements.store.js';
 import { SubcontractorStore, type SubcontractorRecord } from '../db/subcontractors.store.js';
-import { PORTAL_ACCESS_ENDED, PORTAL_STATEMENTS_MAX, portalAccessOpen } from '../domain/index.js';
+import {
+  PORTAL_ACCESS_ENDED,
+  PORTAL_STATEMENTS_MAX,
+  portalAccessOpen,
+  rejectionEmail,
+  validateRejectionReason,
+} from '../domain/index.js';
 import type { Actor } from '../events/audit.js';
+import { applyInvoiceAction } from './invoice-transitions.js';
 import { createInvoice, type InvoiceInput } from './invoices.js';
+import { refused } from './problems.js';
 import { portalStatementPdf } from './statements.js';
 
 /**
@@ -69,4 +79,71 @@ export async function portalStatement(
 ) {
   await requirePortalAccess(deps, actor.tenantId, subcontractorId);
   return portalStatementPdf(deps, actor, subcontractorId, statementId);
+}
+
+/** A rejection as staff see it answered: the invoice, and whether its subcontractor has been e-mailed. */
+export interface RejectionOutcome {
+  invoice: InvoiceRecord;
+  emailSent: boolean;
+}
+
+/**
+ * Staff reject a portal-submitted invoice with a reason (issue 13): it becomes Rejected with the reason, who and
+ * when, then its subcontractor is e-mailed the reason from the contractor (the e-mail is retried by the notification
+ * service; one that cannot be handed over, or that the relay refuses for good, leaves the rejection in place and
+ * answers `emailSent: false`).
+ */
+export async function rejectPortalInvoice(
+  deps: CisDeps,
+  actor: Actor,
+  id: string,
+  reasonGiven: unknown,
+): Promise<RejectionOutcome> {
+  const valid = validateRejectionReason(reasonGiven);
+  if (!valid.ok) throw problems.badRequest(valid.error, [{ field: 'body.reason', message: valid.error }]);
+  const result = await applyInvoiceAction(deps, actor, [id], 'reject', { reason: valid.reason });
+  const failure = result.failed[0];
+  if (failure)
+    throw failure.error === 'Invoice not found' ? problems.notFound(failure.error) : refused(failure.error);
+  const invoice = result.rows[0];
+  if (!invoice) throw problems.notFound('Invoice not found');
+  return { invoice, emailSent: await emailRejection(deps, actor.tenantId, invoice, valid.reason) };
+}
+
+/** Tells the subcontractor why its invoice was rejected; answers whether the e-mail is on its way. */
+async function emailRejection(
+  deps: CisDeps,
+  tenantId: string,
+  invoice: InvoiceRecord,
+  reason: string,
+): Promise<boolean> {
+  const { subcontractor, settings } = await deps.inTenant(tenantId, async (trx) => ({
+    subcontractor: await new SubcontractorStore(trx).findAny(invoice.subcontractorId),
+    settings: await new SettingsStore(trx).load(tenantId),
+  }));
+  if (!subcontractor?.email) return false;
+  const sender = contractorSender(settings, tenantId);
+  const { subject, text } = rejectionEmail({
+    subcontractorName: subcontractor.name,
+    contractorName: sender.fromName,
+    invoiceNumber: invoice.invoiceNumber,
+    reason,
+  });
+  try {
+    const mail = await deps.mailer.send({
+      tenantId,
+      to: subcontractor.email,
+      ...sender,
+      subject,
+      text,
+      idempotencyKey: `invoice-rejected:${invoice.id}`,
+      category: 'cis-invoice-rejected',
+    });
+    // Delivered, or waiting for the notification service's next attempt; `failed` is the relay's final refusal.
+    return mail.status !== 'failed';
+  } catch (error) {
+    // The client's own message names the notification service's internal address: it stays in the log.
+    deps.logger.warn({ err: error, invoiceId: invoice.id }, 'rejection email not handed over');
+    return false;
+  }
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { HttpProblem, problems, type Knex } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
-import { mailRefused } from '../clients/mailer.js';
+import { contractorSender, mailRefused } from '../clients/mailer.js';
 import { InvoiceStore, type InvoiceRecord } from '../db/invoices.store.js';
 import { SettingsStore } from '../db/settings.store.js';
 import {
@@ -323,7 +323,12 @@ function mailFailure(error: unknown): string {
 async function emailStatement(
   deps: CisDeps,
   tenantId: string,
-  prepared: { row: StatementRecord; email: string; name: string; replyTo: string; companyName: string },
+  prepared: {
+    row: StatementRecord;
+    email: string;
+    name: string;
+    sender: ReturnType<typeof contractorSender>;
+  },
   input: StatementPdfInput,
 ): Promise<{ delivered: boolean }> {
   const pdf = await renderStatementPdf(input);
@@ -331,12 +336,12 @@ async function emailStatement(
     return await deps.mailer.send({
       tenantId,
       to: prepared.email,
-      ...(prepared.replyTo ? { replyTo: prepared.replyTo } : {}),
+      ...prepared.sender,
       subject: `${prepared.row.supersedes ? 'Corrected payment' : 'Payment'} and deduction statement: ${taxMonthTitle(prepared.row.taxMonth)}`,
       text: [
         `Hello ${prepared.name},`,
         '',
-        `Attached is your CIS payment and deduction statement for the ${taxMonthName(prepared.row.taxMonth)} from ${prepared.companyName || tenantId}.`,
+        `Attached is your CIS payment and deduction statement for the ${taxMonthName(prepared.row.taxMonth)} from ${prepared.sender.fromName}.`,
         ...(prepared.row.supersedes
           ? [
               '',
@@ -380,8 +385,7 @@ export async function issueStatement(deps: CisDeps, actor: Actor, id: string, me
       row,
       email: subcontractor.email,
       name: subcontractor.name,
-      replyTo: settings.emailReplyTo,
-      companyName: settings.companyName,
+      sender: contractorSender(settings, actor.tenantId),
       pdf: method === 'email' ? await statementPdfInput(deps, trx, actor.tenantId, row) : null,
     };
   });

@@ -5,6 +5,7 @@ import { subcontractorsCsv } from '../documents/csv-export.js';
 import {
   SubcontractorStore,
   type Address,
+  type IdentityHashColumns,
   type SubcontractorChanges,
   type SubcontractorFilters,
   type SubcontractorRecord,
@@ -15,18 +16,22 @@ import {
 import {
   EXPORT_ROWS_MAX,
   exportTooLarge,
+  IDENTITY_KINDS,
   londonDate,
   maskNino,
+  missingDetails,
   maskUtr,
   portalAccessEnded,
   validateNino,
   validateSubcontractorInput,
   validateUtr,
   verificationRate,
+  type IdentityKind,
   type SubcontractorContactFields,
 } from '../domain/index.js';
 import type { Actor } from '../events/audit.js';
 import { assertValid, type BatchResult } from './problems.js';
+import { assertNoDuplicate, guardingIdentity } from './subcontractor-identity.js';
 
 export const EMPTY_ADDRESS: Address = {
   line1: '',
@@ -141,6 +146,37 @@ function changesOf(
   };
 }
 
+/**
+ * The identifier hashes a create or edit leaves the record with (as `changesOf` leaves its sealed identifiers: a
+ * blank UTR or NINO on edit keeps the stored one), and the kinds to check for duplicates: every one on create,
+ * on edit those that change, and every one when an archived record comes back (ADR 0039).
+ */
+function identityOf(
+  deps: CisDeps,
+  tenantId: string,
+  input: SubcontractorInput,
+  existing?: SubcontractorRecord,
+): { hashes: IdentityHashColumns; check: IdentityKind[]; knownDuplicate: boolean } {
+  const given = deps.identityHashes.hashes(tenantId, {
+    utr: input.utr ? validateUtr(input.utr).normalised : '',
+    nino: input.type === 'individual' && input.nino ? validateNino(input.nino).normalised : '',
+    companyNumber: input.type === 'company' ? input.companyNumber : '',
+  });
+  const hashes: IdentityHashColumns = {
+    utr: given.utr ?? existing?.utrHash ?? null,
+    nino: input.type !== 'individual' ? null : (given.nino ?? (existing ? existing.ninoHash : null)),
+    crn: given.crn,
+  };
+  if (!existing) return { hashes, check: IDENTITY_KINDS, knownDuplicate: false };
+  const returning = existing.archived && input.active;
+  const check = IDENTITY_KINDS.filter((kind) => returning || hashes[kind] !== existing[`${kind}Hash`]);
+  // A record that shared an identifier before the hashes existed stays out of the unique indexes while an
+  // identifier it still holds has not been checked.
+  const knownDuplicate =
+    existing.knownDuplicate && IDENTITY_KINDS.some((kind) => hashes[kind] && !check.includes(kind));
+  return { hashes, check, knownDuplicate };
+}
+
 async function requireSubcontractor(
   subcontractors: SubcontractorStore,
   id: string,
@@ -231,26 +267,33 @@ export function createSubcontractor(
   assertValid(validateSubcontractorInput(input, 'create'));
   if (input.verification && !actor.canVerify && input.verification.status !== 'standard')
     throw verifyScopeMissing();
-  return deps.inTenant(actor.tenantId, async (trx) => {
-    const id = randomUUID();
-    const row = await new SubcontractorStore(trx).insert({
-      id,
-      tenantId: actor.tenantId,
-      ...changesOf(deps, input),
-      archived: !input.active,
-      gdprConsentDate: input.gdprConsent ? deps.clock.now() : null,
-      verifiedBy: input.verification ? actor.userId : null,
-      createdBy: actor.userId,
-      updatedBy: actor.userId,
-    });
-    await deps.audit.write(trx, actor, 'cis.subcontractor.created', {
-      targetType: 'subcontractor',
-      targetId: id,
-      summary: `Subcontractor ${row.name} added`,
-      details: { type: row.type, rate: row.verificationRate },
-    });
-    return row;
-  });
+  const identity = identityOf(deps, actor.tenantId, input);
+  return guardingIdentity(deps, actor.tenantId, identity.hashes, undefined, () =>
+    deps.inTenant(actor.tenantId, async (trx) => {
+      const id = randomUUID();
+      if (input.active) await assertNoDuplicate(trx, identity.hashes);
+      const row = await new SubcontractorStore(trx).insert({
+        id,
+        tenantId: actor.tenantId,
+        ...changesOf(deps, input),
+        utrHash: identity.hashes.utr,
+        ninoHash: identity.hashes.nino,
+        crnHash: identity.hashes.crn,
+        archived: !input.active,
+        gdprConsentDate: input.gdprConsent ? deps.clock.now() : null,
+        verifiedBy: input.verification ? actor.userId : null,
+        createdBy: actor.userId,
+        updatedBy: actor.userId,
+      });
+      await deps.audit.write(trx, actor, 'cis.subcontractor.created', {
+        targetType: 'subcontractor',
+        targetId: id,
+        summary: `Subcontractor ${row.name} added`,
+        details: { type: row.type, rate: row.verificationRate },
+      });
+      return row;
+    }),
+  );
 }
 
 /** Edits a subcontractor (a blank UTR keeps the stored one; a changed verification needs cis.sub.verify). */
@@ -261,53 +304,69 @@ export function updateSubcontractor(
   input: SubcontractorInput,
 ): Promise<SubcontractorRecord> {
   assertValid(validateSubcontractorInput(input, 'edit'));
-  return deps.inTenant(actor.tenantId, async (trx) => {
-    const subcontractors = new SubcontractorStore(trx);
-    const existing = await requireSubcontractor(subcontractors, id);
-    const verificationChanged =
-      input.verification !== undefined &&
-      (input.verification.status !== existing.verificationStatus ||
-        input.verification.reference.toUpperCase() !== existing.verificationReference);
-    if (verificationChanged && !actor.canVerify) throw verifyScopeMissing();
-    const row = await subcontractors.update(
-      id,
-      {
-        ...changesOf(deps, input, existing),
-        archived: input.active ? false : existing.archived || !input.active,
-        gdprConsentDate:
-          input.gdprConsent && !existing.gdprConsent ? deps.clock.now() : existing.gdprConsentDate,
-        ...(verificationChanged ? { verifiedBy: actor.userId } : {}),
-      },
-      actor.userId,
-    );
-    if (!row) throw problems.notFound('Subcontractor not found');
-    await deps.audit.write(trx, actor, 'cis.subcontractor.updated', {
-      targetType: 'subcontractor',
-      targetId: row.id,
-      summary: `Subcontractor ${row.name} updated`,
-    });
-    if (portalAccessEnded(existing, row)) {
-      // Identity ends the subcontractor's portal sessions and unused links on this event; the portal routes
-      // refuse at once (commands/portal.ts).
-      await deps.audit.write(trx, actor, 'cis.subcontractor.portal_access_ended', {
+  const hashes: IdentityHashColumns = { utr: null, nino: null, crn: null };
+  return guardingIdentity(deps, actor.tenantId, hashes, id, () =>
+    deps.inTenant(actor.tenantId, async (trx) => {
+      const subcontractors = new SubcontractorStore(trx);
+      const existing = await requireSubcontractor(subcontractors, id);
+      const identity = identityOf(deps, actor.tenantId, input, existing);
+      Object.assign(hashes, identity.hashes);
+      if (input.active)
+        await assertNoDuplicate(trx, identity.hashes, { exceptId: id, kinds: identity.check });
+      const registered = { ...EMPTY_ADDRESS, ...input.registeredAddress };
+      const verificationChanged =
+        input.verification !== undefined &&
+        (input.verification.status !== existing.verificationStatus ||
+          input.verification.reference.toUpperCase() !== existing.verificationReference);
+      if (verificationChanged && !actor.canVerify) throw verifyScopeMissing();
+      const row = await subcontractors.update(
+        id,
+        {
+          ...changesOf(deps, input, existing),
+          utrHash: identity.hashes.utr,
+          ninoHash: identity.hashes.nino,
+          crnHash: identity.hashes.crn,
+          knownDuplicate: identity.knownDuplicate,
+          // An invited subcontractor's details stay incomplete until its address and consent are filled in.
+          detailsIncomplete:
+            existing.detailsIncomplete &&
+            missingDetails({ registeredAddress: registered, gdprConsent: input.gdprConsent }).length > 0,
+          archived: input.active ? false : existing.archived || !input.active,
+          gdprConsentDate:
+            input.gdprConsent && !existing.gdprConsent ? deps.clock.now() : existing.gdprConsentDate,
+          ...(verificationChanged ? { verifiedBy: actor.userId } : {}),
+        },
+        actor.userId,
+      );
+      if (!row) throw problems.notFound('Subcontractor not found');
+      await deps.audit.write(trx, actor, 'cis.subcontractor.updated', {
         targetType: 'subcontractor',
         targetId: row.id,
-        targetIds: [row.id],
-        succeeded: 1,
-        summary: `Subcontractor ${row.name}: portal access ended`,
-        details: { reason: row.archived ? 'archived' : 'portal access turned off' },
+        summary: `Subcontractor ${row.name} updated`,
       });
-    }
-    if (verificationChanged) {
-      await deps.audit.write(trx, actor, 'cis.subcontractor.verified', {
-        targetType: 'subcontractor',
-        targetId: row.id,
-        summary: `Subcontractor ${row.name} verified at ${row.verificationRate}%`,
-        details: { status: row.verificationStatus, rate: row.verificationRate },
-      });
-    }
-    return row;
-  });
+      if (portalAccessEnded(existing, row)) {
+        // Identity ends the subcontractor's portal sessions and unused links on this event; the portal routes
+        // refuse at once (commands/portal.ts).
+        await deps.audit.write(trx, actor, 'cis.subcontractor.portal_access_ended', {
+          targetType: 'subcontractor',
+          targetId: row.id,
+          targetIds: [row.id],
+          succeeded: 1,
+          summary: `Subcontractor ${row.name}: portal access ended`,
+          details: { reason: row.archived ? 'archived' : 'portal access turned off' },
+        });
+      }
+      if (verificationChanged) {
+        await deps.audit.write(trx, actor, 'cis.subcontractor.verified', {
+          targetType: 'subcontractor',
+          targetId: row.id,
+          summary: `Subcontractor ${row.name} verified at ${row.verificationRate}%`,
+          details: { status: row.verificationStatus, rate: row.verificationRate },
+        });
+      }
+      return row;
+    }),
+  );
 }
 
 /** The entry a recorded verification writes for each subcontractor (no identifiers: status, rate, method). */

@@ -42,6 +42,9 @@ interface InvoiceRow {
   locked_at: Date | null;
   paid_at: Date | null;
   paid_by: string | null;
+  rejection_reason: string | null;
+  rejected_at: Date | null;
+  rejected_by: string | null;
   created_at: Date;
   updated_at: Date;
   created_by: string;
@@ -99,6 +102,9 @@ export interface InvoiceStateChange {
   paidBy?: string;
   cancelledAt?: Date;
   cancelledBy?: string;
+  rejectionReason?: string;
+  rejectedAt?: Date;
+  rejectedBy?: string;
   deletedAt?: Date;
   deletedBy?: string;
   archived?: boolean;
@@ -111,7 +117,7 @@ export interface InvoiceStateChange {
 /** The list filters of cis.md section 5 'Filters and search'. */
 export interface InvoiceFilters {
   search?: string | undefined;
-  status: 'all' | 'draft' | 'portal_draft' | 'approved' | 'paid' | 'cancelled';
+  status: 'all' | 'draft' | 'portal_draft' | 'approved' | 'paid' | 'cancelled' | 'rejected';
   period: 'all' | 'current' | 'previous' | 'quarter' | 'year';
   subcontractorId?: string | undefined;
   taxMonth?: string | undefined;
@@ -184,6 +190,9 @@ const toRecord = (row: InvoiceRow): InvoiceRecord => ({
   lockedAt: row.locked_at,
   paidAt: row.paid_at,
   paidBy: row.paid_by,
+  rejectionReason: row.rejection_reason,
+  rejectedAt: row.rejected_at,
+  rejectedBy: row.rejected_by,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   createdBy: row.created_by,
@@ -510,7 +519,7 @@ export class InvoiceStore {
   }
 
   /**
-   * Of the (subcontractor, lower-cased invoice number) pairs, those a live, not cancelled invoice already uses
+   * Of the (subcontractor, lower-cased invoice number) pairs, those a live, not cancelled or rejected invoice uses
    * (looked up per subcontractor through the unique index, not every invoice), as `subcontractorId:number`.
    */
   async takenNumbers(pairs: { subcontractorId: string; number: string }[]): Promise<string[]> {
@@ -519,9 +528,33 @@ export class InvoiceStore {
          FROM invoices i
          JOIN unnest(?::uuid[], ?::text[]) AS c(subcontractor_id, number)
            ON i.subcontractor_id = c.subcontractor_id AND lower(i.invoice_number) = c.number
-        WHERE i.deleted_at IS NULL AND i.status <> 'cancelled'`,
+        WHERE i.deleted_at IS NULL AND i.status NOT IN ('cancelled', 'rejected')`,
       [pairs.map((pair) => pair.subcontractorId), pairs.map((pair) => pair.number)],
     );
     return rows.map((row) => `${row.subcontractor_id}:${row.number}`);
+  }
+
+  /** The invoice numbers both subcontractors use (live, not cancelled): a merge would give one of them twice. */
+  async sharedNumbers(fromId: string, toId: string): Promise<string[]> {
+    const rows = await this.trx('invoices as a')
+      .join('invoices as b', (on) => {
+        void on.on(this.trx.raw('lower(a.invoice_number) = lower(b.invoice_number)'));
+      })
+      .where('a.subcontractor_id', fromId)
+      .where('b.subcontractor_id', toId)
+      .whereNull('a.deleted_at')
+      .whereNull('b.deleted_at')
+      .whereNot('a.status', 'cancelled')
+      .whereNot('b.status', 'cancelled')
+      .distinct<{ invoice_number: string }[]>('a.invoice_number');
+    return rows.map((row) => row.invoice_number);
+  }
+
+  /** Moves every invoice of one subcontractor to another (a merge of duplicates, ADR 0039); answers how many. */
+  async moveToSubcontractor(fromId: string, to: { id: string; name: string }): Promise<number> {
+    const { trx } = this;
+    return trx('invoices')
+      .where({ subcontractor_id: fromId })
+      .update({ subcontractor_id: to.id, subcontractor_name: to.name, updated_at: trx.fn.now() });
   }
 }

@@ -178,4 +178,16 @@ export class StatementStore {
       .returning('*');
     return row ? toRecord(row) : undefined;
   }
+
+  /**
+   * Moves one subcontractor's statements to another (a merge of duplicates, ADR 0039), except those of a tax month
+   * the other already has a statement for (they stay with the merged record, as issued); answers how many moved.
+   */
+  async moveToSubcontractor(fromId: string, to: { id: string; name: string }): Promise<number> {
+    const { trx } = this;
+    return trx('statements')
+      .where({ subcontractor_id: fromId })
+      .whereNotIn('tax_month', trx('statements').where({ subcontractor_id: to.id }).select('tax_month'))
+      .update({ subcontractor_id: to.id, subcontractor_name: to.name, updated_at: trx.fn.now() });
+  }
 }

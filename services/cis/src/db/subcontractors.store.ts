@@ -1,4 +1,5 @@
 import type { Knex } from '@workspace/kit';
+import type { IdentityKind } from '../domain/index.js';
 import { camelise, containing, snakeise, type Camelised } from './records.js';
 
 export interface Address {
@@ -49,6 +50,13 @@ interface SubcontractorRow {
   created_by: string;
   updated_by: string;
   deleted_at: Date | null;
+  utr_hash: string | null;
+  nino_hash: string | null;
+  crn_hash: string | null;
+  known_duplicate: boolean;
+  details_incomplete: boolean;
+  merged_into: string | null;
+  archive_note: string;
 }
 
 export type SubcontractorRecord = Camelised<SubcontractorRow>;
@@ -60,6 +68,18 @@ export type SubcontractorChanges = Partial<
     'id' | 'tenantId' | 'createdAt' | 'updatedAt' | 'createdBy' | 'updatedBy' | 'deletedAt'
   >
 >;
+
+/** The keyed hashes of a subcontractor's identifiers (ADR 0039), by kind. */
+export type IdentityHashColumns = Record<IdentityKind, string | null>;
+
+/** The names of the partial unique indexes over the hashes (migration 008), by kind. */
+export const IDENTITY_INDEXES: Record<string, IdentityKind> = {
+  subcontractors_unique_utr: 'utr',
+  subcontractors_unique_nino: 'nino',
+  subcontractors_unique_crn: 'crn',
+};
+
+const hashColumn = (kind: IdentityKind) => `${kind}_hash` as const;
 
 /** The columns a recorded verification writes. */
 export interface VerificationChanges {
@@ -261,5 +281,124 @@ export class SubcontractorStore {
 
   async grantPortalAccess(id: string): Promise<void> {
     await this.trx('subcontractors').where({ id }).update({ portal_access: true });
+  }
+
+  /** The live, not archived subcontractor (other than `exceptId`) whose identifier of `kind` hashes to `hash`. */
+  async holderOf(
+    kind: IdentityKind,
+    hash: string,
+    exceptId?: string,
+  ): Promise<SubcontractorRecord | undefined> {
+    let builder = this.trx<SubcontractorRow>('subcontractors')
+      .where(hashColumn(kind), hash)
+      .whereNull('deleted_at')
+      .where({ archived: false });
+    if (exceptId) builder = builder.whereNot({ id: exceptId });
+    const row = await builder.orderBy([{ column: 'created_at' }, { column: 'id' }]).first();
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** The live, not archived subcontractor with this email (case ignored), the earliest first. */
+  async holderOfEmail(email: string): Promise<SubcontractorRecord | undefined> {
+    const row = await this.trx<SubcontractorRow>('subcontractors')
+      .whereRaw('lower(email) = lower(?)', [email.trim()])
+      .whereNot({ email: '' })
+      .whereNull('deleted_at')
+      .where({ archived: false })
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .first();
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** Live, not archived subcontractors holding at least one identifier hash (the duplicates are found among them). */
+  async liveWithIdentity(): Promise<SubcontractorRecord[]> {
+    const rows = await this.trx<SubcontractorRow>('subcontractors')
+      .whereNull('deleted_at')
+      .where({ archived: false })
+      .where((w) => {
+        void w.whereNotNull('utr_hash').orWhereNotNull('nino_hash').orWhereNotNull('crn_hash');
+      })
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    return rows.map(toRecord);
+  }
+
+  /**
+   * Every subcontractor of the tenant, deleted or not, the earliest first, with the table locked against writes
+   * until the transaction ends (the hashes are being filled in: no create may slip between).
+   */
+  async lockAllForHashing(): Promise<SubcontractorRecord[]> {
+    await this.trx.raw('LOCK TABLE subcontractors IN SHARE ROW EXCLUSIVE MODE');
+    const rows = await this.trx<SubcontractorRow>('subcontractors').orderBy([
+      { column: 'created_at' },
+      { column: 'id' },
+    ]);
+    return rows.map(toRecord);
+  }
+
+  /** Clears every hash of the tenant (before they are filled in again, in order). */
+  async clearIdentityHashes(): Promise<void> {
+    await this.trx('subcontractors').update({
+      utr_hash: null,
+      nino_hash: null,
+      crn_hash: null,
+      known_duplicate: false,
+    });
+  }
+
+  async setIdentityHashes(id: string, hashes: IdentityHashColumns, knownDuplicate: boolean): Promise<void> {
+    await this.trx('subcontractors').where({ id }).update({
+      utr_hash: hashes.utr,
+      nino_hash: hashes.nino,
+      crn_hash: hashes.crn,
+      known_duplicate: knownDuplicate,
+    });
+  }
+
+  /** Whether another live, not archived subcontractor shares one of `row`'s identifier hashes. */
+  async sharesIdentity(row: SubcontractorRecord): Promise<boolean> {
+    const pairs = (['utr', 'nino', 'crn'] as const).flatMap((kind) => {
+      const hash = row[`${kind}Hash`];
+      return hash ? [[kind, hash] as const] : [];
+    });
+    if (pairs.length === 0) return false;
+    const found = await this.trx<SubcontractorRow>('subcontractors')
+      .whereNot({ id: row.id })
+      .whereNull('deleted_at')
+      .where({ archived: false })
+      .where((w) => {
+        for (const [kind, hash] of pairs) void w.orWhere(hashColumn(kind), hash);
+      })
+      .first('id');
+    return found !== undefined;
+  }
+
+  /** The duplicate merged into `keepId`: archived, inactive, without portal access, with the note saying so. */
+  async markMerged(id: string, keepId: string, note: string, userId: string): Promise<void> {
+    const { trx } = this;
+    await trx('subcontractors').where({ id }).update({
+      archived: true,
+      active: false,
+      portal_access: false,
+      known_duplicate: false,
+      merged_into: keepId,
+      archive_note: note,
+      updated_at: trx.fn.now(),
+      updated_by: userId,
+    });
+  }
+}
+
+/** The tenants whose subcontractors' identifier hashes are still to fill in (migration 008). */
+export class IdentityHashBacklog {
+  constructor(private readonly db: Knex) {}
+
+  async tenants(): Promise<string[]> {
+    const rows = await this.db<{ tenant_id: string }>('identity_hash_backlog').select('tenant_id');
+    return rows.map((row) => row.tenant_id);
+  }
+
+  /** The tenant's hashes are all filled in (in the transaction that filled them). */
+  async done(trx: Knex.Transaction, tenantId: string): Promise<void> {
+    await trx('identity_hash_backlog').where({ tenant_id: tenantId }).delete();
   }
 }

@@ -55,6 +55,21 @@ const catalogue = [
 
 export type CisScope = (typeof catalogue)[number]['scope'];
 
+const scopeDescriptions: ReadonlyMap<string, string> = new Map(
+  catalogue.map((entry) => [entry.scope, entry.description]),
+);
+
+/** What a CIS scope lets a role do, as people say it ('submit CIS returns'); any other scope as it is. */
+export function cisScopeAction(scope: string): string {
+  return scopeDescriptions.get(scope) ?? scope;
+}
+
+/** A CIS scope's name as a screen shows it ('Submit CIS returns' for cis.ret.submit); any other scope as it is. */
+export function cisScopeName(scope: string): string {
+  const action = scopeDescriptions.get(scope);
+  return action ? action.charAt(0).toUpperCase() + action.slice(1) : scope;
+}
+
 /** Every CIS scope, in catalogue order: fine scopes, coarse scopes, cis.manage. */
 export const CIS_SCOPES: readonly CisScope[] = Object.freeze(catalogue.map((entry) => entry.scope));
 export const CIS_FINE_SCOPES: readonly CisScope[] = Object.freeze(

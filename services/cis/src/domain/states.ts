@@ -6,7 +6,14 @@ export type Transition<S> = { ok: true; to: S } | { ok: false; error: string };
 
 // ---- Invoice -------------------------------------------------------------------------------------------
 
-export const INVOICE_STATUSES = ['draft', 'portal_draft', 'approved', 'paid', 'cancelled'] as const;
+export const INVOICE_STATUSES = [
+  'draft',
+  'portal_draft',
+  'approved',
+  'paid',
+  'cancelled',
+  'rejected',
+] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 export const INVOICE_ACTIONS = ['approve', 'reject', 'pay', 'cancel', 'edit', 'delete'] as const;
 export type InvoiceAction = (typeof INVOICE_ACTIONS)[number];
@@ -17,6 +24,7 @@ const INVOICE_STATUS_LABELS: Record<InvoiceStatus, string> = {
   approved: 'Approved',
   paid: 'Paid',
   cancelled: 'Cancelled',
+  rejected: 'Rejected',
 };
 
 export function isInvoiceStatus(value: unknown): value is InvoiceStatus {
@@ -42,11 +50,15 @@ export const INVOICE_TRANSITION_ERRORS = {
   delete: 'Approved and paid invoices cannot be deleted; cancel them instead',
 } as const satisfies Record<InvoiceAction, string>;
 
+/** Cancel refuses a rejected invoice with its own words. */
+export const REJECTED_NOT_CANCELLABLE = 'A rejected invoice cannot be cancelled';
+
 /**
- * The status an action leads to (spec §4 'Invoice status'):
- * approve: draft|portal_draft → approved; reject: portal_draft → cancelled; pay: approved → paid;
- * cancel: any status except cancelled → cancelled (paid included, as the spec says "any");
- * edit: draft only (status unchanged); delete (soft): draft, portal_draft, cancelled (status unchanged).
+ * The status an action leads to (spec §4 'Invoice status', with issue 13's reject):
+ * approve: draft|portal_draft → approved; reject: portal_draft → rejected (its own status, with a reason);
+ * pay: approved → paid; cancel: any status except cancelled and rejected → cancelled (paid included, as the spec
+ * says "any"); edit: draft only (status unchanged); delete (soft): draft, portal_draft, cancelled, rejected
+ * (status unchanged).
  */
 export function invoiceTransition(status: unknown, action: InvoiceAction): Transition<InvoiceStatus> {
   const from = normaliseInvoiceStatus(status);
@@ -55,15 +67,16 @@ export function invoiceTransition(status: unknown, action: InvoiceAction): Trans
     case 'approve':
       return from === 'draft' || from === 'portal_draft' ? { ok: true, to: 'approved' } : fail();
     case 'reject':
-      return from === 'portal_draft' ? { ok: true, to: 'cancelled' } : fail();
+      return from === 'portal_draft' ? { ok: true, to: 'rejected' } : fail();
     case 'pay':
       return from === 'approved' ? { ok: true, to: 'paid' } : fail();
     case 'cancel':
+      if (from === 'rejected') return { ok: false, error: REJECTED_NOT_CANCELLABLE };
       return from !== 'cancelled' ? { ok: true, to: 'cancelled' } : fail();
     case 'edit':
       return from === 'draft' ? { ok: true, to: from } : fail();
     case 'delete':
-      return from === 'draft' || from === 'portal_draft' || from === 'cancelled'
+      return from === 'draft' || from === 'portal_draft' || from === 'cancelled' || from === 'rejected'
         ? { ok: true, to: from }
         : fail();
     default:

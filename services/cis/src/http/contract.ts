@@ -21,7 +21,12 @@ import type {
   savedInvoiceResponse,
 } from './invoices.schemas.js';
 import type { jobView, queuedJob } from './jobs.schemas.js';
-import type { portalInvoiceResponse, portalRecordsResponse } from './portal.schemas.js';
+import type {
+  portalInvoiceResponse,
+  portalRecordsResponse,
+  rejectInvoiceBody,
+  rejectInvoiceResponse,
+} from './portal.schemas.js';
 import type { periodMarkBody, returnPeriodsResponse, returnPeriodView } from './return-periods.schemas.js';
 import type {
   currentReturnResponse,
@@ -54,8 +59,11 @@ import type {
 } from './statements.schemas.js';
 import type {
   addressView,
+  duplicateGroupsResponse,
   inviteInput,
   inviteResponse,
+  mergeInput,
+  mergeResponse,
   subcontractorInput,
   subcontractorListQuery,
   subcontractorListResponse,
@@ -109,6 +117,10 @@ export type SubcontractorListQuery = z.output<typeof subcontractorListQuery>;
 /** POST /v1/subcontractors/invite. */
 export type InviteInput = z.input<typeof inviteInput>;
 export type InviteResult = z.output<typeof inviteResponse>;
+/** GET /subcontractors/duplicates and POST /subcontractors/merge (one subcontractor per person, ADR 0039). */
+export type DuplicateGroups = z.output<typeof duplicateGroupsResponse>;
+export type MergeInput = z.input<typeof mergeInput>;
+export type MergeResult = z.output<typeof mergeResponse>;
 
 /** GET /v1/invoices/:id (and each transition's answer). */
 export type Invoice = z.output<typeof invoiceSchema>;
@@ -173,3 +185,6 @@ export type Analytics = z.output<typeof analyticsResponse>;
 export type PortalRecords = z.output<typeof portalRecordsResponse>;
 /** POST /v1/portal/invoices. */
 export type PortalSubmission = z.output<typeof portalInvoiceResponse>;
+/** POST /v1/invoices/:id/reject (staff). */
+export type RejectInvoiceInput = z.input<typeof rejectInvoiceBody>;
+export type RejectInvoiceResult = z.output<typeof rejectInvoiceResponse>;

@@ -51,6 +51,10 @@ export function presentInvoice(row: InvoiceRecord): z.input<typeof invoiceSchema
     lockedAt: iso(row.lockedAt),
     paidAt: cancelled ? null : iso(row.paidAt),
     paidBy: cancelled ? null : row.paidBy,
+    rejection:
+      row.rejectionReason === null
+        ? null
+        : { reason: row.rejectionReason, rejectedAt: iso(row.rejectedAt), rejectedBy: row.rejectedBy },
     createdAt: timestamp(row.createdAt),
     updatedAt: timestamp(row.updatedAt),
     createdBy: row.createdBy,

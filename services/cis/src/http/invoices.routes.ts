@@ -33,9 +33,9 @@ import {
   savedInvoiceResponse,
 } from './invoices.schemas.js';
 
+// Reject (a portal invoice, with a reason) is in portal.routes.ts.
 const ACTION_SCOPES = {
   approve: 'cis.inv.approve',
-  reject: 'cis.inv.approve',
   cancel: 'cis.inv.write',
 } as const;
 
@@ -115,7 +115,7 @@ export function invoiceRoutes(deps: CisDeps, hub: InvoiceChangeHub): ApiRouter {
       handler: async ({ ctx, params, body }) => presentSaved(await updateInvoice(deps, ctx, params.id, body)),
     });
 
-  for (const action of ['approve', 'reject'] as const) {
+  for (const action of ['approve'] as const) {
     router.route({
       method: 'post',
       path: `/invoices/:id/${action}`,

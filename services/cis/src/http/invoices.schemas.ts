@@ -16,7 +16,7 @@ export const invoiceInput = z.object({
 
 export const invoiceListQuery = z.object({
   search: z.string().max(100).optional(),
-  status: z.enum(['all', 'draft', 'portal_draft', 'approved', 'paid', 'cancelled']).default('all'),
+  status: z.enum(['all', ...INVOICE_STATUSES]).default('all'),
   period: z.enum(['all', 'current', 'previous', 'quarter', 'year']).default('all'),
   subcontractorId: z.uuid().optional(),
   taxMonth: z
@@ -96,6 +96,10 @@ export const invoiceSchema = z.object({
   lockedAt: z.string().nullable(),
   paidAt: z.string().nullable(),
   paidBy: z.string().nullable(),
+  /** Why staff rejected a portal invoice, who and when (status rejected); null otherwise. */
+  rejection: z
+    .object({ reason: z.string(), rejectedAt: z.string().nullable(), rejectedBy: z.string().nullable() })
+    .nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
   createdBy: z.string(),

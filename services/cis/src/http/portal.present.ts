@@ -3,7 +3,12 @@ import type { InvoiceRecord } from '../db/invoices.store.js';
 import type { StatementRecord } from '../db/statements.store.js';
 import type { SubcontractorRecord } from '../db/subcontractors.store.js';
 import { presentInvoice } from './invoices.present.js';
-import type { portalInvoice, portalInvoiceResponse, portalRecordsResponse } from './portal.schemas.js';
+import type {
+  portalInvoice,
+  portalInvoiceResponse,
+  portalRecordsResponse,
+  rejectInvoiceResponse,
+} from './portal.schemas.js';
 import { presentStatement } from './statements.present.js';
 
 /** What the portal shows of an invoice: no one else's data, no staff fields. */
@@ -19,6 +24,7 @@ function presentPortalInvoice(row: InvoiceRecord): z.input<typeof portalInvoice>
     statusLabel: view.statusLabel,
     amounts: view.amounts,
     cisRate: view.cisRate,
+    rejectionReason: view.rejection?.reason ?? null,
   };
 }
 
@@ -58,3 +64,12 @@ export const presentPortalSubmission = (saved: {
     warnings: saved.warnings,
   };
 };
+
+/** A rejection as staff see it answered. */
+export const presentRejection = (outcome: {
+  invoice: InvoiceRecord;
+  emailSent: boolean;
+}): z.input<typeof rejectInvoiceResponse> => ({
+  invoice: presentInvoice(outcome.invoice),
+  emailSent: outcome.emailSent,
+});

@@ -1,10 +1,22 @@
 import { ApiRouter, problems, type RequestContext } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
-import { portalRecords, portalStatement, submitPortalInvoice } from '../commands/portal.js';
-import { statementIdParam } from './common.schemas.js';
+import { taxMonthFilePart } from '../domain/index.js';
+import {
+  portalRecords,
+  portalStatement,
+  rejectPortalInvoice,
+  submitPortalInvoice,
+} from '../commands/portal.js';
+import { idParam, statementIdParam } from './common.schemas.js';
 import { sendDocument } from './http-helpers.js';
-import { presentPortalRecords, presentPortalSubmission } from './portal.present.js';
-import { portalInvoiceInput, portalInvoiceResponse, portalRecordsResponse } from './portal.schemas.js';
+import { presentPortalRecords, presentPortalSubmission, presentRejection } from './portal.present.js';
+import {
+  portalInvoiceInput,
+  portalInvoiceResponse,
+  portalRecordsResponse,
+  rejectInvoiceBody,
+  rejectInvoiceResponse,
+} from './portal.schemas.js';
 
 /** A portal session's own subcontractor (its token names exactly one). */
 function ownSubcontractor(ctx: RequestContext): string {
@@ -15,9 +27,26 @@ function ownSubcontractor(ctx: RequestContext): string {
 /**
  * The subcontractor portal's view of CIS: its own record, invoices and issued statements, nothing else. Every route
  * answers 403 `portal_access_ended` once the subcontractor's portal access is off, or it is archived or deleted.
+ * Beside them, staff's answer to a portal invoice that is not approved: reject it with a reason.
  */
 export function portalRoutes(deps: CisDeps): ApiRouter {
   return new ApiRouter()
+    .route({
+      method: 'post',
+      path: '/invoices/:id/reject',
+      summary:
+        'Reject a portal-submitted invoice with a reason: it becomes Rejected and its subcontractor is e-mailed the reason',
+      scopes: ['cis.inv.approve'],
+      request: { params: idParam, body: rejectInvoiceBody },
+      responses: {
+        200: {
+          description: 'The rejected invoice, and whether the e-mail went',
+          schema: rejectInvoiceResponse,
+        },
+      },
+      handler: async ({ ctx, params, body }) =>
+        presentRejection(await rejectPortalInvoice(deps, ctx, params.id, body.reason)),
+    })
     .route({
       method: 'get',
       path: '/portal/me',
@@ -55,7 +84,7 @@ export function portalRoutes(deps: CisDeps): ApiRouter {
         sendDocument(res, {
           type: 'application/pdf',
           disposition: 'inline',
-          filename: `cis-statement-${taxMonth}.pdf`,
+          filename: `cis-statement-${taxMonthFilePart(taxMonth)}.pdf`,
           body: pdf,
         });
       },

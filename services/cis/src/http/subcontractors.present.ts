@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { EMPTY_ADDRESS } from '../commands/subcontractors.js';
 import type { SubcontractorRecord } from '../db/subcontractors.store.js';
-import { validateVatNumber } from '../domain/index.js';
+import { missingDetails, validateVatNumber } from '../domain/index.js';
 import { dateOnly, iso } from '../domain/timestamps.js';
 import { timestamp } from './http-helpers.js';
 import type { inviteResponse, subcontractorSchema } from './subcontractors.schemas.js';
@@ -46,6 +46,10 @@ export function presentSubcontractor(
     updatedAt: timestamp(row.updatedAt),
     createdBy: row.createdBy,
     updatedBy: row.updatedBy,
+    detailsIncomplete: row.detailsIncomplete,
+    missingDetails: row.detailsIncomplete ? missingDetails(row) : [],
+    mergedInto: row.mergedInto,
+    archiveNote: row.archiveNote,
   };
 }
 

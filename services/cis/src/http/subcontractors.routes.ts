@@ -11,12 +11,17 @@ import {
   verifySubcontractor,
   verifySubcontractors,
 } from '../commands/subcontractors.js';
+import { findDuplicates, mergeSubcontractors } from '../commands/subcontractor-identity.js';
+import { IDENTITY_KEY_LABELS } from '../domain/index.js';
 import { batchResult, idParam, idsBody } from './common.schemas.js';
 import { sendCsv } from './http-helpers.js';
 import { presentInvitation, presentSubcontractor } from './subcontractors.present.js';
 import {
   bulkVerificationInput,
+  duplicateGroupsResponse,
   inviteInput,
+  mergeInput,
+  mergeResponse,
   inviteResponse,
   subcontractorInput,
   subcontractorListQuery,
@@ -58,6 +63,40 @@ export function subcontractorRoutes(deps: CisDeps): ApiRouter {
         const { content, filename, count } = await exportSubcontractors(deps, ctx, query);
         res.set('X-Record-Count', String(count));
         sendCsv(res, filename, content);
+      },
+    })
+    .route({
+      // Before /subcontractors/:id, which would otherwise take 'duplicates' for an id.
+      method: 'get',
+      path: '/subcontractors/duplicates',
+      summary:
+        'Live subcontractors sharing a UTR, NINO or company number (created before duplicates were refused)',
+      scopes: ['cis.sub.read'],
+      responses: { 200: { description: 'The sets of duplicates', schema: duplicateGroupsResponse } },
+      handler: async ({ ctx }) => ({
+        groups: (await findDuplicates(deps, ctx.tenantId)).map((group) => ({
+          identifier: group.identifier,
+          label: IDENTITY_KEY_LABELS[group.identifier],
+          subcontractors: group.subcontractors.map((row) => presentSubcontractor(row)),
+        })),
+      }),
+    })
+    .route({
+      method: 'post',
+      path: '/subcontractors/merge',
+      summary:
+        'Merge a duplicate into the record kept: its invoices, statements and portal access move, it is archived with a note (audited)',
+      scopes: ['cis.sub.write'],
+      request: { body: mergeInput },
+      responses: { 200: { description: 'The record kept', schema: mergeResponse } },
+      handler: async ({ ctx, body }) => {
+        const outcome = await mergeSubcontractors(deps, ctx, body.keepId, body.mergeId);
+        return {
+          subcontractor: presentSubcontractor(outcome.kept),
+          mergedId: outcome.merged.id,
+          invoicesMoved: outcome.invoices,
+          statementsMoved: outcome.statements,
+        };
       },
     })
     .route({

@@ -128,6 +128,13 @@ export const subcontractorSchema = z.object({
   updatedAt: z.string(),
   createdBy: z.string(),
   updatedBy: z.string(),
+  /** Made by Invite to Portal and still without its address or GDPR consent ('Details incomplete'). */
+  detailsIncomplete: z.boolean(),
+  /** What it still lacks, while detailsIncomplete. */
+  missingDetails: z.array(z.enum(['address', 'gdprConsent'])),
+  /** A duplicate merged into another record: that record's id, and the note it was archived with. */
+  mergedInto: z.string().nullable(),
+  archiveNote: z.string(),
 });
 
 export const subcontractorResponse = z.object({ subcontractor: subcontractorSchema });
@@ -154,4 +161,26 @@ export const inviteResponse = z.object({
   tenantName: z.string(),
   emailSent: z.boolean(),
   warning: z.string().optional(),
+});
+
+/** Live subcontractors sharing a UTR, NINO or company number (ADR 0039), each set once, the oldest record first. */
+export const duplicateGroupsResponse = z.object({
+  groups: z.array(
+    z.object({
+      identifier: z.enum(['utr', 'nino', 'crn']),
+      /** The identifier as a user reads it ('UTR', 'National Insurance number', 'company number'). */
+      label: z.string(),
+      subcontractors: z.array(subcontractorSchema),
+    }),
+  ),
+});
+
+/** Merge a duplicate into the record kept: its invoices, statements and portal access move; it is archived. */
+export const mergeInput = z.object({ keepId: z.uuid(), mergeId: z.uuid() });
+
+export const mergeResponse = z.object({
+  subcontractor: subcontractorSchema,
+  mergedId: z.string(),
+  invoicesMoved: z.number(),
+  statementsMoved: z.number(),
 });

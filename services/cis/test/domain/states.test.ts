@@ -21,7 +21,7 @@ import {
 
 describe('invoice status (spec §4)', () => {
   test('the status set', () => {
-    expect(INVOICE_STATUSES).toEqual(['draft', 'portal_draft', 'approved', 'paid', 'cancelled']);
+    expect(INVOICE_STATUSES).toEqual(['draft', 'portal_draft', 'approved', 'paid', 'cancelled', 'rejected']);
   });
 
   test.each([
@@ -30,6 +30,7 @@ describe('invoice status (spec §4)', () => {
     ['approved', 'Approved'],
     ['paid', 'Paid'],
     ['cancelled', 'Cancelled'],
+    ['rejected', 'Rejected'],
     [undefined, 'Draft'],
     [null, 'Draft'],
     ['', 'Draft'],
@@ -53,7 +54,13 @@ describe('invoice status (spec §4)', () => {
     ['approved', 'approve', null],
     ['paid', 'approve', null],
     ['cancelled', 'approve', null],
-    ['portal_draft', 'reject', 'cancelled'],
+    ['portal_draft', 'reject', 'rejected'],
+    ['rejected', 'reject', null],
+    ['rejected', 'approve', null],
+    ['rejected', 'pay', null],
+    ['rejected', 'cancel', null],
+    ['rejected', 'edit', null],
+    ['rejected', 'delete', 'rejected'],
     ['draft', 'reject', null],
     ['approved', 'reject', null],
     ['approved', 'pay', 'paid'],
@@ -101,6 +108,7 @@ describe('invoice status (spec §4)', () => {
     ['approved', ['pay', 'cancel']],
     ['paid', ['cancel']],
     ['cancelled', ['delete']],
+    ['rejected', ['delete']],
   ])('actions of %s', (status, actions) => {
     expect(invoiceActions(status)).toEqual(actions);
   });

@@ -16,6 +16,8 @@ export interface ProblemDocument {
   code: string;
   instance?: string;
   errors?: FieldError[];
+  /** Members of the problem type's own (RFC 9457 §3.2), e.g. the existing record a duplicate names. */
+  [extension: string]: unknown;
 }
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
@@ -27,6 +29,8 @@ export class HttpProblem extends Error {
     readonly code: string,
     readonly detail?: string,
     readonly errors?: FieldError[],
+    /** Extension members of this problem type, answered beside the standard ones (never a standard name). */
+    readonly extensions?: Record<string, unknown>,
   ) {
     super(detail ?? code);
     this.name = 'HttpProblem';
@@ -34,6 +38,7 @@ export class HttpProblem extends Error {
 
   toDocument(instance?: string): ProblemDocument {
     return {
+      ...this.extensions,
       type: `/problems/${this.code}`,
       title: STATUS_CODES[this.status] ?? 'Error',
       status: this.status,

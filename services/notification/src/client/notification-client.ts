@@ -6,6 +6,10 @@ export interface SendEmailInput {
   to: string | string[];
   cc?: string | string[];
   replyTo?: string;
+  /** The sender's name as the recipient sees it; the platform's (MAIL_FROM) when absent. */
+  fromName?: string;
+  /** Sent from only on a domain set up to send (MAIL_SENDING_DOMAINS); else the Reply-To, with the platform's From. */
+  fromAddress?: string;
   subject: string;
   text: string;
   html?: string;

@@ -1,5 +1,6 @@
 import { problems, sha256Hex, withTenant, type Knex } from '@workspace/kit';
 import { deliveryQueue, EmailStore, type ContentCipher, type EmailRecord } from '../db/emails.store.js';
+import { parseMailbox, senderOf } from '../domain/addresses.js';
 import { isFinal } from '../domain/delivery.js';
 
 /** A send request as the route parsed it (addresses as lists, attachments in base64). */
@@ -8,6 +9,10 @@ export interface SendEmailRequest {
   to: string[];
   cc?: string[] | undefined;
   replyTo?: string | undefined;
+  /** The name the recipient sees as the sender (e.g. the contractor's); MAIL_FROM's name otherwise. */
+  fromName?: string | undefined;
+  /** The address the caller would send from: used only on a domain set up to send, else it becomes the Reply-To. */
+  fromAddress?: string | undefined;
   subject: string;
   text: string;
   html?: string | undefined;
@@ -22,8 +27,10 @@ export interface SendEmailDeps {
   db: Knex;
   /** Seals the subject, bodies and attachments before they are stored. */
   cipher: ContentCipher;
-  /** The From of every e-mail (MAIL_FROM). */
+  /** The platform's sender (MAIL_FROM): the From address of every e-mail not on a sending domain. */
   mailFrom: string;
+  /** The domains set up to send (MAIL_SENDING_DOMAINS). */
+  sendingDomains: readonly string[];
   /** The domain of the Message-ID header. */
   messageIdDomain: string;
   /** The delivery worker: one attempt at an e-mail, a nudge to look for due ones, and how long an attempt holds one. */
@@ -73,9 +80,12 @@ export async function sendEmail(
  * an idempotency key already used answers that e-mail instead.
  */
 function queueEmail(
-  { db, cipher, mailFrom, messageIdDomain, delivery }: SendEmailDeps,
+  { db, cipher, mailFrom, sendingDomains, messageIdDomain, delivery }: SendEmailDeps,
   { id, requestHash: hash, body }: { id: string; requestHash: string; body: SendEmailRequest },
 ): Promise<{ created: EmailRecord; existing?: undefined } | { existing: EmailRecord; created?: undefined }> {
+  const platform = parseMailbox(mailFrom);
+  if (!platform) throw new Error('MAIL_FROM is not a mailbox');
+  const sender = senderOf(platform, sendingDomains, body);
   return withTenant(db, body.tenantId, async (trx) => {
     const store = new EmailStore(trx, cipher);
     const created = await store.insert({
@@ -86,10 +96,10 @@ function queueEmail(
       ...(body.category ? { category: body.category } : {}),
       status: 'queued',
       email: {
-        from: mailFrom,
+        from: sender.from,
         to: body.to,
         cc: body.cc ?? [],
-        ...(body.replyTo ? { replyTo: body.replyTo } : {}),
+        ...(sender.replyTo ? { replyTo: sender.replyTo } : {}),
         subject: body.subject,
         text: body.text,
         ...(body.html ? { html: body.html } : {}),

@@ -10,6 +10,8 @@ export interface SinkMessage {
   /** The SMTP envelope: who the client said it was from and the recipients it gave (Cc included). */
   envelope: { from: string; to: string[] };
   from: string;
+  /** The From header's display name ('' without one). */
+  fromName: string;
   to: string[];
   cc: string[];
   replyTo: string[];
@@ -141,6 +143,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Runn
                 to: session.envelope.rcptTo.map((recipient) => recipient.address),
               },
               from: addressesOf(mail.from)[0] ?? '',
+              fromName: mail.from?.value[0]?.name ?? '',
               to: addressesOf(mail.to),
               cc: addressesOf(mail.cc),
               replyTo: addressesOf(mail.replyTo),

@@ -34,6 +34,7 @@ export function notificationRoutes(context: RouteContext): { basePath: string; a
     db,
     cipher,
     mailFrom: config.MAIL_FROM,
+    sendingDomains: config.MAIL_SENDING_DOMAINS,
     messageIdDomain: from ? domainOf(from.address) : 'workspace.local',
     delivery,
   };

@@ -51,6 +51,13 @@ export const sendEmailBody = z
     to: addressList(50),
     cc: addressList(50).optional(),
     replyTo: emailAddress.optional(),
+    /** The sender's name as the recipient sees it (e.g. the contractor's); MAIL_FROM's name when absent. */
+    fromName: headerText(200).optional(),
+    /**
+     * The address the caller would send from: the From only on a domain in MAIL_SENDING_DOMAINS; otherwise the
+     * e-mail goes from MAIL_FROM's address with `fromName`, and this address is its Reply-To (unless `replyTo` is given).
+     */
+    fromAddress: emailAddress.optional(),
     subject: headerText(998),
     text: z.string().max(1_000_000),
     html: z.string().max(2_000_000).optional(),

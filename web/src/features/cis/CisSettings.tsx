@@ -1,16 +1,10 @@
-import type {
-  CisSettings as Settings,
-  RoleBundle,
-  SettingsInput,
-  SettingsResponse,
-} from '@workspace/cis/contract';
+import type { CisSettings as Settings, SettingsInput, SettingsResponse } from '@workspace/cis/contract';
 import { LockOutlined, SaveOutlined } from '@ant-design/icons';
 import {
   Alert,
   App,
   Button,
   Card,
-  Checkbox,
   Col,
   Form,
   Input,
@@ -21,17 +15,12 @@ import {
   Skeleton,
   Space,
   Switch,
-  Table,
 } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
-import {
-  useCisRolePermissionsQuery,
-  useCisSettingsQuery,
-  useSaveCisRolePermissionsMutation,
-  useSaveCisSettingsMutation,
-} from './api';
+import { useEffect } from 'react';
+import { useCisRolePermissionsQuery, useCisSettingsQuery, useSaveCisSettingsMutation } from './api';
 import { clearEditedErrors, showFieldErrors } from './components/formErrors';
 import { CisQueryError } from './components/CisQueryError';
+import { RolePermissions } from './components/RolePermissions';
 import { useCis } from './context';
 import { DEFAULT_CIS_SETTINGS } from './domain';
 import { errorMessage, errorStatus, fieldErrors } from '../../ui/problem';
@@ -63,120 +52,14 @@ function valuesOf(settings: Settings): FormValues {
   };
 }
 
-/** The role-bundle checklist: each bundle's CIS scopes, with the checker's errors and warnings. */
-function RolePermissions() {
-  const { notification } = App.useApp();
-  const { data, error, isLoading } = useCisRolePermissionsQuery(undefined);
-  const [save, saveState] = useSaveCisRolePermissionsMutation();
-  const [drafts, setDrafts] = useState<Record<string, string[]>>({});
-
-  useEffect(() => {
-    setDrafts({});
-  }, [data]);
-
-  const bundles = useMemo(() => data?.bundles ?? [], [data]);
-  if (isLoading) return <Skeleton active />;
-  if (error || !data)
-    return (
-      <CisQueryError
-        error={error}
-        prefix="Error loading role permissions: "
-        action="manage CIS role permissions"
-      />
-    );
-
-  const scopesOf = (bundle: RoleBundle) => drafts[bundle.id] ?? bundle.scopes;
-  const changed = bundles.filter((bundle) => drafts[bundle.id] !== undefined);
-  const toggle = (bundle: RoleBundle, scope: string, on: boolean) => {
-    const current = scopesOf(bundle);
-    setDrafts((previous) => ({
-      ...previous,
-      [bundle.id]: on ? [...current, scope] : current.filter((item) => item !== scope),
-    }));
-  };
-
-  const saveAll = async () => {
-    try {
-      for (const bundle of changed) await save({ bundleId: bundle.id, scopes: scopesOf(bundle) }).unwrap();
-      notification.success({
-        title: 'Role Permissions Saved',
-        description: 'The role permissions have been saved.',
-      });
-    } catch (failure) {
-      notification.error({
-        title: 'Save Failed',
-        description: errorMessage(failure, 'Failed to save role permissions'),
-      });
-    }
-  };
-
-  return (
-    <Space orientation="vertical" style={{ width: '100%' }}>
-      {data.errors.length > 0 && (
-        <Alert
-          type="error"
-          showIcon
-          title="Errors"
-          description={
-            <ul style={{ margin: 0, paddingInlineStart: 18 }}>
-              {data.errors.map((message) => (
-                <li key={message}>{message}</li>
-              ))}
-            </ul>
-          }
-        />
-      )}
-      {data.warnings.length > 0 && (
-        <Alert
-          type="warning"
-          showIcon
-          title="Warnings"
-          description={
-            <ul style={{ margin: 0, paddingInlineStart: 18 }}>
-              {data.warnings.map((message) => (
-                <li key={message}>{message}</li>
-              ))}
-            </ul>
-          }
-        />
-      )}
-      <Table
-        rowKey="scope"
-        size="small"
-        pagination={false}
-        scroll={{ x: true }}
-        dataSource={data.scopes.map((scope) => ({ scope }))}
-        columns={[
-          { title: 'Scope', dataIndex: 'scope', key: 'scope', fixed: 'left' },
-          ...bundles.map((bundle) => ({
-            title: bundle.name,
-            key: bundle.id,
-            align: 'center' as const,
-            render: (_: unknown, row: { scope: string }) => (
-              <Checkbox
-                aria-label={`${bundle.name}: ${row.scope}`}
-                checked={scopesOf(bundle).includes(row.scope)}
-                onChange={(event) => {
-                  toggle(bundle, row.scope, event.target.checked);
-                }}
-              />
-            ),
-          })),
-        ]}
-      />
-      <Button disabled={changed.length === 0} loading={saveState.isLoading} onClick={() => void saveAll()}>
-        Save Role Permissions
-      </Button>
-    </Space>
-  );
-}
-
 /** /cis/settings: tax-authority details, processing settings and role permissions (managers only). */
 export function CisSettings() {
   const { abilities } = useCis();
   const { notification } = App.useApp();
   const [form] = Form.useForm<FormValues>();
   const loaded = useCisSettingsQuery(undefined, { skip: !abilities.canManage });
+  // The Role Permissions panel's data, asked for beside the settings (not after them, when the panel mounts).
+  useCisRolePermissionsQuery(undefined, { skip: !abilities.canManage });
   const [save, saveState] = useSaveCisSettingsMutation();
   const { error, isLoading } = loaded;
   // A failed load (other than a refusal) falls back to the defaults in memory; saving them stores them.

@@ -24,8 +24,9 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { useConfirm, useToast } from '../../ui/feedback';
 import { taxMonthName } from '@workspace/rules';
 import { useCorrectPaymentDateMutation, useInvoiceActionMutation, useInvoiceQuery } from './api';
-import { REJECT_INVOICE_CONFIRM, invoiceAllows, statementPending } from './components/invoiceActions';
+import { invoiceAllows, statementPending } from './components/invoiceActions';
 import { PayModal } from './components/PayModal';
+import { RejectInvoiceModal } from './components/RejectInvoiceModal';
 import { withSubmittedReturnWarning } from './components/submittedReturn';
 import { CisQueryError } from './components/CisQueryError';
 import { InvoiceStatusBadge } from './components/StatusBadge';
@@ -43,6 +44,7 @@ export function InvoiceDetail() {
   const confirm = useConfirm();
   const [paying, setPaying] = useState(false);
   const [correcting, setCorrecting] = useState(false);
+  const [rejecting, setRejecting] = useState(false);
   const { data, error, isLoading } = useInvoiceQuery(id);
   const [act, actState] = useInvoiceActionMutation();
   const [correctDate] = useCorrectPaymentDateMutation();
@@ -53,11 +55,7 @@ export function InvoiceDetail() {
   const invoice = data.invoice;
   const amounts = invoice.amounts;
 
-  const run = async (action: 'approve' | 'reject' | 'cancel', paymentDate?: string) => {
-    if (action === 'reject') {
-      const ok = await confirm(REJECT_INVOICE_CONFIRM);
-      if (!ok) return;
-    }
+  const run = async (action: 'approve' | 'cancel', paymentDate?: string) => {
     if (action === 'cancel') {
       const ok = await confirm({
         title: 'Cancel Invoice',
@@ -78,10 +76,6 @@ export function InvoiceDetail() {
         }).unwrap(),
       );
       if (!done) return;
-      if (action === 'reject') {
-        window.location.reload();
-        return;
-      }
       toast.success(action === 'approve' ? 'Invoice approved' : 'Invoice cancelled');
     } catch (failure) {
       toast.error(errorMessage(failure));
@@ -136,7 +130,13 @@ export function InvoiceDetail() {
         </Button>
       )}
       {invoiceAllows(invoice, 'reject', abilities) && (
-        <Button danger icon={<CloseOutlined />} onClick={() => void run('reject')}>
+        <Button
+          danger
+          icon={<CloseOutlined />}
+          onClick={() => {
+            setRejecting(true);
+          }}
+        >
           Reject
         </Button>
       )}
@@ -196,6 +196,15 @@ export function InvoiceDetail() {
         }
         extra={toolbar}
       >
+        {invoice.rejection && (
+          <Alert
+            type="error"
+            showIcon
+            style={{ marginBottom: 16 }}
+            title={`Rejected${invoice.rejection.rejectedAt ? ` on ${ukDateTime(invoice.rejection.rejectedAt)}` : ''}`}
+            description={`Reason: ${invoice.rejection.reason}`}
+          />
+        )}
         {materialsAtLeastPercent(amounts.grossP, amounts.materialsP, MATERIALS_WARNING_PERCENT) && (
           <Alert
             type="warning"
@@ -295,6 +304,14 @@ export function InvoiceDetail() {
             setCorrecting(false);
           }}
           onPay={correct}
+        />
+      )}
+      {rejecting && (
+        <RejectInvoiceModal
+          invoice={invoice}
+          onClose={() => {
+            setRejecting(false);
+          }}
         />
       )}
     </Space>

@@ -22,8 +22,9 @@ import {
   type InvoicePeriod,
 } from './api';
 import { invoicePeriods, listPeriodOptions, useUrlFilter, useUrlSearch } from './components/filters';
-import { REJECT_INVOICE_CONFIRM, invoiceAllows, statementPending } from './components/invoiceActions';
+import { invoiceAllows, statementPending } from './components/invoiceActions';
 import { PayModal } from './components/PayModal';
+import { RejectInvoiceModal } from './components/RejectInvoiceModal';
 import { withSubmittedReturnWarning } from './components/submittedReturn';
 import { ListTable, RowAction, SelectionBar, StatCardRow } from '../../ui/ListPage';
 import { CisQueryError } from './components/CisQueryError';
@@ -34,7 +35,7 @@ import { MATERIALS_WARNING_PERCENT, materialsAtLeastPercent } from './domain';
 import { pounds, ukDate } from '../../ui/format';
 import { errorMessage } from '../../ui/problem';
 
-const statuses = ['all', 'draft', 'portal_draft', 'approved', 'paid', 'cancelled'] as const;
+const statuses = ['all', 'draft', 'portal_draft', 'approved', 'paid', 'cancelled', 'rejected'] as const;
 const PAGE_SIZE = 50;
 
 /** /cis/invoices: filters, summary cards, the table with row and bulk actions, pagination, live updates. */
@@ -50,6 +51,7 @@ export function InvoiceList() {
   const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
   const [selected, setSelected] = useState<string[]>([]);
   const [paying, setPaying] = useState<string[] | null>(null);
+  const [rejecting, setRejecting] = useState<Invoice | null>(null);
   const { data, error, isLoading, isFetching } = useInvoicesQuery({
     search,
     status,
@@ -74,17 +76,9 @@ export function InvoiceList() {
     );
   };
 
-  const runAction = async (invoice: Invoice, action: 'approve' | 'reject') => {
-    if (action === 'reject') {
-      const ok = await confirm(REJECT_INVOICE_CONFIRM);
-      if (!ok) return;
-    }
+  const approve = async (invoice: Invoice) => {
     try {
-      await act({ id: invoice.id, action }).unwrap();
-      if (action === 'reject') {
-        window.location.reload();
-        return;
-      }
+      await act({ id: invoice.id, action: 'approve' }).unwrap();
       toast.success(`Invoice ${invoice.invoiceNumber} approved`);
     } catch (failure) {
       toast.error(errorMessage(failure));
@@ -205,7 +199,24 @@ export function InvoiceList() {
           <Typography.Text type="secondary">Not paid</Typography.Text>
         ),
     },
-    { title: 'Status', key: 'status', render: (_, row) => <InvoiceStatusBadge status={row.status} /> },
+    {
+      title: 'Status',
+      key: 'status',
+      render: (_, row) => (
+        <Space orientation="vertical" size={0}>
+          <InvoiceStatusBadge status={row.status} />
+          {row.rejection && (
+            <Typography.Text
+              type="secondary"
+              ellipsis={{ tooltip: row.rejection.reason }}
+              style={{ maxWidth: 220 }}
+            >
+              {row.rejection.reason}
+            </Typography.Text>
+          )}
+        </Space>
+      ),
+    },
     {
       title: 'Actions',
       key: 'actions',
@@ -230,7 +241,7 @@ export function InvoiceList() {
               title="Approve"
               icon={<CheckOutlined />}
               label={`Approve ${row.invoiceNumber}`}
-              onClick={() => void runAction(row, 'approve')}
+              onClick={() => void approve(row)}
             />
           )}
           {invoiceAllows(row, 'reject', abilities) && (
@@ -239,7 +250,9 @@ export function InvoiceList() {
               danger
               icon={<CloseOutlined />}
               label={`Reject ${row.invoiceNumber}`}
-              onClick={() => void runAction(row, 'reject')}
+              onClick={() => {
+                setRejecting(row);
+              }}
             />
           )}
           {invoiceAllows(row, 'pay', abilities) && (
@@ -287,9 +300,11 @@ export function InvoiceList() {
           options={[
             { value: 'all', label: 'All statuses' },
             { value: 'draft', label: 'Draft' },
+            { value: 'portal_draft', label: 'Portal Pending' },
             { value: 'approved', label: 'Approved' },
             { value: 'paid', label: 'Paid' },
             { value: 'cancelled', label: 'Cancelled' },
+            { value: 'rejected', label: 'Rejected' },
           ]}
         />
         <Select
@@ -349,6 +364,14 @@ export function InvoiceList() {
             setPaying(null);
           }}
           onPay={(date) => pay(paying, date)}
+        />
+      )}
+      {rejecting && (
+        <RejectInvoiceModal
+          invoice={rejecting}
+          onClose={() => {
+            setRejecting(null);
+          }}
         />
       )}
     </div>

@@ -6,6 +6,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { useConfirm, useToast } from '../../ui/feedback';
 import { useInvoicesQuery, useRevokePortalAccessMutation, useSubcontractorQuery } from './api';
 import { CisQueryError } from './components/CisQueryError';
+import { DetailsIncompleteTag, SubcontractorNotices } from './components/DetailsIncomplete';
 import { InvoiceStatusBadge } from './components/StatusBadge';
 import { useCis } from './context';
 import { capitalise, pounds, ukDate } from '../../ui/format';
@@ -82,11 +83,13 @@ export function SubcontractorDetail() {
 
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+      <SubcontractorNotices sub={sub} />
       <Card
         title={
           <Space>
             {sub.name}
             {sub.archived || !sub.active ? <Tag>Archived</Tag> : <Tag color="green">Active</Tag>}
+            <DetailsIncompleteTag sub={sub} />
           </Space>
         }
         extra={

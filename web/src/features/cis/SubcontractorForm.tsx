@@ -14,6 +14,11 @@ import { useCreateSubcontractorMutation, useSubcontractorQuery, useUpdateSubcont
 import { DateField } from '../../ui/DateField';
 import { CisQueryError } from './components/CisQueryError';
 import { EditForm } from './components/EditForm';
+import {
+  ExistingSubcontractorAlert,
+  existingRecordOf,
+  type ExistingRecord,
+} from './components/ExistingSubcontractor';
 import { showFieldErrors } from './components/formErrors';
 import { FormActions } from '../../ui/FormActions';
 import { useCis } from './context';
@@ -174,6 +179,8 @@ export function SubcontractorForm() {
   const { abilities } = useCis();
   const [form] = Form.useForm<FormValues>();
   const [banner, setBanner] = useState<string | null>(null);
+  // The record a refused duplicate names, linked from the banner (one subcontractor per person, ADR 0039).
+  const [duplicateOf, setDuplicateOf] = useState<ExistingRecord | undefined>(undefined);
   const existing = useSubcontractorQuery({ id: id ?? '' }, { skip: !editing });
   const [create, createState] = useCreateSubcontractorMutation();
   const [update, updateState] = useUpdateSubcontractorMutation();
@@ -206,6 +213,7 @@ export function SubcontractorForm() {
 
   const save = async (values: FormValues) => {
     setBanner(null);
+    setDuplicateOf(undefined);
     const body = inputOf({ ...defaults, ...values });
     const clientErrors = validateSubcontractorInput(body, editing ? 'edit' : 'create');
     if (Object.keys(clientErrors).length > 0) {
@@ -221,6 +229,7 @@ export function SubcontractorForm() {
       const errors = fieldErrors(failure);
       showFieldErrors(form, errors);
       setBanner(errorMessage(failure, 'Failed to save subcontractor'));
+      setDuplicateOf(existingRecordOf(failure));
     }
   };
 
@@ -231,13 +240,19 @@ export function SubcontractorForm() {
       onSave={save}
       onEdit={() => {
         setBanner(null);
+        setDuplicateOf(undefined);
       }}
       testId="subcontractor-form"
       // The domain's messages, not the browser's own bubbles (type="email" would block the submit unseen).
       noValidate
     >
       <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
-        {banner && <Alert type="error" showIcon title={banner} data-testid="save-error" />}
+        {banner &&
+          (duplicateOf ? (
+            <ExistingSubcontractorAlert message={banner} existing={duplicateOf} />
+          ) : (
+            <Alert type="error" showIcon title={banner} data-testid="save-error" />
+          ))}
         <Card title={editing ? `Edit ${loaded?.name ?? 'Subcontractor'}` : 'New Subcontractor'} size="small">
           <Row gutter={16}>
             <FieldCol cols={{ xs: 24, md: 6 }} label="Type" name="type">

@@ -1,6 +1,6 @@
 import type { InviteResult, Subcontractor } from '@workspace/cis/contract';
 import { DeleteOutlined, EditOutlined, EyeOutlined, InboxOutlined, SendOutlined } from '@ant-design/icons';
-import { Button, Modal, Select, Space, Tag, Typography } from 'antd';
+import { Alert, Button, Modal, Select, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -9,11 +9,14 @@ import {
   useArchiveSubcontractorsMutation,
   useDeleteSubcontractorsMutation,
   useInviteSubcontractorMutation,
+  useSubcontractorDuplicatesQuery,
   useSubcontractorsQuery,
   type SubcontractorFilters,
 } from './api';
 import { useUrlFilter, useUrlSearch } from './components/filters';
+import { DetailsIncompleteTag } from './components/DetailsIncomplete';
 import { PortalLinkPanel } from './components/InviteModal';
+import { MergeDuplicatesModal } from './components/MergeDuplicatesModal';
 import { ListTable, RowAction, SelectionBar, StatCardRow } from '../../ui/ListPage';
 import { CisQueryError } from './components/CisQueryError';
 import { useCis } from './context';
@@ -50,6 +53,12 @@ export function SubcontractorList() {
   const [archive] = useArchiveSubcontractorsMutation();
   const [remove] = useDeleteSubcontractorsMutation();
   const [invite] = useInviteSubcontractorMutation();
+  // Records sharing an identifier, stored before duplicates were refused: offered for merging (ADR 0039).
+  const duplicates = useSubcontractorDuplicatesQuery(undefined, {
+    skip: !abilities.canWriteSubcontractors,
+  });
+  const duplicateSets = duplicates.data?.groups ?? [];
+  const [reviewing, setReviewing] = useState(false);
   const filtered = Boolean(search) || status !== 'all' || type !== 'all';
   const canWrite = abilities.canWriteSubcontractors;
 
@@ -142,8 +151,12 @@ export function SubcontractorList() {
     {
       title: 'Status',
       key: 'status',
-      render: (_, row) =>
-        row.archived || !row.active ? <Tag>Archived</Tag> : <Tag color="green">Active</Tag>,
+      render: (_, row) => (
+        <Space size={4} wrap>
+          {row.archived || !row.active ? <Tag>Archived</Tag> : <Tag color="green">Active</Tag>}
+          <DetailsIncompleteTag sub={row} />
+        </Space>
+      ),
     },
     {
       title: 'Actions',
@@ -187,6 +200,37 @@ export function SubcontractorList() {
 
   return (
     <div>
+      {canWrite && duplicateSets.length > 0 && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title={
+            duplicateSets.length === 1
+              ? '1 set of subcontractors shares a UTR, National Insurance number or company number'
+              : `${duplicateSets.length} sets of subcontractors share a UTR, National Insurance number or company number`
+          }
+          description="One person's payments are split across two CIS300 lines until the records are merged."
+          action={
+            <Button
+              size="small"
+              onClick={() => {
+                setReviewing(true);
+              }}
+            >
+              Review duplicates
+            </Button>
+          }
+        />
+      )}
+      {reviewing && (
+        <MergeDuplicatesModal
+          groups={duplicateSets}
+          onClose={() => {
+            setReviewing(false);
+          }}
+        />
+      )}
       <StatCardRow
         loading={isLoading}
         cards={[

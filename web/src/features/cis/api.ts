@@ -9,6 +9,7 @@ import type {
   CisReturn,
   CurrentReturn,
   Dashboard,
+  DuplicateGroups,
   GenerateAllInput,
   GenerateStatementInput,
   ImportResult,
@@ -22,10 +23,14 @@ import type {
   IssueInput,
   IssueResult,
   Job,
+  MergeInput,
+  MergeResult,
   PaymentInput,
   PaymentDateCorrection,
   PeriodMarkInput,
   QueuedJob,
+  RejectInvoiceInput,
+  RejectInvoiceResult,
   ReturnChanges,
   ReturnPeriods,
   ReturnWithValidation,
@@ -156,6 +161,16 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
         body: { subcontractorId },
       }),
     }),
+    /** Live subcontractors sharing a UTR, NINO or company number (stored before duplicates were refused). */
+    subcontractorDuplicates: build.query<DuplicateGroups, undefined>({
+      query: () => '/cis/subcontractors/duplicates',
+      providesTags: ['CisSubcontractor'],
+    }),
+    /** Merges a duplicate into the record kept (its invoices, statements and portal access move). */
+    mergeSubcontractors: build.mutation<MergeResult, MergeInput>({
+      query: (body) => ({ url: '/cis/subcontractors/merge', method: 'POST', body }),
+      invalidatesTags: [...afterInvoiceChange, 'CisSubcontractor', 'CisDashboard', 'CisStatement'],
+    }),
 
     // Invoices
     invoices: build.query<InvoiceList, InvoiceFilters>({
@@ -176,7 +191,7 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
     }),
     invoiceAction: build.mutation<
       { invoice: Invoice },
-      PaymentInput & { id: string; action: 'approve' | 'reject' | 'cancel' | 'pay' }
+      PaymentInput & { id: string; action: 'approve' | 'cancel' | 'pay' }
     >({
       query: ({ id, action, paymentDate, confirmSubmittedReturn }) => ({
         url: `/cis/invoices/${encodeURIComponent(id)}/${action}`,
@@ -185,6 +200,14 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
           ...(action === 'pay' && paymentDate ? { paymentDate } : {}),
           ...(confirmSubmittedReturn ? { confirmSubmittedReturn } : {}),
         },
+      }),
+      invalidatesTags: [...afterInvoiceChange],
+    }),
+    rejectInvoice: build.mutation<RejectInvoiceResult, RejectInvoiceInput & { id: string }>({
+      query: ({ id, reason }) => ({
+        url: `/cis/invoices/${encodeURIComponent(id)}/reject`,
+        method: 'POST',
+        body: { reason },
       }),
       invalidatesTags: [...afterInvoiceChange],
     }),
@@ -326,6 +349,7 @@ export const {
   useCreateInvoiceMutation,
   useUpdateInvoiceMutation,
   useInvoiceActionMutation,
+  useRejectInvoiceMutation,
   useBulkInvoicesMutation,
   useImportInvoicesMutation,
   useStatementsQuery,
@@ -344,6 +368,8 @@ export const {
   useReturnChangesQuery,
   useCisDashboardQuery,
   useCisAnalyticsQuery,
+  useSubcontractorDuplicatesQuery,
+  useMergeSubcontractorsMutation,
 } = cisApi;
 
 /** Invalidates the invoice list (the live stream's events). */

@@ -24,7 +24,7 @@ import {
   useSessionQuery,
   type Session,
 } from '../../app/api';
-import { enabledModules } from '../../app/modules';
+import { landingRoute, shellModules } from '../../app/modules';
 import { moduleViews } from '../../app/moduleViews';
 import type { AppDispatch } from '../../app/store';
 import {
@@ -32,6 +32,7 @@ import {
   defaultAppearance,
   effectiveLayout,
   isSuperAdmin,
+  MOBILE_BREAKPOINT,
   PLATFORM_THEME,
   tenantAccent,
   type Appearance,
@@ -45,7 +46,6 @@ import { ColourSettings } from '../settings/ColourSettings';
 import { LogoSettings } from '../settings/LogoSettings';
 import { OrganisationSettings } from '../settings/OrganisationSettings';
 import { AppFooter } from './AppFooter';
-import { ModuleHome } from './ModuleHome';
 import { moduleIcons } from './moduleIcons';
 import { StatusPicker } from './StatusPicker';
 import { TenantLogo } from './TenantLogo';
@@ -96,9 +96,12 @@ export function appearanceOf(session: Session | undefined): Appearance {
   };
 }
 
+/** The modules the shell offers the tenant: enabled, and with screens in this version. */
+const offeredModules = (session: Session) => shellModules(session.tenant.modules, moduleViews);
+
 function Navigation({ session, mode }: { session: Session; mode: 'inline' | 'horizontal' }) {
   const location = useLocation();
-  const modules = enabledModules(session.tenant.modules);
+  const modules = offeredModules(session);
   const items = [
     ...(modules.length === 0
       ? [{ key: '/welcome', label: <Link to="/welcome">Welcome</Link>, icon: <AppstoreOutlined /> }]
@@ -145,8 +148,10 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
     dispatch(forgetModuleData());
   };
   const superAdmin = isSuperAdmin(session.scopes);
-  const modules = enabledModules(session.tenant.modules);
-  const home = modules[0]?.route ?? '/welcome';
+  const modules = offeredModules(session);
+  const home = landingRoute(modules);
+  // A phone's width (under the mobile breakpoint): the top bar keeps to one line, the content to the screen.
+  const compact = width < MOBILE_BREAKPOINT;
   const [logoutEverywhere] = useLogoutEverywhereMutation();
   const confirm = useConfirm();
   const toast = useToast();
@@ -180,8 +185,8 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
       style={{
         display: 'flex',
         alignItems: 'center',
-        gap: 16,
-        paddingInline: 16,
+        gap: compact ? 8 : 16,
+        paddingInline: compact ? 8 : 16,
         height: '3.5rem',
         lineHeight: '3.5rem',
         background: token.colorBgContainer,
@@ -200,7 +205,9 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
           }}
         />
       )}
-      <TenantLogo name={session.tenant.name} />
+      <div style={{ minWidth: 0, flexShrink: 1, overflow: 'hidden', display: 'flex' }}>
+        <TenantLogo name={session.tenant.name} />
+      </div>
       {superAdmin && (
         <Tag color={PLATFORM_THEME.accent} data-testid="platform-theme">
           Platform admin
@@ -211,35 +218,43 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
       ) : (
         <div style={{ flex: 1 }} />
       )}
-      <Space>
+      <Space size={compact ? 4 : 'small'} style={{ flexShrink: 0 }}>
         <StatusPicker
           uid={session.user.uid}
           name={session.user.displayName || session.user.email}
           status={session.user.status}
           photoUrl={photoOf(session.user)}
+          compact={compact}
           onSignOutEverywhere={() => void signOutEverywhere()}
         />
-        <Button type="text" icon={<LogoutOutlined />} onClick={() => void signOut()}>
-          Sign out
+        <Button
+          type="text"
+          icon={<LogoutOutlined />}
+          aria-label={compact ? 'Sign out' : undefined}
+          title={compact ? 'Sign out' : undefined}
+          onClick={() => void signOut()}
+        >
+          {compact ? null : 'Sign out'}
         </Button>
       </Space>
     </Layout.Header>
   );
 
   const content = (
-    <Layout.Content style={{ padding: 24 }}>
+    <Layout.Content style={{ padding: compact ? 12 : 24, minWidth: 0 }}>
       <Routes>
         <Route path="/" element={<Navigate to={home} replace />} />
         <Route path="/welcome" element={<Welcome session={session} />} />
         {modules.map((module) => {
           const View = moduleViews.get(module.id);
+          if (!View) return null;
           return (
             <Route
               key={module.id}
               path={`${module.route.split('/').slice(0, 2).join('/')}/*`}
               element={
                 <ModuleErrorBoundary key={module.id} onRetry={retry} module={module.label}>
-                  {View ? <View session={session} /> : <ModuleHome module={module} />}
+                  <View session={session} />
                 </ModuleErrorBoundary>
               }
             />

@@ -29,12 +29,15 @@ export function StatusPicker({
   name,
   status,
   photoUrl,
+  compact = false,
   onSignOutEverywhere,
 }: {
   uid: string;
   name: string;
   status: UserStatus;
   photoUrl: string | null;
+  /** At a phone's width only the avatar shows (the name is in the avatar's initials and its menu's label). */
+  compact?: boolean;
   onSignOutEverywhere?: () => void;
 }) {
   const [shown, setShown] = useState<UserStatus>(status);
@@ -106,7 +109,7 @@ export function StatusPicker({
       >
         <Space>
           <UserAvatar name={name} photoUrl={photoUrl} size="sm" status={shown} />
-          <Typography.Text>{name}</Typography.Text>
+          {!compact && <Typography.Text style={{ whiteSpace: 'nowrap' }}>{name}</Typography.Text>}
         </Space>
       </button>
     </Dropdown>

@@ -15,7 +15,7 @@ export function TenantLogo({ name, height = 32 }: { name: string; height?: numbe
         data-logo-kind="image"
         src={`/api/tenant/logo?v=${logo.etag}`}
         alt={name}
-        style={{ height, maxWidth: 180, objectFit: 'contain', display: 'block' }}
+        style={{ height, maxWidth: 'min(180px, 100%)', objectFit: 'contain', display: 'block' }}
       />
     );
   }
@@ -24,7 +24,8 @@ export function TenantLogo({ name, height = 32 }: { name: string; height?: numbe
       strong
       data-testid="tenant-logo"
       data-logo-kind={logo?.kind === 'text' ? 'text' : 'none'}
-      style={{ fontSize: 16, whiteSpace: 'nowrap' }}
+      style={{ fontSize: 16, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}
+      title={logo?.kind === 'text' && logo.text ? logo.text : name}
     >
       {logo?.kind === 'text' && logo.text ? logo.text : name}
     </Typography.Text>

@@ -6,7 +6,7 @@ import {
   SearchOutlined,
   SendOutlined,
 } from '@ant-design/icons';
-import { Breadcrumb, Button, Input, Select, Space, Tag, theme, Typography } from 'antd';
+import { Breadcrumb, Button, Grid, Input, Select, Space, theme, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useToast } from '../../../ui/feedback';
@@ -16,7 +16,7 @@ import { invoicePeriodOptions, invoicePeriods, useUrlFilter } from './filters';
 import { InviteModal } from './InviteModal';
 import { cisMode, cisSection, sectionTitles } from './sections';
 
-function SearchBox({ placeholder }: { placeholder: string }) {
+function SearchBox({ placeholder, compact }: { placeholder: string; compact: boolean }) {
   const [params, setParams] = useSearchParams();
   const current = params.get('search') ?? '';
   const [text, setText] = useState(current);
@@ -51,7 +51,7 @@ function SearchBox({ placeholder }: { placeholder: string }) {
       onChange={(event) => {
         setText(event.target.value);
       }}
-      style={{ width: 260 }}
+      style={{ width: compact ? '100%' : 260 }}
     />
   );
 }
@@ -72,8 +72,9 @@ function PeriodFilter() {
 }
 
 /**
- * The CIS top bar (3.5rem): the section from the path, its mode, search in list mode, and the New, Import,
- * Export and Returns actions the caller's abilities allow.
+ * The CIS top bar (3.5rem): the section from the path (its title and breadcrumbs), search in list mode, and the New,
+ * Import, Export and Returns actions the caller's abilities allow. Its mode (list, detail or form) is in
+ * `data-mode`, not shown. At a phone's width it wraps: the title on its own line, the tools below it.
  */
 export function CisTopBar() {
   const location = useLocation();
@@ -82,6 +83,7 @@ export function CisTopBar() {
   const { abilities } = useCis();
   const toast = useToast();
   const { token } = theme.useToken();
+  const compact = !Grid.useBreakpoint().md;
   const [inviteOpen, setInviteOpen] = useState(false);
   const section = cisSection(location.pathname);
   const mode = cisMode(location.pathname);
@@ -173,29 +175,32 @@ export function CisTopBar() {
       data-section={section}
       data-mode={mode}
       style={{
-        height: '3.5rem',
+        ...(compact
+          ? { minHeight: '3.5rem', flexWrap: 'wrap', gap: 8, paddingInline: 12, paddingBlock: 8 }
+          : { height: '3.5rem', gap: 16, paddingInline: 16 }),
         display: 'flex',
         alignItems: 'center',
-        gap: 16,
-        paddingInline: 16,
         marginBottom: 16,
         background: token.colorBgContainer,
         border: `1px solid ${token.colorBorderSecondary}`,
         borderRadius: token.borderRadiusLG,
       }}
     >
-      <Space size="middle" style={{ minWidth: 0 }}>
-        <Typography.Text strong style={{ fontSize: 16, whiteSpace: 'nowrap' }}>
+      <Space size="middle" style={{ minWidth: 0, flexBasis: compact ? '100%' : undefined }} wrap={compact}>
+        <Typography.Text strong style={{ fontSize: 16, whiteSpace: 'nowrap' }} data-testid="page-title">
           {sectionTitles[section]}
         </Typography.Text>
         <Breadcrumb items={crumbs} />
-        <Tag>{mode === 'list' ? 'List' : mode === 'detail' ? 'Detail' : 'Form'}</Tag>
       </Space>
-      <div style={{ flex: 1 }} />
-      {mode === 'list' && section === 'subcontractors' && <SearchBox placeholder="Search subcontractors" />}
+      {!compact && <div style={{ flex: 1 }} />}
+      {mode === 'list' && section === 'subcontractors' && (
+        <SearchBox placeholder="Search subcontractors" compact={compact} />
+      )}
       {mode === 'list' && section === 'invoices' && <PeriodFilter />}
-      {mode === 'list' && section === 'invoices' && <SearchBox placeholder="Search invoices" />}
-      <Space wrap={false}>{actions}</Space>
+      {mode === 'list' && section === 'invoices' && (
+        <SearchBox placeholder="Search invoices" compact={compact} />
+      )}
+      <Space wrap={compact}>{actions}</Space>
       {inviteOpen && (
         <InviteModal
           onClose={() => {

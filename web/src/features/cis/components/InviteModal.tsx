@@ -7,6 +7,7 @@ import { useInviteSubcontractorMutation } from '../api';
 import { errorMessage } from '../../../ui/problem';
 import { LabelledInput } from '../../../ui/LabelledInput';
 import { validateUtr, type InviteeFields } from '../domain';
+import { ExistingSubcontractorAlert, existingRecordOf, type ExistingRecord } from './ExistingSubcontractor';
 
 const emptyForm: InviteeFields = {
   name: '',
@@ -83,16 +84,30 @@ export function PortalLinkPanel({ result, email }: { result: InviteResult; email
 /**
  * 'Invite Subcontractor to Portal': creates the subcontractor and sends the single-use portal link. States: the
  * form, 'Creating...' while busy, then the 'Invitation Created' panel (with the email warning when the email
- * could not be sent).
+ * could not be sent). When the email or UTR is already a subcontractor's, the service refuses a second record and
+ * the modal offers that subcontractor instead (ADR 0039): 'Invite <name>' sends the link to the existing record.
  */
 export function InviteModal({ onClose }: { onClose: () => void }) {
   const [form, setForm] = useState<InviteeFields>(emptyForm);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<InviteResult | null>(null);
+  const [onFile, setOnFile] = useState<ExistingRecord | undefined>(undefined);
+  const [invitedExisting, setInvitedExisting] = useState<ExistingRecord | undefined>(undefined);
   const [invite, { isLoading }] = useInviteSubcontractorMutation();
   const set = <K extends keyof InviteeFields>(key: K, value: InviteeFields[K]) => {
     setForm((previous) => ({ ...previous, [key]: value }));
     setError(null);
+    setOnFile(undefined);
+  };
+
+  const inviteExisting = async (existing: ExistingRecord) => {
+    try {
+      setResult(await invite({ subcontractorId: existing.id }).unwrap());
+      setInvitedExisting(existing);
+    } catch (failure) {
+      setError(errorMessage(failure, 'Failed to send invitation'));
+      setOnFile(undefined);
+    }
   };
 
   const submit = async () => {
@@ -120,6 +135,7 @@ export function InviteModal({ onClose }: { onClose: () => void }) {
       setResult(created);
     } catch (failure) {
       setError(errorMessage(failure, 'Failed to create subcontractor and send invitation'));
+      setOnFile(existingRecordOf(failure));
     }
   };
 
@@ -151,14 +167,39 @@ export function InviteModal({ onClose }: { onClose: () => void }) {
           <Result
             status="success"
             icon={<CheckCircleOutlined />}
-            title="Subcontractor created successfully!"
+            title={
+              invitedExisting
+                ? `${invitedExisting.name} invited to the portal`
+                : 'Subcontractor created successfully!'
+            }
             style={{ padding: 8 }}
           />
-          <PortalLinkPanel result={result} email={form.email.trim()} />
+          <PortalLinkPanel result={result} email={invitedExisting?.email ?? form.email.trim()} />
         </Space>
       ) : (
         <Form layout="vertical" requiredMark>
-          {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} />}
+          {error &&
+            (onFile ? (
+              <div style={{ marginBottom: 16 }}>
+                <ExistingSubcontractorAlert
+                  message={error}
+                  existing={onFile}
+                  onOpen={onClose}
+                  action={
+                    <Button
+                      size="small"
+                      type="primary"
+                      loading={isLoading}
+                      onClick={() => void inviteExisting(onFile)}
+                    >
+                      Invite {onFile.name}
+                    </Button>
+                  }
+                />
+              </div>
+            ) : (
+              <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} />
+            ))}
           <LabelledInput
             label="Name"
             required

@@ -1,6 +1,5 @@
 import type { Abilities, Invoice } from '@workspace/cis/contract';
 import { normaliseInvoiceStatus } from '../domain';
-import type { ConfirmOptions } from '../../../ui/feedback';
 
 export type InvoiceUiAction = 'view' | 'edit' | 'approve' | 'reject' | 'pay' | 'cancel' | 'delete';
 
@@ -21,8 +20,9 @@ export function invoiceAllows(
     approve: status === 'draft' || status === 'portal_draft',
     reject: status === 'portal_draft',
     pay: status === 'approved',
-    cancel: status !== 'cancelled',
-    delete: status === 'draft' || status === 'portal_draft' || status === 'cancelled',
+    cancel: status !== 'cancelled' && status !== 'rejected',
+    delete:
+      status === 'draft' || status === 'portal_draft' || status === 'cancelled' || status === 'rejected',
   };
   const statusOk = invoice.actions ? invoice.actions.includes(action) : byStatus[action];
   const flag =
@@ -44,11 +44,3 @@ export function statementPending(
     !invoice.statement?.issuedAt
   );
 }
-
-/** The question before rejecting a portal-submitted invoice (the list's row action and the detail page's button). */
-export const REJECT_INVOICE_CONFIRM: ConfirmOptions = {
-  title: 'Reject Invoice',
-  message: 'Reject this portal-submitted invoice?',
-  confirmText: 'Reject',
-  style: 'danger',
-};
