@@ -183,7 +183,7 @@ describe('CIS screens in Chromium', () => {
         page,
         overview.locator('.ant-descriptions-item-label').getByText(label, { exact: true }),
       );
-    await expectVisible(page, overview.getByText(/^Tax month ending 5 /));
+    await expectVisible(page, overview.getByText(/^Month ending 5 /));
     await expectVisible(page, page.getByText('Recent Activity'));
     await expectVisible(page, page.getByText('CIS settings updated'));
     await page.context().close();
