@@ -95,6 +95,8 @@ export const cisAuditActions = [
   'cis.invoice.rejected',
   'cis.invoice.paid',
   'cis.invoice.cancelled',
+  // Not in cis.md (issue 13, ADR 0037): a paid invoice's payment date corrected, with the old and the new date.
+  'cis.invoice.payment_date_corrected',
   'cis.invoice.bulk.approve',
   'cis.invoice.bulk.pay',
   'cis.invoice.bulk.delete',
@@ -104,6 +106,8 @@ export const cisAuditActions = [
   'cis.statement.generated',
   'cis.statement.bulk.generate',
   'cis.statement.sent',
+  // Not in cis.md (issue 13, ADR 0037): a corrected statement made for an issued one whose month changed.
+  'cis.statement.corrected',
   'cis.statement.downloaded',
   'cis.return.compiled',
   'cis.return.submitted',

@@ -598,7 +598,8 @@ describe('CIS details in Chromium', () => {
           : ['pending', `Statements due by ${uk(deadline)} (${days} ${plural} remaining)`];
     const banner = page.locator(`.ant-alert[data-state="${state}"]`);
     await visible(banner.getByText(title, { exact: true }));
-    await visible(banner.getByText(period.displayLabel, { exact: true }));
+    // The period as HMRC names it (issue 13).
+    await visible(banner.getByText(taxMonthTitle(current), { exact: true }));
     const statementRows = page.locator('.ant-table-tbody tr.ant-table-row a[href^="/cis/subcontractors/"]');
     await until(
       () => statementRows.allTextContents(),

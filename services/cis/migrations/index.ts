@@ -4,6 +4,7 @@ import { invoiceSearch } from './002_invoice_search.js';
 import { sealedCis300 } from './003_sealed_cis300.js';
 import { returnPeriods } from './004_return_periods.js';
 import { returnDeclarations } from './005_return_declarations.js';
+import { correctedStatements } from './006_corrected_statements.js';
 import { invoiceRejection } from './007_invoice_rejection.js';
 import { subcontractorIdentity } from './008_subcontractor_identity.js';
 import { verificationMethodUnset } from './009_verification_method_unset.js';
@@ -18,6 +19,7 @@ export const cisMigrations: Migration[] = [
   sealedCis300,
   returnPeriods,
   returnDeclarations,
+  correctedStatements,
   invoiceRejection,
   subcontractorIdentity,
   verificationMethodUnset,

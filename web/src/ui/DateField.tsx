@@ -16,12 +16,15 @@ export function DateField({
   onChange,
   id,
   allowClear = true,
+  max,
   'aria-label': ariaLabel,
 }: {
   value?: string | null;
   onChange?: (value: string) => void;
   id?: string;
   allowClear?: boolean;
+  /** The latest date offered ('YYYY-MM-DD'): later days are disabled (a payment date: today). */
+  max?: string;
   'aria-label'?: string;
 }) {
   const parsed = value ? dayjs(value, 'YYYY-MM-DD', true) : null;
@@ -33,6 +36,7 @@ export function DateField({
       placeholder={UK_DATE_FORMAT}
       allowClear={allowClear}
       value={parsed?.isValid() ? parsed : null}
+      {...(max ? { disabledDate: (date: dayjs.Dayjs) => date.format('YYYY-MM-DD') > max } : {})}
       onChange={(date) => {
         onChange?.(date ? date.format('YYYY-MM-DD') : '');
       }}

@@ -5,7 +5,7 @@ import { changedPaths } from '../../src/features/cis/components/formErrors';
 import { invoiceAllows, statementPending } from '../../src/features/cis/components/invoiceActions';
 import { cisMode, cisSection } from '../../src/features/cis/components/sections';
 import { tagColour } from '../../src/features/cis/components/statusColour';
-import { validateInvoiceForm } from '../../src/features/cis/validation';
+import { amountInputError, validateInvoiceForm } from '../../src/features/cis/validation';
 import { NA, pounds, ukDate } from '../../src/ui/format';
 import { errorMessage, errorStatus, fieldErrors, toFormFields } from '../../src/ui/problem';
 
@@ -142,9 +142,13 @@ describe('invoice actions offered', () => {
       issuedMethod: null,
       statementId: null,
     };
-    expect(statementPending({ statement: required })).toBe(true);
-    expect(statementPending({ statement: { ...required, issuedAt: '2026-01-10T10:00:00Z' } })).toBe(false);
-    expect(statementPending({ statement: null })).toBe(false);
+    expect(statementPending({ status: 'paid', statement: required })).toBe(true);
+    expect(
+      statementPending({ status: 'paid', statement: { ...required, issuedAt: '2026-01-10T10:00:00Z' } }),
+    ).toBe(false);
+    expect(statementPending({ status: 'approved', statement: null })).toBe(false);
+    // Issue 13: a cancelled invoice never waits for a statement.
+    expect(statementPending({ status: 'cancelled', statement: required })).toBe(false);
   });
 });
 
@@ -174,5 +178,37 @@ describe('invoice form checks', () => {
     expect(validateInvoiceForm({ ...valid, materials: '700' }).materialsJustification).toBe(
       'Materials justification required when materials exceed 60%',
     );
+  });
+});
+
+describe('amounts as the user types them (issue 13)', () => {
+  it('names what is wrong with abc, 1000.005 and a negative amount, and passes amounts and blank', () => {
+    expect(amountInputError('abc', 'gross')).toBe('Invalid gross amount');
+    expect(amountInputError('1000.005', 'gross')).toBe(
+      'Gross amount can have at most 2 decimal places (pence)',
+    );
+    expect(amountInputError('12.345', 'materials')).toBe(
+      'Materials amount can have at most 2 decimal places (pence)',
+    );
+    expect(amountInputError('-5', 'gross')).toBe('Gross amount cannot be negative');
+    expect(amountInputError('abc', 'materials')).toBe('Invalid materials amount');
+    for (const amount of ['1000', '1000.5', '£1,250.50', '0', '', '  '])
+      expect(amountInputError(amount, 'gross')).toBeNull();
+  });
+
+  it('puts the same message on the field when the form is saved', () => {
+    const values = {
+      invoiceNumber: 'INV-1',
+      subcontractorId: 's1',
+      invoiceDate: '2026-01-10',
+      gross: '1000.005',
+      materials: 'abc',
+      vatRate: 20,
+      materialsJustification: '',
+    };
+    expect(validateInvoiceForm(values)).toMatchObject({
+      gross: 'Gross amount can have at most 2 decimal places (pence)',
+      materials: 'Invalid materials amount',
+    });
   });
 });

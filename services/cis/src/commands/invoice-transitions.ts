@@ -1,11 +1,31 @@
 import { plural } from '@workspace/rules';
-import { HttpProblem, problems } from '@workspace/kit';
+import { HttpProblem, problems, type Knex } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
 import { InvoiceStore, type InvoiceRecord, type InvoiceStateChange } from '../db/invoices.store.js';
-import { invoiceTransition, londonDate, taxMonthOf, type InvoiceAction } from '../domain/index.js';
+import { ReturnStore } from '../db/returns.store.js';
+import {
+  correctionRefusedMessage,
+  invoiceTransition,
+  londonDate,
+  PAYMENT_DATE_MESSAGES,
+  paymentDateError,
+  RETURN_SUBMITTED_CODE,
+  submittedMonthWarning,
+  taxMonthName,
+  taxMonthOf,
+  type InvoiceAction,
+  type SubmittedMonthChange,
+} from '../domain/index.js';
+import { dateOnly } from '../domain/timestamps.js';
 import type { Actor } from '../events/audit.js';
 import { refused, type BatchResult } from './problems.js';
 import { queueStatementJob } from './statement-jobs.js';
+import { refreshStatement } from './statements.js';
+
+/** What a change that may reach a submitted month's return carries: whether the user confirmed the warning. */
+export interface SubmittedMonthConsent {
+  confirmSubmittedReturn?: boolean | undefined;
+}
 
 export type SingleInvoiceAction = Exclude<InvoiceAction, 'edit' | 'delete'>;
 export type BulkInvoiceAction = keyof typeof BATCH_CAUSES;
@@ -73,6 +93,55 @@ function stateChange(
   return { change, needsStatement };
 }
 
+/** Today in London by the business clock ('YYYY-MM-DD'). */
+const todayOf = (deps: CisDeps) => londonDate(deps.clock.now());
+
+/** A payment date after today (by the business clock) or not a date is refused, naming the field. */
+function assertPaymentDate(deps: CisDeps, paymentDate: string): void {
+  const error = paymentDateError(paymentDate, todayOf(deps));
+  if (error) throw problems.validation([{ field: 'body.paymentDate', message: error }]);
+}
+
+/** Of the tax months, those whose return is submitted (its latest record locked; an amendment in progress is not). */
+async function submittedMonths(trx: Knex.Transaction, months: Iterable<string>): Promise<string[]> {
+  const returns = new ReturnStore(trx);
+  const submitted: string[] = [];
+  for (const month of [...new Set(months)].sort()) {
+    const latest = await returns.latest(month);
+    if (latest?.locked) submitted.push(month);
+  }
+  return submitted;
+}
+
+/**
+ * A change into months whose returns are submitted goes through only when the request confirms it: otherwise a
+ * 409 `return_submitted` with the warning the user reads before going on. Answers the submitted months.
+ */
+async function confirmSubmittedMonths(
+  trx: Knex.Transaction,
+  change: SubmittedMonthChange,
+  months: Iterable<string>,
+  consent: SubmittedMonthConsent,
+): Promise<string[]> {
+  const submitted = await submittedMonths(trx, months);
+  if (submitted.length > 0 && !consent.confirmSubmittedReturn)
+    throw new HttpProblem(409, RETURN_SUBMITTED_CODE, submittedMonthWarning(change, submitted));
+  return submitted;
+}
+
+/** Brings the generated statements of (subcontractor, tax month) pairs up to date with what is paid in them now. */
+async function refreshStatementsOf(trx: Knex.Transaction, actorId: string, rows: InvoiceRecord[]) {
+  const pairs = new Map<string, { subcontractorId: string; taxMonth: string }>();
+  for (const row of rows)
+    if (row.taxMonth)
+      pairs.set(`${row.subcontractorId}:${row.taxMonth}`, {
+        subcontractorId: row.subcontractorId,
+        taxMonth: row.taxMonth,
+      });
+  for (const pair of pairs.values())
+    await refreshStatement(trx, actorId, pair.subcontractorId, pair.taxMonth);
+}
+
 /**
  * Applies one action to invoices in one transaction: each is checked against the state machine, the valid ones
  * change, every other id is reported with its reason; one audit entry (a bulk one for several ids). Approving
@@ -83,8 +152,9 @@ export function applyInvoiceAction(
   actor: Actor,
   ids: string[],
   action: SingleInvoiceAction | 'delete',
-  options: { paymentDate?: string; reason?: string } = {},
+  options: { paymentDate?: string | undefined; reason?: string | undefined } & SubmittedMonthConsent = {},
 ): Promise<BatchResult & { rows: InvoiceRecord[] }> {
+  if (action === 'pay' && options.paymentDate !== undefined) assertPaymentDate(deps, options.paymentDate);
   return deps.inTenant(actor.tenantId, async (trx) => {
     const invoices = new InvoiceStore(trx);
     const rows = await invoices.lockLive(ids);
@@ -92,6 +162,8 @@ export function applyInvoiceAction(
     const failed: BatchResult['failed'] = [];
     const now = deps.clock.now();
     const paymentDate = options.paymentDate ?? londonDate(now);
+    // The months whose return the change reaches: the payment's, or the month a paid invoice being cancelled was in.
+    const reached = new Set<string>();
     const statementInvoices: string[] = [];
     // Rows that take the same change are updated together: one statement per distinct change, not per row.
     const groups = new Map<string, { change: InvoiceStateChange; ids: string[] }>();
@@ -113,14 +185,27 @@ export function applyInvoiceAction(
         reason: options.reason,
       });
       if (needsStatement) statementInvoices.push(id);
+      if (action === 'pay') reached.add(taxMonthOf(paymentDate));
+      if (action === 'cancel' && row.status === 'paid' && row.taxMonth) reached.add(row.taxMonth);
       const key = JSON.stringify(change);
       const group = groups.get(key) ?? { change, ids: [] };
       group.ids.push(id);
       groups.set(key, group);
     }
+    const submitted =
+      action === 'pay' || action === 'cancel'
+        ? await confirmSubmittedMonths(trx, action, reached, options)
+        : [];
     const changed: InvoiceRecord[] = [];
     for (const group of groups.values())
       changed.push(...(await invoices.applyStateChange(group.ids, group.change)));
+    // A paid invoice cancelled leaves its month's statement (while not issued) without it.
+    if (action === 'cancel')
+      await refreshStatementsOf(
+        trx,
+        actor.userId,
+        rows.filter((row) => row.status === 'paid' && changed.some((c) => c.id === row.id)),
+      );
     const order = new Map(ids.map((id, index) => [id, index]));
     changed.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
     if (statementInvoices.length > 0)
@@ -141,6 +226,8 @@ export function applyInvoiceAction(
           ? `Invoice ${first.invoiceNumber} (${first.subcontractorName}) ${PAST_TENSE[action]}`
           : `${plural(changed.length, 'invoice')} ${PAST_TENSE[action]}${failed.length ? `, ${failed.length} failed` : ''}`,
       ...(action === 'pay' ? { taxMonth: taxMonthOf(paymentDate) } : {}),
+      // Confirmed after the warning: the submitted returns this change reaches (they show as changed).
+      ...(submitted.length > 0 ? { details: { submittedReturnChanged: submitted.join(',') } } : {}),
     });
     await deps.invoiceChanges.changed(
       trx,
@@ -161,7 +248,7 @@ export async function transitionInvoices(
   actor: Actor,
   ids: string[],
   action: BulkInvoiceAction,
-  options: { paymentDate?: string } = {},
+  options: { paymentDate?: string | undefined } & SubmittedMonthConsent = {},
 ): Promise<BatchResult> {
   try {
     const { succeeded, failed } = await applyInvoiceAction(deps, actor, ids, action, options);
@@ -182,13 +269,73 @@ export async function transitionInvoice(
   actor: Actor,
   id: string,
   action: SingleInvoiceAction,
-  paymentDate?: string,
+  options: { paymentDate?: string | undefined } & SubmittedMonthConsent = {},
 ): Promise<InvoiceRecord> {
-  const result = await applyInvoiceAction(deps, actor, [id], action, paymentDate ? { paymentDate } : {});
+  const result = await applyInvoiceAction(deps, actor, [id], action, options);
   const failure = result.failed[0];
   if (failure)
     throw failure.error === 'Invoice not found' ? problems.notFound(failure.error) : refused(failure.error);
   const row = result.rows[0];
   if (!row) throw problems.notFound('Invoice not found');
   return row;
+}
+
+/**
+ * Corrects a paid invoice's payment date (issue 13) while its month's return is not submitted; a new date in a
+ * month whose return is submitted warns first. Audited with the old and the new date. Moved to another month, the
+ * invoice leaves its old month's statement (refreshed while not issued; an issued one shows as changed) and needs
+ * the new month's (the statement job generates or refreshes it).
+ */
+export function correctPaymentDate(
+  deps: CisDeps,
+  actor: Actor,
+  id: string,
+  input: { paymentDate: string } & SubmittedMonthConsent,
+): Promise<InvoiceRecord> {
+  assertPaymentDate(deps, input.paymentDate);
+  return deps.inTenant(actor.tenantId, async (trx) => {
+    const invoices = new InvoiceStore(trx);
+    const row = await invoices.find(id, { lock: true });
+    if (!row) throw problems.notFound('Invoice not found');
+    if (row.status !== 'paid' || !row.paymentDate || !row.taxMonth)
+      throw refused(PAYMENT_DATE_MESSAGES.notPaid);
+    const from = dateOnly(row.paymentDate) ?? '';
+    if (from === input.paymentDate)
+      throw problems.validation([{ field: 'body.paymentDate', message: PAYMENT_DATE_MESSAGES.unchanged }]);
+    if ((await submittedMonths(trx, [row.taxMonth])).length > 0)
+      throw refused(correctionRefusedMessage(row.taxMonth), 'return_submitted_locked');
+    const toMonth = taxMonthOf(input.paymentDate);
+    const moved = toMonth !== row.taxMonth;
+    const submitted = moved ? await confirmSubmittedMonths(trx, 'correct', [toMonth], input) : [];
+    const now = deps.clock.now();
+    const [saved] = await invoices.applyStateChange([id], {
+      paymentDate: input.paymentDate,
+      taxMonth: toMonth,
+      updatedAt: now,
+      updatedBy: actor.userId,
+      // Another month's statement covers it now: none issued for it yet.
+      ...(moved ? { statementId: null, statementIssuedAt: null, statementIssuedMethod: null } : {}),
+    });
+    if (!saved) throw problems.notFound('Invoice not found');
+    if (moved) {
+      await refreshStatement(trx, actor.userId, row.subcontractorId, row.taxMonth);
+      if (row.statementRequired) await queueStatementJob(trx, actor, { invoiceIds: [id], reason: 'paid' });
+    }
+    await deps.audit.write(trx, actor, 'cis.invoice.payment_date_corrected', {
+      targetType: 'invoice',
+      targetId: id,
+      taxMonth: toMonth,
+      summary: `Invoice ${row.invoiceNumber} (${row.subcontractorName}) payment date corrected from ${from} to ${input.paymentDate}`,
+      details: {
+        from,
+        to: input.paymentDate,
+        fromTaxMonth: row.taxMonth,
+        toTaxMonth: toMonth,
+        ...(moved ? { movedTo: taxMonthName(toMonth) } : {}),
+        ...(submitted.length > 0 ? { submittedReturnChanged: submitted.join(',') } : {}),
+      },
+    });
+    await deps.invoiceChanges.changed(trx, actor.tenantId, [id], 'payment-date-corrected');
+    return saved;
+  });
 }

@@ -21,10 +21,12 @@ import {
   currentTaxMonth,
   daysBetween,
   londonDate,
+  statementChangedSinceIssue,
   statementCopyFor,
   statementDeadlineState,
-  taxMonthInSentence,
+  taxMonthName,
   taxMonthPeriod,
+  taxMonthTitle,
   type StatementReader,
 } from '../domain/index.js';
 import type { Actor } from '../events/audit.js';
@@ -98,7 +100,7 @@ export async function generateStatement(
     targetType: 'statement',
     targetId: id,
     taxMonth,
-    summary: `Statement generated for ${subcontractor.name} (${taxMonthPeriod(taxMonth).displayLabel})`,
+    summary: `Statement generated for ${subcontractor.name} (${taxMonthName(taxMonth)})`,
     details: { invoices: invoices.length, cisDeductionP: row.cisDeductionP },
   });
   return row;
@@ -121,9 +123,69 @@ export function generateStatementNow(
   });
 }
 
+export const STATEMENT_CORRECTION_MESSAGES = {
+  notIssued: 'Only an issued statement can be corrected',
+  superseded: 'This statement has been replaced by a corrected statement',
+  unchanged: 'This statement has not changed since it was issued',
+} as const;
+
+/**
+ * A corrected statement for an issued one whose month changed since it was issued (issue 13): a new statement of
+ * the invoices paid in the month now, generated to be issued like any other (the subcontractor gets its PDF); the
+ * old one stays on record, pointing at its correction.
+ */
+export function correctStatement(deps: CisDeps, actor: Actor, id: string): Promise<StatementRecord> {
+  return deps.inTenant(actor.tenantId, async (trx) => {
+    const statements = new StatementStore(trx);
+    const old = await statements.lock(id);
+    if (!old) throw problems.notFound('Statement not found');
+    if (old.supersededBy) throw refused(STATEMENT_CORRECTION_MESSAGES.superseded);
+    if (old.status !== 'issued') throw refused(STATEMENT_CORRECTION_MESSAGES.notIssued);
+    const invoiceStore = new InvoiceStore(trx);
+    const invoices = await invoiceStore.paidInMonth(old.taxMonth, old.subcontractorId);
+    if (!statementChangedSinceIssue(old, invoices)) throw refused(STATEMENT_CORRECTION_MESSAGES.unchanged);
+    const subcontractor = await requireSubcontractor(trx, old.subcontractorId);
+    const version = old.version + 1;
+    const correctedId = statementKey(old.subcontractorId, `${old.taxMonth}:v${version}`);
+    const now = deps.clock.now();
+    // The old one first: one current statement per subcontractor and month.
+    await statements.markSuperseded(old.id, { id: correctedId, at: now, userId: actor.userId });
+    const row = await statements.insertIfAbsent({
+      tenantId: actor.tenantId,
+      id: correctedId,
+      subcontractorId: old.subcontractorId,
+      subcontractorName: subcontractor.name,
+      taxMonth: old.taxMonth,
+      ...contentsOf(invoices, 0),
+      verificationReference: subcontractor.verificationReference,
+      generatedAt: now,
+      generatedBy: actor.userId,
+      version,
+      supersedes: old.id,
+    });
+    if (!row) throw refused(STATEMENT_CORRECTION_MESSAGES.superseded);
+    await invoiceStore.linkToGeneratedStatement(row.invoiceIds, row.id, actor.userId);
+    await deps.audit.write(trx, actor, 'cis.statement.corrected', {
+      targetType: 'statement',
+      targetId: row.id,
+      taxMonth: row.taxMonth,
+      summary: `Corrected statement generated for ${row.subcontractorName} (${taxMonthName(row.taxMonth)})`,
+      details: {
+        supersedes: old.id,
+        version,
+        invoices: row.invoiceCount,
+        cisDeductionP: row.cisDeductionP,
+        previousCisDeductionP: old.cisDeductionP,
+      },
+    });
+    return row;
+  });
+}
+
 /**
  * Brings a generated (not yet issued) statement up to date with the invoices paid in its month since it was
- * generated; an issued statement is never changed. Returns true when it changed.
+ * generated (removed when none is paid there any more); an issued statement is never changed: it shows as changed
+ * since issue and a corrected statement replaces it. Returns true when it changed.
  */
 export async function refreshStatement(
   trx: Knex.Transaction,
@@ -139,6 +201,10 @@ export async function refreshStatement(
   const ids = invoices.map((invoice) => invoice.id);
   if (ids.length === existing.invoiceIds.length && ids.every((id) => existing.invoiceIds.includes(id)))
     return false;
+  if (ids.length === 0) {
+    await statements.deleteGenerated(existing.id);
+    return true;
+  }
   await statements.updateContents(existing.id, contentsOf(invoices, 0), actorId);
   await invoiceStore.linkToStatement(ids, existing.id);
   return true;
@@ -198,6 +264,7 @@ export async function statementPdfInput(
     generatedAt: row.generatedAt.toISOString(),
     ...(settings.statementFooter ? { footer: settings.statementFooter } : {}),
     copy,
+    ...(row.supersedes ? { corrects: { statementId: row.supersedes } } : {}),
   };
 }
 
@@ -265,17 +332,22 @@ async function emailStatement(
   input: StatementPdfInput,
 ): Promise<{ delivered: boolean }> {
   const pdf = await renderStatementPdf(input);
-  const period = taxMonthPeriod(prepared.row.taxMonth);
   try {
     return await deps.mailer.send({
       tenantId,
       to: prepared.email,
       ...prepared.sender,
-      subject: `Payment and deduction statement: ${period.displayLabel}`,
+      subject: `${prepared.row.supersedes ? 'Corrected payment' : 'Payment'} and deduction statement: ${taxMonthTitle(prepared.row.taxMonth)}`,
       text: [
         `Hello ${prepared.name},`,
         '',
-        `Attached is your CIS payment and deduction statement for the ${taxMonthInSentence(period)} from ${prepared.sender.fromName}.`,
+        `Attached is your CIS payment and deduction statement for the ${taxMonthName(prepared.row.taxMonth)} from ${prepared.sender.fromName}.`,
+        ...(prepared.row.supersedes
+          ? [
+              '',
+              'It corrects the statement you were sent earlier for this month: keep this one in its place.',
+            ]
+          : []),
         '',
         'Keep this statement: you must keep records for at least 6 years.',
       ].join('\n'),
@@ -304,6 +376,7 @@ export async function issueStatement(deps: CisDeps, actor: Actor, id: string, me
   const prepared = await deps.inTenant(actor.tenantId, async (trx) => {
     const row = await new StatementStore(trx).find(id);
     if (!row) throw problems.notFound('Statement not found');
+    if (row.supersededBy) throw refused(STATEMENT_CORRECTION_MESSAGES.superseded);
     const subcontractor = await requireSubcontractor(trx, row.subcontractorId);
     if (method === 'email' && !subcontractor.email)
       throw refused(`Failed to issue statement: ${subcontractor.name} has no email address`);
@@ -346,11 +419,12 @@ export function statementMonth(
   query: { taxMonth?: string | undefined; filter: StatementFilter },
 ) {
   return deps.inTenant(tenantId, async (trx) => {
-    const taxMonth = query.taxMonth ?? currentTaxMonth(deps.clock.now());
+    const now = deps.clock.now();
+    const taxMonth = query.taxMonth ?? currentTaxMonth(now);
     const period = taxMonthPeriod(taxMonth);
     const settings = await new SettingsStore(trx).load(tenantId);
     const deadlineDate = addDays(period.endDate, settings.statementDeadlineDays);
-    const daysRemaining = daysBetween(londonDate(deps.clock.now()), deadlineDate);
+    const daysRemaining = daysBetween(londonDate(now), deadlineDate);
     const [invoices, statements] = await Promise.all([
       new InvoiceStore(trx).paidInMonth(taxMonth),
       new StatementStore(trx).ofMonth(taxMonth),
@@ -378,6 +452,8 @@ export function statementMonth(
         },
         statement,
         state: statement ? statement.status : ('pending' as const),
+        // Issued, then an invoice of the month paid, cancelled or moved: the subcontractor's copy is out of date.
+        changedSinceIssue: statement?.status === 'issued' && statementChangedSinceIssue(statement, own),
       };
     });
     groups.sort(
@@ -394,6 +470,7 @@ export function statementMonth(
         pendingGeneration: groups.filter((g) => g.statement === null).length,
         generated: groups.filter((g) => g.statement?.status === 'generated').length,
         issued: groups.filter((g) => g.statement?.status === 'issued').length,
+        changedSinceIssue: groups.filter((g) => g.changedSinceIssue).length,
       },
       subcontractors: groups.filter((g) => query.filter === 'all' || g.state === query.filter),
     };

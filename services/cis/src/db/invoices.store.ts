@@ -108,6 +108,10 @@ export interface InvoiceStateChange {
   deletedAt?: Date;
   deletedBy?: string;
   archived?: boolean;
+  /** A payment date corrected into another month: the old month's statement no longer covers it. */
+  statementId?: string | null;
+  statementIssuedAt?: Date | null;
+  statementIssuedMethod?: string | null;
 }
 
 /** The list filters of cis.md section 5 'Filters and search'. */

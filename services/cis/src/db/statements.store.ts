@@ -23,6 +23,12 @@ interface StatementRow {
   issued_at: Date | null;
   issued_method: IssueMethod | null;
   issued_by: string | null;
+  /** 1 for a month's first statement; each corrected statement one more. */
+  version: number;
+  /** The statement this one corrects, and the one that corrected this one (the old one stays on record). */
+  supersedes: string | null;
+  superseded_by: string | null;
+  superseded_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -49,6 +55,8 @@ export interface NewStatement extends StatementContents {
   verificationReference: string;
   generatedAt: Date;
   generatedBy: string;
+  version?: number;
+  supersedes?: string;
 }
 
 const toRecord = (row: StatementRow): StatementRecord => camelise(row);
@@ -70,27 +78,30 @@ export class StatementStore {
     return row ? toRecord(row) : undefined;
   }
 
-  /** The subcontractor's issued statements, newest tax month first. */
+  /** The subcontractor's issued statements (a corrected one in place of the one it replaced), newest first. */
   async issuedOf(subcontractorId: string, limit: number): Promise<StatementRecord[]> {
     const rows = await this.trx<StatementRow>('statements')
       .where({ subcontractor_id: subcontractorId, status: 'issued' })
+      .whereNull('superseded_by')
       .orderBy('tax_month', 'desc')
       .limit(limit);
     return rows.map(toRecord);
   }
 
-  /** The statements of a tax month, newest first. */
+  /** The current statements of a tax month (none a correction replaced), newest first. */
   async ofMonth(taxMonth: string): Promise<StatementRecord[]> {
     const rows = await this.trx<StatementRow>('statements')
       .where({ tax_month: taxMonth })
+      .whereNull('superseded_by')
       .orderBy('generated_at', 'desc');
     return rows.map(toRecord);
   }
 
-  /** The statements of a tax month of the given subcontractors. */
+  /** The current statements of a tax month of the given subcontractors. */
   async ofMonthFor(taxMonth: string, subcontractorIds: string[]): Promise<StatementRecord[]> {
     const rows = await this.trx<StatementRow>('statements')
       .where({ tax_month: taxMonth })
+      .whereNull('superseded_by')
       .whereIn('subcontractor_id', subcontractorIds);
     return rows.map(toRecord);
   }
@@ -98,14 +109,16 @@ export class StatementStore {
   async exists(subcontractorId: string, taxMonth: string): Promise<boolean> {
     const row = await this.trx<StatementRow>('statements')
       .where({ subcontractor_id: subcontractorId, tax_month: taxMonth })
+      .whereNull('superseded_by')
       .first('id');
     return row !== undefined;
   }
 
-  /** The statement of a subcontractor and tax month, locked for update. */
+  /** The current statement of a subcontractor and tax month, locked for update. */
   async lockOf(subcontractorId: string, taxMonth: string): Promise<StatementRecord | undefined> {
     const row = await this.trx<StatementRow>('statements')
       .where({ subcontractor_id: subcontractorId, tax_month: taxMonth })
+      .whereNull('superseded_by')
       .forUpdate()
       .first();
     return row ? toRecord(row) : undefined;
@@ -122,6 +135,24 @@ export class StatementStore {
       .ignore()
       .returning('*');
     return row ? toRecord(row) : undefined;
+  }
+
+  /** A statement locked for update. */
+  async lock(id: string): Promise<StatementRecord | undefined> {
+    const row = await this.trx<StatementRow>('statements').where({ id }).forUpdate().first();
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** The old statement a correction replaces stays on record, pointing at its correction. */
+  async markSuperseded(id: string, by: { id: string; at: Date; userId: string }): Promise<void> {
+    await this.trx('statements')
+      .where({ id })
+      .update({ superseded_by: by.id, superseded_at: by.at, updated_at: by.at, updated_by: by.userId });
+  }
+
+  /** A generated statement whose month has no paid invoice any more (nothing to issue). */
+  async deleteGenerated(id: string): Promise<void> {
+    await this.trx('statements').where({ id, status: 'generated' }).delete();
   }
 
   async updateContents(id: string, contents: StatementContents, actorId: string): Promise<void> {

@@ -63,6 +63,8 @@ export interface StatementPdfInput {
   footer?: string | null;
   /** 'subcontractor' (the default): the statement to issue. 'staff': identifiers masked, marked not for issue. */
   copy?: 'subcontractor' | 'staff';
+  /** A corrected statement (issue 13, ADR 0037): the statement it replaces, marked under the header. */
+  corrects?: { statementId: string } | null;
 }
 
 export const STATEMENT_TITLE = 'Payment and Deduction Statement';
@@ -89,7 +91,12 @@ const COLOR = {
   noticeFill: '#fff8e5',
   noticeBorder: '#e3bf5d',
   staffMark: '#b42318',
+  correctionMark: '#7a4b00',
 } as const;
+
+/** What marks a corrected statement, under the header: the statement it replaces. */
+export const correctionMark = (statementId: string) =>
+  `CORRECTED STATEMENT: replaces statement ${statementId} issued earlier for this month`;
 
 const PAGE = { margin: 48, bottomMargin: 64, footerY: 806 } as const;
 
@@ -212,15 +219,20 @@ function drawHeader(doc: Doc, input: StatementPdfInput, periodLine: string, rang
   return 124;
 }
 
-/** The staff copy's mark, a band under the header. */
-function drawStaffMark(doc: Doc, top: number): number {
+/** A band under the header: the staff copy's mark, or a corrected statement's. */
+function drawStaffMark(
+  doc: Doc,
+  top: number,
+  text = STAFF_COPY_MARK,
+  fill: string = COLOR.staffMark,
+): number {
   const width = doc.page.width - PAGE.margin * 2;
-  doc.rect(PAGE.margin, top, width, 22).fill(COLOR.staffMark);
+  doc.rect(PAGE.margin, top, width, 22).fill(fill);
   doc
     .font('Helvetica-Bold')
     .fontSize(10)
     .fillColor(COLOR.brandText)
-    .text(STAFF_COPY_MARK, PAGE.margin, top + 6, { width, align: 'center', lineBreak: false });
+    .text(text, PAGE.margin, top + 6, { width, align: 'center', lineBreak: false });
   return top + 22 + 14;
 }
 
@@ -543,6 +555,8 @@ export async function renderStatementPdf(input: StatementPdfInput): Promise<Buff
       }`;
       let y = drawHeader(doc, input, period.displayLabel, range);
       if (input.copy === 'staff') y = drawStaffMark(doc, y - 8);
+      if (input.corrects)
+        y = drawStaffMark(doc, y - 8, correctionMark(input.corrects.statementId), COLOR.correctionMark);
       y = drawParties(doc, input, utr, y);
       y = drawSummary(doc, input, y);
       y = drawInvoices(doc, input, y);

@@ -20,5 +20,6 @@ export * from './filters.js';
 export * from './import-limits.js';
 export * from './list-limits.js';
 export * from './portal-access.js';
+export * from './corrections.js';
 export * from './rejection.js';
 export * from './identity-keys.js';

@@ -17,6 +17,7 @@ import type {
   invoiceListResponse,
   invoiceSchema,
   payBody,
+  paymentDateBody,
   savedInvoiceResponse,
 } from './invoices.schemas.js';
 import type { jobView, queuedJob } from './jobs.schemas.js';
@@ -135,6 +136,7 @@ export type InvoiceInput = z.input<typeof invoiceInput>;
 export type InvoiceListQuery = z.output<typeof invoiceListQuery>;
 /** POST /v1/invoices/:id/pay's body (and the bulk pay's, with the ids). */
 export type PaymentInput = z.input<typeof payBody>;
+export type PaymentDateCorrection = z.input<typeof paymentDateBody>;
 export type ImportResult = z.output<typeof importResponse>;
 
 /** GET /v1/statements. */

@@ -6,6 +6,8 @@ import { calendarDate, timestamp } from './http-helpers.js';
 import type { invoiceListResponse, invoiceSchema, savedInvoiceResponse } from './invoices.schemas.js';
 
 export function presentInvoice(row: InvoiceRecord): z.input<typeof invoiceSchema> {
+  // A cancelled invoice is never shown paid nor waiting for a statement (issue 13): what it was stays in the audit.
+  const cancelled = normaliseInvoiceStatus(row.status) === 'cancelled';
   return {
     id: row.id,
     invoiceNumber: row.invoiceNumber,
@@ -16,8 +18,8 @@ export function presentInvoice(row: InvoiceRecord): z.input<typeof invoiceSchema
     source: row.source,
     invoiceDate: calendarDate(row.invoiceDate),
     receivedDate: dateOnly(row.receivedDate),
-    paymentDate: dateOnly(row.paymentDate),
-    taxMonth: row.taxMonth,
+    paymentDate: cancelled ? null : dateOnly(row.paymentDate),
+    taxMonth: cancelled ? null : row.taxMonth,
     description: row.description,
     vatRate: row.vatRate,
     reverseCharge: row.reverseCharge,
@@ -36,7 +38,7 @@ export function presentInvoice(row: InvoiceRecord): z.input<typeof invoiceSchema
     cisRate: row.cisRate,
     verificationSnapshot: { rate: row.cisRate, reference: row.verificationReference },
     statement: {
-      required: row.statementRequired,
+      required: row.statementRequired && !cancelled,
       requestedAt: iso(row.statementRequestedAt),
       requestedBy: row.statementRequestedBy,
       issuedAt: iso(row.statementIssuedAt),
@@ -47,8 +49,8 @@ export function presentInvoice(row: InvoiceRecord): z.input<typeof invoiceSchema
     approvedAt: iso(row.approvedAt),
     approvedBy: row.approvedBy,
     lockedAt: iso(row.lockedAt),
-    paidAt: iso(row.paidAt),
-    paidBy: row.paidBy,
+    paidAt: cancelled ? null : iso(row.paidAt),
+    paidBy: cancelled ? null : row.paidBy,
     rejection:
       row.rejectionReason === null
         ? null

@@ -2,7 +2,11 @@ import { ApiRouter, serveSse } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
 import { importInvoices } from '../commands/import-invoices.js';
 import { IMPORT_BODY_BYTES } from '../domain/index.js';
-import { transitionInvoice, transitionInvoices } from '../commands/invoice-transitions.js';
+import {
+  correctPaymentDate,
+  transitionInvoice,
+  transitionInvoices,
+} from '../commands/invoice-transitions.js';
 import {
   createInvoice,
   exportInvoices,
@@ -16,6 +20,7 @@ import { batchResult, idParam, idsBody } from './common.schemas.js';
 import { sendCsv } from './http-helpers.js';
 import { presentInvoice, presentInvoicePage, presentSaved } from './invoices.present.js';
 import {
+  cancelBody,
   importBody,
   importResponse,
   invoiceExportQuery,
@@ -24,6 +29,7 @@ import {
   invoiceListResponse,
   invoiceResponse,
   payBody,
+  paymentDateBody,
   savedInvoiceResponse,
 } from './invoices.schemas.js';
 
@@ -109,7 +115,7 @@ export function invoiceRoutes(deps: CisDeps, hub: InvoiceChangeHub): ApiRouter {
       handler: async ({ ctx, params, body }) => presentSaved(await updateInvoice(deps, ctx, params.id, body)),
     });
 
-  for (const action of ['approve', 'cancel'] as const) {
+  for (const action of ['approve'] as const) {
     router.route({
       method: 'post',
       path: `/invoices/:id/${action}`,
@@ -123,16 +129,54 @@ export function invoiceRoutes(deps: CisDeps, hub: InvoiceChangeHub): ApiRouter {
     });
   }
 
+  const submittedReturn = {
+    description:
+      'The change reaches a month whose return is submitted (`return_submitted`, the warning in `detail`): sent again with `confirmSubmittedReturn: true` it goes through',
+  };
   return router
     .route({
       method: 'post',
+      path: '/invoices/:id/cancel',
+      summary:
+        'Cancel an invoice (a paid one in a month whose return is submitted: confirmed after the warning)',
+      scopes: [ACTION_SCOPES.cancel],
+      request: { params: idParam, body: cancelBody },
+      responses: {
+        200: { description: 'The invoice', schema: invoiceResponse },
+        409: submittedReturn,
+      },
+      handler: async ({ ctx, params, body }) => ({
+        invoice: presentInvoice(await transitionInvoice(deps, ctx, params.id, 'cancel', body)),
+      }),
+    })
+    .route({
+      method: 'post',
       path: '/invoices/:id/pay',
-      summary: 'Mark an approved invoice paid; the payment date (default today) sets its tax month',
+      summary:
+        'Mark an approved invoice paid; the payment date (default today, never after today) sets its tax month',
       scopes: ['cis.inv.pay'],
       request: { params: idParam, body: payBody },
-      responses: { 200: { description: 'The invoice', schema: invoiceResponse } },
+      responses: {
+        200: { description: 'The invoice', schema: invoiceResponse },
+        409: submittedReturn,
+      },
       handler: async ({ ctx, params, body }) => ({
-        invoice: presentInvoice(await transitionInvoice(deps, ctx, params.id, 'pay', body.paymentDate)),
+        invoice: presentInvoice(await transitionInvoice(deps, ctx, params.id, 'pay', body)),
+      }),
+    })
+    .route({
+      method: 'post',
+      path: '/invoices/:id/payment-date',
+      summary:
+        "Correct a paid invoice's payment date (audited) while its month's return is not submitted; never after today",
+      scopes: ['cis.inv.pay'],
+      request: { params: idParam, body: paymentDateBody },
+      responses: {
+        200: { description: 'The invoice', schema: invoiceResponse },
+        409: submittedReturn,
+      },
+      handler: async ({ ctx, params, body }) => ({
+        invoice: presentInvoice(await correctPaymentDate(deps, ctx, params.id, body)),
       }),
     })
     .route({
@@ -152,13 +196,10 @@ export function invoiceRoutes(deps: CisDeps, hub: InvoiceChangeHub): ApiRouter {
       request: { body: idsBody.extend(payBody.shape) },
       responses: { 200: { description: 'Per-id outcome', schema: batchResult } },
       handler: ({ ctx, body }) =>
-        transitionInvoices(
-          deps,
-          ctx,
-          body.ids,
-          'pay',
-          body.paymentDate ? { paymentDate: body.paymentDate } : {},
-        ),
+        transitionInvoices(deps, ctx, body.ids, 'pay', {
+          paymentDate: body.paymentDate,
+          confirmSubmittedReturn: body.confirmSubmittedReturn,
+        }),
     })
     .route({
       method: 'post',

@@ -29,7 +29,21 @@ export const invoiceListQuery = z.object({
 
 export const invoiceExportQuery = invoiceListQuery.omit({ page: true, pageSize: true });
 
-export const payBody = z.object({ paymentDate: z.iso.date().optional() });
+/** Set after the user read the warning that the change reaches a month whose return is submitted (409 return_submitted). */
+const confirmSubmittedReturn = z.boolean().optional();
+
+export const payBody = z.object({
+  paymentDate: z.iso.date({ error: 'Payment date must be a date (YYYY-MM-DD)' }).optional(),
+  confirmSubmittedReturn,
+});
+
+/** Cancelling: the body is optional (a cancel outside a submitted month needs none). */
+export const cancelBody = z.object({ confirmSubmittedReturn }).default({});
+
+export const paymentDateBody = z.object({
+  paymentDate: z.iso.date({ error: 'Payment date must be a date (YYYY-MM-DD)' }),
+  confirmSubmittedReturn,
+});
 
 /** Never shorter than the body limit: a file over IMPORT_LIMITS.fileBytes gets the import's own message. */
 export const importBody = z.object({ csv: z.string().min(1).max(IMPORT_BODY_BYTES) });

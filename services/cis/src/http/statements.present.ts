@@ -25,6 +25,9 @@ export const presentStatement = (row: StatementRecord): z.input<typeof statement
   generatedBy: row.generatedBy,
   issuedAt: iso(row.issuedAt),
   issuedMethod: row.issuedMethod,
+  version: row.version,
+  supersedes: row.supersedes,
+  supersededBy: row.supersededBy,
   createdAt: timestamp(row.createdAt),
   updatedAt: timestamp(row.updatedAt),
 });
@@ -45,6 +48,7 @@ export const presentStatementMonth = (month: StatementMonth): z.input<typeof sta
     totals: group.totals,
     statement: group.statement ? presentStatement(group.statement) : null,
     state: group.state,
+    changedSinceIssue: group.changedSinceIssue,
   })),
 });
 

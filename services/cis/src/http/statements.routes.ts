@@ -1,6 +1,7 @@
 import { ApiRouter, hasScope } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
 import {
+  correctStatement,
   generateStatementNow,
   issueStatement,
   queueGenerateAll,
@@ -67,6 +68,19 @@ export function statementRoutes(deps: CisDeps): ApiRouter {
       responses: { 200: { description: 'Issued', schema: issuedResponse } },
       handler: async ({ ctx, params, body }) =>
         presentIssued(await issueStatement(deps, ctx, params.id, body.method)),
+    })
+    .route({
+      method: 'post',
+      path: '/statements/:id/correct',
+      summary:
+        'A corrected statement for an issued one whose month changed since issue (generated, to be issued; the old one stays on record)',
+      scopes: ['cis.stmt.issue'],
+      status: 201,
+      request: { params: statementIdParam },
+      responses: { 201: { description: 'The corrected statement', schema: statementResponse } },
+      handler: async ({ ctx, params }) => ({
+        statement: presentStatement(await correctStatement(deps, ctx, params.id)),
+      }),
     })
     .route({
       method: 'get',

@@ -38,6 +38,11 @@ export const statementSchema = z.object({
   generatedBy: z.string(),
   issuedAt: z.string().nullable(),
   issuedMethod: issueMethod.nullable(),
+  /** 1 for a month's first statement; a corrected statement one more, naming the one it replaces. */
+  version: z.number(),
+  supersedes: z.string().nullable(),
+  /** The corrected statement that replaced this one (it stays on record). */
+  supersededBy: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -52,6 +57,8 @@ export const statementGroup = z.object({
   totals: z.object({ grossP: z.number(), materialsP: z.number(), cisDeductionP: z.number() }),
   statement: statementSchema.nullable(),
   state: z.enum(['pending', 'generated', 'issued']),
+  /** Issued, and the month's paid invoices no longer match it: a corrected statement is due. */
+  changedSinceIssue: z.boolean(),
 });
 
 export const statementMonthResponse = z.object({
@@ -66,6 +73,7 @@ export const statementMonthResponse = z.object({
     pendingGeneration: z.number(),
     generated: z.number(),
     issued: z.number(),
+    changedSinceIssue: z.number(),
   }),
   subcontractors: z.array(statementGroup),
 });

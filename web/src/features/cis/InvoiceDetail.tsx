@@ -1,4 +1,11 @@
-import { CheckOutlined, CloseOutlined, DollarOutlined, EditOutlined, MoreOutlined } from '@ant-design/icons';
+import {
+  CalendarOutlined,
+  CheckOutlined,
+  CloseOutlined,
+  DollarOutlined,
+  EditOutlined,
+  MoreOutlined,
+} from '@ant-design/icons';
 import {
   Alert,
   Button,
@@ -15,10 +22,12 @@ import {
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useConfirm, useToast } from '../../ui/feedback';
-import { useInvoiceActionMutation, useInvoiceQuery } from './api';
+import { taxMonthName } from '@workspace/rules';
+import { useCorrectPaymentDateMutation, useInvoiceActionMutation, useInvoiceQuery } from './api';
 import { invoiceAllows, statementPending } from './components/invoiceActions';
 import { PayModal } from './components/PayModal';
 import { RejectInvoiceModal } from './components/RejectInvoiceModal';
+import { withSubmittedReturnWarning } from './components/submittedReturn';
 import { CisQueryError } from './components/CisQueryError';
 import { InvoiceStatusBadge } from './components/StatusBadge';
 import { useCis } from './context';
@@ -34,9 +43,11 @@ export function InvoiceDetail() {
   const toast = useToast();
   const confirm = useConfirm();
   const [paying, setPaying] = useState(false);
+  const [correcting, setCorrecting] = useState(false);
   const [rejecting, setRejecting] = useState(false);
   const { data, error, isLoading } = useInvoiceQuery(id);
   const [act, actState] = useInvoiceActionMutation();
+  const [correctDate] = useCorrectPaymentDateMutation();
 
   if (isLoading) return <Skeleton active paragraph={{ rows: 10 }} />;
   if (error || !data)
@@ -56,7 +67,15 @@ export function InvoiceDetail() {
       if (!ok) return;
     }
     try {
-      await act({ id: invoice.id, action, ...(paymentDate ? { paymentDate } : {}) }).unwrap();
+      const done = await withSubmittedReturnWarning(confirm, (confirmSubmittedReturn) =>
+        act({
+          id: invoice.id,
+          action,
+          ...(paymentDate ? { paymentDate } : {}),
+          ...(confirmSubmittedReturn ? { confirmSubmittedReturn } : {}),
+        }).unwrap(),
+      );
+      if (!done) return;
       toast.success(action === 'approve' ? 'Invoice approved' : 'Invoice cancelled');
     } catch (failure) {
       toast.error(errorMessage(failure));
@@ -65,9 +84,34 @@ export function InvoiceDetail() {
 
   const pay = async (paymentDate: string) => {
     try {
-      await act({ id: invoice.id, action: 'pay', paymentDate }).unwrap();
+      const done = await withSubmittedReturnWarning(confirm, (confirmSubmittedReturn) =>
+        act({
+          id: invoice.id,
+          action: 'pay',
+          paymentDate,
+          ...(confirmSubmittedReturn ? { confirmSubmittedReturn } : {}),
+        }).unwrap(),
+      );
+      if (!done) return;
       toast.success('Invoice marked as paid');
       setPaying(false);
+    } catch (failure) {
+      toast.error(errorMessage(failure));
+    }
+  };
+
+  const correct = async (paymentDate: string) => {
+    try {
+      const done = await withSubmittedReturnWarning(confirm, (confirmSubmittedReturn) =>
+        correctDate({
+          id: invoice.id,
+          paymentDate,
+          ...(confirmSubmittedReturn ? { confirmSubmittedReturn } : {}),
+        }).unwrap(),
+      );
+      if (!done) return;
+      toast.success('Payment date corrected');
+      setCorrecting(false);
     } catch (failure) {
       toast.error(errorMessage(failure));
     }
@@ -105,6 +149,16 @@ export function InvoiceDetail() {
           }}
         >
           Mark Paid
+        </Button>
+      )}
+      {invoice.status === 'paid' && abilities.canPay && (
+        <Button
+          icon={<CalendarOutlined />}
+          onClick={() => {
+            setCorrecting(true);
+          }}
+        >
+          Correct payment date
         </Button>
       )}
       {invoiceAllows(invoice, 'edit', abilities) && (
@@ -171,7 +225,7 @@ export function InvoiceDetail() {
           <Descriptions.Item label="Received date">{ukDate(invoice.receivedDate)}</Descriptions.Item>
           <Descriptions.Item label="Payment date">
             {invoice.paymentDate
-              ? `${ukDate(invoice.paymentDate)} (tax month ${invoice.taxMonth ?? '-'})`
+              ? `${ukDate(invoice.paymentDate)}${invoice.taxMonth ? ` (${taxMonthName(invoice.taxMonth)})` : ''}`
               : 'Not paid'}
           </Descriptions.Item>
           <Descriptions.Item label="Description" span={2}>
@@ -238,6 +292,18 @@ export function InvoiceDetail() {
             setPaying(false);
           }}
           onPay={pay}
+        />
+      )}
+      {correcting && invoice.paymentDate && (
+        <PayModal
+          count={1}
+          title="Correct payment date"
+          okText="Correct"
+          initial={invoice.paymentDate}
+          onClose={() => {
+            setCorrecting(false);
+          }}
+          onPay={correct}
         />
       )}
       {rejecting && (

@@ -18,9 +18,9 @@ import { showFieldErrors } from './components/formErrors';
 import { FormActions } from '../../ui/FormActions';
 import { useCis } from './context';
 import { calculateInvoice, normaliseInvoiceStatus, penceToPounds } from './domain';
-import { pounds } from '../../ui/format';
+import { pounds, todayIso } from '../../ui/format';
 import { errorMessage, fieldErrors } from '../../ui/problem';
-import { validateInvoiceForm } from './validation';
+import { amountInputError, validateInvoiceForm } from './validation';
 import { FieldCol } from '../../ui/FieldCol';
 
 interface FormValues {
@@ -89,9 +89,13 @@ export function InvoiceForm() {
 
   const subcontractor = subs.data?.items.find((item) => item.id === watched?.subcontractorId);
   const cisRate = subcontractor?.verification.rate ?? loaded?.cisRate ?? 20;
-  const grossP = penceOfInput(watched?.gross);
+  // The preview shows totals only for amounts that are amounts: 'abc', '1000.005' or a negative figure give none.
+  const amountsInvalid =
+    amountInputError(watched?.gross, 'gross') !== null ||
+    amountInputError(watched?.materials, 'materials') !== null;
+  const grossP = amountsInvalid ? null : penceOfInput(watched?.gross);
   const materialsP = penceOfInput(watched?.materials) ?? 0;
-  const preview = useMemo(
+  const calculated = useMemo(
     () =>
       grossP === null
         ? null
@@ -104,6 +108,8 @@ export function InvoiceForm() {
           }),
     [grossP, materialsP, cisRate, watched?.vatRate, watched?.reverseCharge],
   );
+  // Materials above gross (or any other calculation error): its message, no totals.
+  const preview = calculated && calculated.errors.length === 0 ? calculated : null;
   const subcontractorOptions = useMemo(() => {
     const options = (subs.data?.items ?? []).map((item) => ({
       value: item.id,
@@ -185,7 +191,8 @@ export function InvoiceForm() {
   return (
     <EditForm<FormValues>
       form={form}
-      initialValues={defaults}
+      // A new invoice is dated today unless the user changes it.
+      initialValues={editing ? defaults : { ...defaults, invoiceDate: todayIso() }}
       onSave={save}
       onEdit={() => {
         setBanner(null);
@@ -234,12 +241,22 @@ export function InvoiceForm() {
         <Col xs={24} lg={9}>
           <Card title="Calculation Preview" size="small" data-testid="invoice-preview">
             {preview === null ? (
-              <Alert type="info" showIcon title="Enter the gross amount to see the calculation." />
-            ) : (
-              <Space orientation="vertical" style={{ width: '100%' }}>
-                {preview.errors.map((message) => (
+              <Space orientation="vertical" style={{ width: '100%' }} data-testid="preview-empty">
+                {calculated?.errors.map((message) => (
                   <Alert key={message} type="error" showIcon title={message} />
                 ))}
+                <Alert
+                  type="info"
+                  showIcon
+                  title={
+                    amountsInvalid || calculated
+                      ? 'The calculation appears once the amounts are valid.'
+                      : 'Enter the gross amount to see the calculation.'
+                  }
+                />
+              </Space>
+            ) : (
+              <Space orientation="vertical" style={{ width: '100%' }}>
                 {preview.warnings.map((message) => (
                   <Alert key={message} type="warning" showIcon title={message} />
                 ))}

@@ -25,6 +25,7 @@ import { invoicePeriods, listPeriodOptions, useUrlFilter, useUrlSearch } from '.
 import { invoiceAllows, statementPending } from './components/invoiceActions';
 import { PayModal } from './components/PayModal';
 import { RejectInvoiceModal } from './components/RejectInvoiceModal';
+import { withSubmittedReturnWarning } from './components/submittedReturn';
 import { ListTable, RowAction, SelectionBar, StatCardRow } from '../../ui/ListPage';
 import { CisQueryError } from './components/CisQueryError';
 import { InvoiceStatusBadge } from './components/StatusBadge';
@@ -86,8 +87,14 @@ export function InvoiceList() {
 
   const pay = async (ids: string[], paymentDate: string) => {
     try {
-      if (ids.length === 1 && ids[0]) await act({ id: ids[0], action: 'pay', paymentDate }).unwrap();
-      else await bulk({ action: 'pay', ids, paymentDate }).unwrap();
+      // A payment into a month whose return is submitted: the service's warning first, then on if the user says so.
+      const done = await withSubmittedReturnWarning(confirm, (confirmSubmittedReturn) => {
+        const confirmed = confirmSubmittedReturn ? { confirmSubmittedReturn } : {};
+        return ids.length === 1 && ids[0]
+          ? act({ id: ids[0], action: 'pay', paymentDate, ...confirmed }).unwrap()
+          : bulk({ action: 'pay', ids, paymentDate, ...confirmed }).unwrap();
+      });
+      if (!done) return;
       toast.success(ids.length === 1 ? 'Invoice marked as paid' : `${ids.length} invoices marked as paid`);
       setPaying(null);
     } catch (failure) {

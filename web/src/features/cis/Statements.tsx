@@ -2,6 +2,7 @@ import type { Invoice, QueuedJob, StatementFilter, StatementGroup } from '@works
 import { plural } from '@workspace/rules';
 import {
   DownloadOutlined,
+  EditOutlined,
   FileDoneOutlined,
   MailOutlined,
   PrinterOutlined,
@@ -9,6 +10,7 @@ import {
   ThunderboltOutlined,
 } from '@ant-design/icons';
 import {
+  Alert,
   App,
   Button,
   Card,
@@ -28,15 +30,17 @@ import { useState } from 'react';
 import { useDispatch } from 'react-redux';
 import { Link } from 'react-router';
 import { useToast } from '../../ui/feedback';
+import { currentTaxMonth, taxMonthName, taxMonthTitle } from '@workspace/rules';
 import {
   cisApi,
+  useCorrectStatementMutation,
   useGenerateAllStatementsMutation,
   useGenerateStatementMutation,
   useIssueStatementMutation,
   useLazyJobQuery,
   useStatementsQuery,
 } from './api';
-import { MonthField } from '../../ui/DateField';
+import { TaxMonthSelect } from './components/TaxMonthSelect';
 import { DeadlineBanner } from './components/DeadlineBanner';
 import { CisQueryError } from './components/CisQueryError';
 import { StatCard } from '../../ui/StatCard';
@@ -64,6 +68,8 @@ const sleep = (ms: number) =>
 
 function statementState(group: StatementGroup): { label: string; colour: string } {
   if (!group.statement) return { label: 'Pending generation', colour: 'orange' };
+  // The subcontractor holds figures that are no longer right: a corrected statement is due.
+  if (group.changedSinceIssue) return { label: 'Changed since issued', colour: 'red' };
   if (group.statement.issuedAt)
     return { label: `Issued (${capitalise(group.statement.issuedMethod)})`, colour: 'green' };
   return { label: 'Generated', colour: 'blue' };
@@ -90,6 +96,7 @@ export function Statements() {
   const [generate, generateState] = useGenerateStatementMutation();
   const [generateAll] = useGenerateAllStatementsMutation();
   const [issue, issueState] = useIssueStatementMutation();
+  const [correct, correctState] = useCorrectStatementMutation();
   const [fetchJob] = useLazyJobQuery();
   // Generating is what cis.stmt.issue allows (the service checks it), whatever the approve flag says.
   const canGenerate = abilities.canIssueStatements;
@@ -148,6 +155,16 @@ export function Statements() {
     }
   };
 
+  const correctOne = async (group: StatementGroup) => {
+    if (!group.statement) return;
+    try {
+      await correct(group.statement.id).unwrap();
+      toast.success(`Corrected statement ready for ${group.name}: issue it by email, portal or print`);
+    } catch (failure) {
+      toast.error(`Failed to correct statement: ${errorMessage(failure)}`);
+    }
+  };
+
   const columns: ColumnsType<StatementGroup> = [
     {
       title: 'Subcontractor',
@@ -171,6 +188,7 @@ export function Statements() {
         return (
           <Space orientation="vertical" size={0}>
             <Tag color={state.colour}>{state.label}</Tag>
+            {group.statement?.supersedes && <Tag color="purple">Corrected statement</Tag>}
             {group.statement?.issuedAt && (
               <Typography.Text type="secondary">{ukDate(group.statement.issuedAt)}</Typography.Text>
             )}
@@ -196,7 +214,18 @@ export function Statements() {
               Generate
             </Button>
           )}
-          {group.statement && abilities.canIssueStatements && (
+          {group.statement && group.changedSinceIssue && abilities.canIssueStatements && (
+            <Button
+              size="small"
+              type="primary"
+              icon={<EditOutlined />}
+              loading={correctState.isLoading && correctState.originalArgs === group.statement.id}
+              onClick={() => void correctOne(group)}
+            >
+              Correct statement
+            </Button>
+          )}
+          {group.statement && !group.changedSinceIssue && abilities.canIssueStatements && (
             <>
               <Tooltip title={group.email ? `Email to ${group.email}` : 'No email address'}>
                 <Button
@@ -263,7 +292,7 @@ export function Statements() {
 
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
-      <DeadlineBanner deadline={data.deadline} periodLabel={data.period.displayLabel} />
+      <DeadlineBanner deadline={data.deadline} periodLabel={taxMonthTitle(data.period.label)} />
       <Row gutter={[16, 16]}>
         <Col xs={12} lg={6}>
           <StatCard title="Total Subcontractors" value={data.counters.totalSubcontractors} />
@@ -282,8 +311,13 @@ export function Statements() {
         size="small"
         title={
           <Space wrap>
-            <span>{`Statements for ${data.period.displayLabel}`}</span>
-            <MonthField aria-label="Tax month" value={month} onChange={setTaxMonth} />
+            <span>{`Statements for the ${taxMonthName(data.period.label)}`}</span>
+            <TaxMonthSelect
+              aria-label="Tax month"
+              value={month}
+              latest={currentTaxMonth()}
+              onChange={setTaxMonth}
+            />
           </Space>
         }
         extra={
@@ -311,6 +345,16 @@ export function Statements() {
           </Space>
         }
       >
+        {data.counters.changedSinceIssue > 0 && (
+          <Alert
+            type="warning"
+            showIcon
+            style={{ marginBottom: 16 }}
+            data-testid="statements-changed"
+            title={`${data.counters.changedSinceIssue} issued ${data.counters.changedSinceIssue === 1 ? 'statement has' : 'statements have'} changed since issue`}
+            description="An invoice of this month was paid, cancelled or moved after the statement was issued: the subcontractor holds figures that are no longer right. Correct the statement and issue the corrected one."
+          />
+        )}
         {job && (
           <div style={{ marginBottom: 16 }} data-testid="job-progress">
             <Typography.Text>{`Generating statements (${job.status})`}</Typography.Text>

@@ -26,6 +26,7 @@ import type {
   MergeInput,
   MergeResult,
   PaymentInput,
+  PaymentDateCorrection,
   PeriodMarkInput,
   QueuedJob,
   RejectInvoiceInput,
@@ -199,10 +200,13 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
       { invoice: Invoice },
       PaymentInput & { id: string; action: 'approve' | 'cancel' | 'pay' }
     >({
-      query: ({ id, action, paymentDate }) => ({
+      query: ({ id, action, paymentDate, confirmSubmittedReturn }) => ({
         url: `/cis/invoices/${encodeURIComponent(id)}/${action}`,
         method: 'POST',
-        body: action === 'pay' ? { ...(paymentDate ? { paymentDate } : {}) } : {},
+        body: {
+          ...(action === 'pay' && paymentDate ? { paymentDate } : {}),
+          ...(confirmSubmittedReturn ? { confirmSubmittedReturn } : {}),
+        },
       }),
       invalidatesTags: [...afterInvoiceChange],
     }),
@@ -218,10 +222,22 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
       BatchResult,
       PaymentInput & { action: 'approve' | 'pay' | 'delete'; ids: string[] }
     >({
-      query: ({ action, ids, paymentDate }) => ({
+      query: ({ action, ids, paymentDate, confirmSubmittedReturn }) => ({
         url: `/cis/invoices/${action}`,
         method: 'POST',
-        body: { ids, ...(paymentDate ? { paymentDate } : {}) },
+        body: {
+          ids,
+          ...(paymentDate ? { paymentDate } : {}),
+          ...(confirmSubmittedReturn ? { confirmSubmittedReturn } : {}),
+        },
+      }),
+      invalidatesTags: [...afterInvoiceChange],
+    }),
+    correctPaymentDate: build.mutation<{ invoice: Invoice }, PaymentDateCorrection & { id: string }>({
+      query: ({ id, ...body }) => ({
+        url: `/cis/invoices/${encodeURIComponent(id)}/payment-date`,
+        method: 'POST',
+        body,
       }),
       invalidatesTags: [...afterInvoiceChange],
     }),
@@ -242,6 +258,10 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
     // The job as queued: its result and error are absent until GET /cis/jobs/:id has them.
     generateAllStatements: build.mutation<{ job: QueuedJob & Partial<Job> }, GenerateAllInput>({
       query: (body) => ({ url: '/cis/statements/generate-all', method: 'POST', body }),
+    }),
+    correctStatement: build.mutation<{ statement: Statement }, string>({
+      query: (id) => ({ url: `/cis/statements/${encodeURIComponent(id)}/correct`, method: 'POST' }),
+      invalidatesTags: ['CisStatement', 'CisInvoice', 'CisDashboard'],
     }),
     issueStatement: build.mutation<IssueResult, { id: string; method: IssueInput['method'] }>({
       query: ({ id, method }) => ({
@@ -344,6 +364,8 @@ export const {
   useGenerateStatementMutation,
   useGenerateAllStatementsMutation,
   useIssueStatementMutation,
+  useCorrectStatementMutation,
+  useCorrectPaymentDateMutation,
   useLazyJobQuery,
   useCurrentReturnQuery,
   useReturnPeriodsQuery,

@@ -35,6 +35,11 @@ export function EditForm<Values>({
       }}
       data-testid={testId}
       noValidate={noValidate}
+      // Enter in a date picker picks the typed date; it does not submit the form (the picker has handled it by now).
+      onKeyDown={(event) => {
+        if (event.key === 'Enter' && (event.target as HTMLElement).closest('.ant-picker'))
+          event.preventDefault();
+      }}
     >
       {children}
     </Form>

@@ -1,5 +1,17 @@
 import { Input, Select, Switch } from 'antd';
 import { FieldCol } from '../../../ui/FieldCol';
+import { notAnAmountError } from '../validation';
+
+/**
+ * A form rule showing, as the user types, what is wrong with an amount that is not one ('abc', '1000.005'). A
+ * negative amount is left to the save, which puts the spec's messages on both amounts ('Amounts cannot be negative').
+ */
+const amountRule = (field: 'gross' | 'materials') => ({
+  validator: (_: unknown, value: string | undefined) => {
+    const message = notAnAmountError(value, field);
+    return message ? Promise.reject(new Error(message)) : Promise.resolve();
+  },
+});
 
 /**
  * An invoice's VAT rate, amounts, reverse charge, description and (when materials are high) the justification: the
@@ -24,10 +36,22 @@ export function InvoiceAmountFields({
           ]}
         />
       </FieldCol>
-      <FieldCol cols={{ xs: 24, md: 8 }} label="Gross amount (£)" name="gross" required extra="Excluding VAT">
+      <FieldCol
+        cols={{ xs: 24, md: 8 }}
+        label="Gross amount (£)"
+        name="gross"
+        required
+        extra="Excluding VAT"
+        rules={[amountRule('gross')]}
+      >
         <Input inputMode="decimal" prefix="£" />
       </FieldCol>
-      <FieldCol cols={{ xs: 24, md: 8 }} label="Materials (£)" name="materials">
+      <FieldCol
+        cols={{ xs: 24, md: 8 }}
+        label="Materials (£)"
+        name="materials"
+        rules={[amountRule('materials')]}
+      >
         <Input inputMode="decimal" prefix="£" />
       </FieldCol>
       <FieldCol cols={{ xs: 24, md: 8 }} label="Reverse charge" name="reverseCharge" valuePropName="checked">

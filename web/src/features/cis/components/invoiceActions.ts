@@ -34,7 +34,13 @@ export function invoiceAllows(
   return statusOk && flag;
 }
 
-/** 'Statement pending': a statement is required and has not been issued. */
-export function statementPending(invoice: { statement: Invoice['statement'] | null }): boolean {
-  return Boolean(invoice.statement?.required) && !invoice.statement?.issuedAt;
+/** 'Statement pending': a statement is required and has not been issued (never for a cancelled invoice). */
+export function statementPending(
+  invoice: Pick<Invoice, 'status'> & { statement: Invoice['statement'] | null },
+): boolean {
+  return (
+    normaliseInvoiceStatus(invoice.status) !== 'cancelled' &&
+    Boolean(invoice.statement?.required) &&
+    !invoice.statement?.issuedAt
+  );
 }
