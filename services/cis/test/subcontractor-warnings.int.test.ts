@@ -296,7 +296,7 @@ describe("a subcontractor's tax year", () => {
 });
 
 describe("other users' activity", () => {
-  it('carries the name of the user who acted, for a reader identity lets list users', async () => {
+  it('carries the name of the user who acted, for any member of the tenant reading it', async () => {
     const cyril = await h.signInAs('cis.admin@demo.test');
     const created = await h.call(
       cyril,
@@ -321,8 +321,17 @@ describe("other users' activity", () => {
     ).find((item) => item.targetId === id);
     expect(recent?.performedByName).toBe('Cyril Cisadmin');
 
-    // The reader's own entries carry no name ('by you'), and a test-issuer reader that identity will not list users
-    // to still gets the activity, without names.
+    // A clerk may not list the tenant's users (no users.view), but sees who acted: names only, from identity.
+    const clara = await h.signInAs('clerk@demo.test');
+    const clerkView = await h.call(clara, 'GET', '/activity?limit=50');
+    expect(clerkView.status).toBe(200);
+    const seen = (clerkView.body.items as { targetId: string; performedByName: string | null }[]).find(
+      (item) => item.targetId === id,
+    );
+    expect(seen?.performedByName).toBe('Cyril Cisadmin');
+
+    // The reader's own entries carry no name ('by you'), and a test-issuer reader identity does not know still gets
+    // the activity, without names.
     const own = await h.call(cyril, 'GET', '/activity?limit=50');
     const mine = (own.body.items as { targetId: string; performedByName: string | null }[]).find(
       (item) => item.targetId === id,

@@ -569,6 +569,7 @@ describe('every identity route is tenant- and scope-checked (WS-001)', () => {
         'GET /v1/tenant/entitlements',
         'GET /v1/live',
         'GET /v1/users/{uid}/public-key',
+        'GET /v1/users/names',
         'GET /v1/users/{uid}/avatar',
         'POST /v1/users/avatars/warm',
       ].sort(),
@@ -586,6 +587,13 @@ describe('every identity route is tenant- and scope-checked (WS-001)', () => {
     expect(tenant.body.id).toBe('acme');
     expect((await call('GET', '/v1/tenant/entitlements', noScope)).body).toEqual({ enabled: [] });
     expect((await call('GET', '/v1/tenant/available-scopes', noScope)).status).toBe(200);
+    // Colleagues' names (who did what on a record), for the caller's own tenant only: a user of another tenant is
+    // not found, and nothing but the name is told.
+    const acmeAdmin = uidOf('admin@acme.test');
+    const names = await call('GET', `/v1/users/names?ids=${acmeAdmin},${uidOf('admin@demo.test')}`, noScope);
+    expect(names.status).toBe(200);
+    expect(names.body).toEqual({ items: [{ uid: acmeAdmin, displayName: expect.any(String) }] });
+    expect((await call('GET', '/v1/users/names?ids=not-a-uid', noScope)).status).toBe(400);
     // A scoped route still needs its scope.
     const users = await call('GET', '/v1/users', noScope);
     expect(users.status).toBe(403);

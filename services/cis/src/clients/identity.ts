@@ -41,27 +41,15 @@ export class IdentityClient {
    * The tenant's users' names by id (GET /v1/users, which needs users.view): the caller's own token, so identity
    * decides what they may see. Answers an empty map when identity refuses or is unavailable: names are a nicety.
    */
-  async userNames(authorization: string): Promise<Map<string, string>> {
+  /** The names of these colleagues (identity's GET /v1/users/names, with the reader's token); none on failure. */
+  async userNames(authorization: string, ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
     try {
-      const answer = (await this.client.get({ path: '/v1/users', caller: { authorization } })) as
-        | {
-            items?: {
-              uid: string;
-              displayName?: string;
-              firstName?: string;
-              lastName?: string;
-              email?: string;
-            }[];
-          }
-        | undefined;
-      return new Map(
-        (answer?.items ?? []).map((user) => [
-          user.uid,
-          user.displayName?.trim() ||
-            [user.firstName, user.lastName].filter(Boolean).join(' ').trim() ||
-            (user.email ?? ''),
-        ]),
-      );
+      const answer = (await this.client.get({
+        path: `/v1/users/names?ids=${encodeURIComponent(ids.slice(0, 100).join(','))}`,
+        caller: { authorization },
+      })) as { items?: { uid: string; displayName: string }[] } | undefined;
+      return new Map((answer?.items ?? []).map((user) => [user.uid, user.displayName]));
     } catch {
       return new Map();
     }

@@ -2,7 +2,18 @@ import { ApiRouter } from '@workspace/kit';
 import { updateUserAccess } from '../commands/user-updates.js';
 import type { IdentityContext } from '../context.js';
 import { presentUser } from './users.present.js';
-import { updateUserBody, userParams, usersView, userView } from './users.schemas.js';
+import {
+  updateUserBody,
+  userNamesQuery,
+  userNamesView,
+  userParams,
+  usersView,
+  userView,
+} from './users.schemas.js';
+
+/** How a colleague is named: their display name, else first and last name, else their e-mail address. */
+const personName = (user: { displayName: string; firstName: string; lastName: string; email: string }) =>
+  user.displayName.trim() || [user.firstName, user.lastName].filter(Boolean).join(' ').trim() || user.email;
 
 /** The tenant's users: the list, and an administrator's changes to a user's role or role bundles. */
 export function usersRoutes(context: IdentityContext): ApiRouter {
@@ -16,6 +27,24 @@ export function usersRoutes(context: IdentityContext): ApiRouter {
       handler: async ({ ctx }) => {
         const users = await context.inTenant(ctx.tenantId, (stores) => stores.users.users());
         return { items: users.map(presentUser) };
+      },
+    })
+    .route({
+      method: 'get',
+      path: '/users/names',
+      summary:
+        'The display names of the colleagues asked for, to any signed-in member of the tenant (who did what on a ' +
+        'record or in activity); nothing else about them',
+      request: { query: userNamesQuery },
+      responses: { 200: { description: 'Names of the users found', schema: userNamesView } },
+      handler: async ({ ctx, query }) => {
+        const wanted = new Set(query.ids);
+        const users = await context.inTenant(ctx.tenantId, (stores) => stores.users.users());
+        return {
+          items: users
+            .filter((user) => wanted.has(user.uid))
+            .map((user) => ({ uid: user.uid, displayName: personName(user) })),
+        };
       },
     })
     .route({

@@ -42,3 +42,22 @@ export const updateUserBody = z.object({
 });
 
 export const usersView = z.object({ items: z.array(userView) });
+
+/** `?ids=uid,uid,…`: the colleagues whose names a screen shows (at most 100 at once). */
+export const userNamesQuery = z.object({
+  ids: z
+    .string()
+    .transform((value) => [
+      ...new Set(
+        value
+          .split(',')
+          .map((id) => id.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .pipe(z.array(z.uuid()).min(1).max(100)),
+});
+
+export const userNamesView = z.object({
+  items: z.array(z.object({ uid: z.string(), displayName: z.string() })),
+});
