@@ -207,15 +207,21 @@ describe('submit asks for the declarations', () => {
   });
 
   it("a nil return's CIS300 carries information-correct and the inactivity ticked, and nothing else, valid against the XSD", async () => {
-    const submitted = await h.call(await as(SUBMITTER), 'POST', `/returns/${JUNE}/submit`, {
+    // Submitted by a real user of the tenant (Alex Accountant), whom another reader sees by name.
+    const alex = await h.signInAs('accountant@demo.test');
+    const submitted = await h.call(alex, 'POST', `/returns/${JUNE}/submit`, {
       // The employment status and verification are not asked of a nil return: not stored, not written.
       declarations: { employmentStatus: true, informationCorrect: true, inactivity: true },
     });
     expect(submitted.status).toBe(200);
     expect(submitted.body.return).toMatchObject({
       status: 'submitted',
-      submittedBy: SUBMITTER,
+      submittedByName: null, // the reader's own: 'you' on the page
       declarations: { informationCorrect: true, inactivity: true },
+    });
+    const ada = await h.signInAs('admin@demo.test');
+    expect((await h.call(ada, 'GET', `/returns/${JUNE}`)).body.return).toMatchObject({
+      submittedByName: 'Alex Accountant',
     });
     expect((submitted.body.return as { declarations: object }).declarations).toEqual({
       informationCorrect: true,

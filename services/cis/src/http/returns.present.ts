@@ -5,7 +5,11 @@ import { iso } from '../domain/timestamps.js';
 import { timestamp } from './http-helpers.js';
 import type { returnSchema } from './returns.schemas.js';
 
-export const presentReturn = (row: ReturnRecord): z.input<typeof returnSchema> => ({
+/** A return as the API shows it; `names` (identity's, for the reader) gives the submitter's name when known. */
+export const presentReturn = (
+  row: ReturnRecord,
+  names: ReadonlyMap<string, string> = new Map(),
+): z.input<typeof returnSchema> => ({
   id: row.id,
   taxMonth: row.taxMonth,
   status: row.status,
@@ -20,6 +24,7 @@ export const presentReturn = (row: ReturnRecord): z.input<typeof returnSchema> =
   submissionRef: row.submissionRef,
   submittedAt: iso(row.submittedAt),
   submittedBy: row.submittedBy,
+  submittedByName: row.submittedBy ? (names.get(row.submittedBy) ?? null) : null,
   amendmentOf: row.amendmentOf,
   compiledBy: row.compiledBy,
   declarations: row.declarations,

@@ -13,6 +13,8 @@ import {
   submitReturn,
   unlockReturn,
 } from '../commands/returns.js';
+import { performerNames } from '../commands/performers.js';
+import type { ReturnRecord } from '../db/returns.store.js';
 import { RETURN_MESSAGES, returnDisplayStatus, taxMonthFilePart } from '../domain/index.js';
 import { sendCsv, sendDocument } from './http-helpers.js';
 import { presentReturn } from './returns.present.js';
@@ -31,6 +33,18 @@ import {
 } from './returns.schemas.js';
 
 export function returnRoutes(deps: CisDeps): ApiRouter {
+  /** The names of the users who submitted these returns, as identity tells the reader (their own is not asked). */
+  const submitterNames = (
+    ctx: { userId: string },
+    req: { headers: { authorization?: string | undefined } },
+    rows: readonly ReturnRecord[],
+  ) =>
+    performerNames(
+      deps,
+      { userId: ctx.userId, authorization: req.headers.authorization ?? '' },
+      rows.flatMap((row) => (row.submittedBy ? [row.submittedBy] : [])),
+    );
+
   return new ApiRouter()
     .route({
       method: 'get',
@@ -40,11 +54,11 @@ export function returnRoutes(deps: CisDeps): ApiRouter {
       scopes: ['cis.inv.read'],
       request: { query: monthQuery },
       responses: { 200: { description: 'The month', schema: currentReturnResponse } },
-      handler: async ({ ctx, query }) => {
+      handler: async ({ ctx, query, req }) => {
         const { period, row } = await currentReturn(deps, ctx.tenantId, query.taxMonth);
         return {
           period,
-          return: row ? presentReturn(row) : null,
+          return: row ? presentReturn(row, await submitterNames(ctx, req, [row])) : null,
           displayStatus: returnDisplayStatus(row ?? null),
           validation: row ? returnValidation(row) : null,
         };
@@ -59,7 +73,7 @@ export function returnRoutes(deps: CisDeps): ApiRouter {
       responses: { 200: { description: 'History', schema: returnHistoryResponse } },
       handler: async ({ ctx, query }) => {
         const { rows, total } = await returnHistory(deps, ctx.tenantId, query);
-        return { items: rows.map(presentReturn), total };
+        return { items: rows.map((row) => presentReturn(row)), total };
       },
     })
     .route({
@@ -72,9 +86,12 @@ export function returnRoutes(deps: CisDeps): ApiRouter {
       responses: {
         200: { description: 'The return and its validation', schema: returnWithValidationResponse },
       },
-      handler: async ({ ctx, params }) => {
+      handler: async ({ ctx, params, req }) => {
         const row = await returnOfMonth(deps, ctx.tenantId, params.taxMonth, RETURN_MESSAGES.notFound);
-        return { return: presentReturn(row), validation: returnValidation(row) };
+        return {
+          return: presentReturn(row, await submitterNames(ctx, req, [row])),
+          validation: returnValidation(row),
+        };
       },
     })
     .route({
@@ -85,11 +102,12 @@ export function returnRoutes(deps: CisDeps): ApiRouter {
       scopes: ['cis.inv.read'],
       request: { params: taxMonthParams },
       responses: { 200: { description: 'The changes', schema: returnChangesResponse } },
-      handler: async ({ ctx, params }) => {
+      handler: async ({ ctx, params, req }) => {
         const changes = await returnChanges(deps, ctx.tenantId, params.taxMonth);
+        const names = await submitterNames(ctx, req, changes.submitted ? [changes.submitted] : []);
         return {
           ...changes,
-          submitted: changes.submitted ? presentReturn(changes.submitted) : null,
+          submitted: changes.submitted ? presentReturn(changes.submitted, names) : null,
           amendment: changes.amendment ? presentReturn(changes.amendment) : null,
         };
       },

@@ -77,6 +77,8 @@ export const returnSchema = z.object({
   submissionRef: z.string().nullable(),
   submittedAt: z.string().nullable(),
   submittedBy: z.string().nullable(),
+  /** Another user's name, from identity (null for the reader, the system, or when identity cannot say). */
+  submittedByName: z.string().nullable(),
   /** The id of the return an amendment supersedes. */
   amendmentOf: z.string().nullable(),
   compiledBy: z.string().nullable(),

@@ -23,11 +23,15 @@ const DECLARATION_ORDER: CisDeclarationKey[] = [
 ];
 
 /** Who submitted a return, as the person reading it knows them. */
-function submitterText(submittedBy: string | null, self: { uid: string; name: string }): string {
+function submitterText(
+  submittedBy: string | null,
+  submittedByName: string | null,
+  self: { uid: string; name: string },
+): string {
   if (!submittedBy || submittedBy === 'system')
     return 'Not recorded (submitted before declarations were asked)';
   if (submittedBy === self.uid) return `${self.name} (you)`;
-  return `Another user of this workspace (user ${submittedBy.slice(0, 8)})`;
+  return submittedByName ?? 'Another user of this workspace';
 }
 
 /**
@@ -59,7 +63,9 @@ export function SubmittedReturn({ ret }: { ret: CisReturn }) {
         description={NO_GATEWAY}
       />
       <Descriptions column={{ xs: 1, md: 2 }} size="small" bordered>
-        <Descriptions.Item label="Submitted by">{submitterText(ret.submittedBy, self)}</Descriptions.Item>
+        <Descriptions.Item label="Submitted by">
+          {submitterText(ret.submittedBy, ret.submittedByName, self)}
+        </Descriptions.Item>
         <Descriptions.Item label="Submitted on">
           {ret.submittedAt ? ukDateTime(ret.submittedAt) : '-'}
         </Descriptions.Item>
