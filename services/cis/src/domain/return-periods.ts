@@ -34,7 +34,7 @@ export type PeriodStatus = (typeof PERIOD_STATUSES)[number];
 
 /** How each status reads on a screen. */
 export const PERIOD_STATUS_TEXT: Record<PeriodStatus, string> = {
-  filed: 'Filed',
+  filed: 'Submitted',
   filed_elsewhere: 'Filed elsewhere',
   before_product: 'Before this product',
   inactive: 'HMRC told of inactivity',

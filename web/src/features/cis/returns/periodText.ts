@@ -45,8 +45,8 @@ export function standingText(period: ReturnPeriod, today: string): string {
       return `No payments are recorded in the ${name}, and before 6 April 2026 a month without payments needed no return.`;
     case 'filed':
       return period.penalty.totalP > 0
-        ? `The return for the ${name} was filed after its deadline of ${formatLongDate(period.filingDeadline)}: late-filing penalty ${formatPounds(period.penalty.totalP)}.`
-        : `The return for the ${name} was filed.`;
+        ? `The return for the ${name} was submitted after its filing deadline of ${formatLongDate(period.filingDeadline)}: late-filing penalty ${formatPounds(period.penalty.totalP)}.`
+        : `The return for the ${name} was submitted (ready to file with HMRC).`;
     default:
       return `The ${name} is marked as ${period.mark ? markReasonText(period.mark.reason) : 'needing no return here'}: no return is owed here.`;
   }
