@@ -637,6 +637,8 @@ describe('subcontractor record', () => {
       'the invitation email',
     );
     expect(mail.subject).toContain(demoSeed.tenant.name);
+    // Sent as the contractor, as its statements are (issue 13): its company name, replies to its accounts.
+    expect(mail).toMatchObject({ fromName: 'Demo Construction Ltd', replyTo: ['accounts@demo.test'] });
     expect(mail.text).toContain('Hello Ivo Invite,');
     expect(mail.text).toContain(`${demoSeed.tenant.name} has invited you to their subcontractor portal`);
     expect(mail.text).toContain(String(sent.body.magicLink));

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { HttpProblem, problems, type Knex } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
+import { contractorSender } from '../clients/mailer.js';
 import { SubcontractorStore } from '../db/subcontractors.store.js';
 import {
   inviteeExistsMessage,
@@ -13,6 +14,7 @@ import {
 } from '../domain/index.js';
 import type { Actor } from '../events/audit.js';
 import { assertValid, refused } from './problems.js';
+import { settingsOrDefaults } from './settings.js';
 import { assertNoDuplicate, guardingIdentity } from './subcontractor-identity.js';
 
 /** Who to invite: an existing subcontractor, or a new one made from the invitation's fields. */
@@ -150,10 +152,15 @@ export async function inviteSubcontractor(
       ? await existingInvitee(deps, actor.tenantId, input.subcontractorId)
       : await createInvitee(deps, actor, input);
   const link = await deps.identity.createPortalLink(actor.authorization, subcontractor.id);
+  // Sent as the contractor (name, Reply-To, and its From address on a sending domain), as statements are.
+  const settings = await deps.inTenant(actor.tenantId, (trx) =>
+    settingsOrDefaults(deps, trx, actor.tenantId),
+  );
   const mail = await deps.mailer
     .send({
       tenantId: actor.tenantId,
       to: subcontractor.email,
+      ...contractorSender(settings, link.tenantName),
       subject: `${link.tenantName} has invited you to their subcontractor portal`,
       text: [
         `Hello ${subcontractor.name},`,
