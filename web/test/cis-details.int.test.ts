@@ -16,6 +16,7 @@ import {
   londonDate,
   previousTaxMonth,
   taxMonthPeriod,
+  taxMonthFilePart,
   taxMonthTitle,
 } from '@workspace/cis/domain';
 import {
@@ -660,10 +661,10 @@ describe('CIS details in Chromium', () => {
     expect(await history.getByText(taxMonthTitle(current), { exact: true }).count()).toBe(0);
     await page.screenshot({ path: `${shots}/cis-details-returns-history.png`, fullPage: true });
 
-    // Last month's row: period, Filed, its deadline, its penalty, subcontractor count, CIS total and Submitted date.
+    // Last month's row: period, Submitted, its deadline, its penalty, subcontractor count, CIS total and Submitted date.
     const previousRow = rows.nth(0);
     const cells = previousRow.locator('td');
-    await visible(cells.nth(2).locator('.ant-tag', { hasText: /^Filed$/ }));
+    await visible(cells.nth(2).locator('.ant-tag', { hasText: /^Submitted$/ }));
     // Submitted today: after its filing deadline, HMRC's first £100 penalty (filed late).
     const filing = taxMonthPeriod(previous).deadlines.filing;
     expect(await cells.nth(3).textContent()).toBe(uk(filing));
@@ -690,7 +691,7 @@ describe('CIS details in Chromium', () => {
       expanded.getByRole('button', { name: 'Export CSV' }).click(),
     ]);
     expect(returnCsv.suggestedFilename()).toBe(
-      `cis-return-${previousId.replace(/[^A-Za-z0-9._-]/g, '_')}.csv`,
+      `cis-return-${taxMonthFilePart(previousId.slice(0, 7))}${previousId.slice(7).replace(/[^A-Za-z0-9._-]/g, '_')}.csv`,
     );
     const returnLines = (await savedText(returnCsv)).split(/\r?\n/).filter(Boolean);
     expect(returnLines[0]).toBe('Subcontractor,UTR,NINO,Gross,Materials,CIS Deducted,CIS Rate,Invoices');

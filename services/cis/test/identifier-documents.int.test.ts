@@ -148,6 +148,7 @@ describe('the statement PDF (H1, M8)', () => {
     expect(pdf.text).toContain(STAFF_MARK);
     expect(pdf.text).not.toContain(SAM_UTR);
     expect(pdf.disposition).toContain('staff-copy');
+    expect(pdf.disposition).toContain(`cis-statement-${taxMonthFilePart(MONTH)}-`);
     expect(
       (await activityOf('cis.statement.downloaded')).filter((row) => row.performed_by === CLERK),
     ).toEqual([]);

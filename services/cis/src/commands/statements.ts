@@ -25,6 +25,7 @@ import {
   statementCopyFor,
   statementDeadlineState,
   taxMonthName,
+  taxMonthFilePart,
   taxMonthPeriod,
   taxMonthTitle,
   type StatementReader,
@@ -353,7 +354,7 @@ async function emailStatement(
       ].join('\n'),
       attachments: [
         {
-          filename: `cis-statement-${prepared.row.taxMonth}-${prepared.row.id}.pdf`,
+          filename: `cis-statement-${taxMonthFilePart(prepared.row.taxMonth)}-${prepared.row.id}.pdf`,
           contentType: 'application/pdf',
           contentBase64: pdf.toString('base64'),
         },

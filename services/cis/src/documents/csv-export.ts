@@ -11,7 +11,14 @@
 
 import { stringify } from 'csv-stringify/sync';
 
-import { invoiceStatusLabel, maskNino, maskUtr, penceToPounds } from '../domain/index.js';
+import {
+  invoiceStatusLabel,
+  isTaxMonthLabel,
+  maskNino,
+  maskUtr,
+  penceToPounds,
+  taxMonthFilePart,
+} from '../domain/index.js';
 import { formatDateGb, isoDateLondon, type DateLike } from './format.js';
 
 export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
@@ -194,6 +201,17 @@ export function returnCsv(
       line.invoiceCount,
     ];
   });
+  return csvFile(`cis-return-${safeFilePart(returnFileKey(ret))}.csv`, toCsv(RETURN_CSV_COLUMNS, rows));
+}
+
+/**
+ * A return's file name part: its month as HMRC names it ('month-ending-2026-01-05'), with an amendment's own suffix
+ * ('-AMD-1767225600000'); an id that names no month is kept (made safe by the caller).
+ */
+function returnFileKey(ret: ReturnCsvSource): string {
   const key = ret.id ?? ret.period?.label ?? 'return';
-  return csvFile(`cis-return-${safeFilePart(key)}.csv`, toCsv(RETURN_CSV_COLUMNS, rows));
+  const month = key.slice(0, 7);
+  return isTaxMonthLabel(month) && (key.length === 7 || key[7] === '-')
+    ? `${taxMonthFilePart(month)}${key.slice(7)}`
+    : key;
 }

@@ -8,6 +8,7 @@ import {
   statementMonth,
   statementPdf,
 } from '../commands/statements.js';
+import { taxMonthFilePart } from '../domain/index.js';
 import { statementIdParam } from './common.schemas.js';
 import { sendDocument } from './http-helpers.js';
 import { presentIssued, presentStatement, presentStatementMonth } from './statements.present.js';
@@ -104,7 +105,7 @@ export function statementRoutes(deps: CisDeps): ApiRouter {
         sendDocument(res, {
           type: 'application/pdf',
           disposition: 'inline',
-          filename: `cis-statement-${taxMonth}-${params.id}${copy === 'staff' ? '-staff-copy' : ''}.pdf`,
+          filename: `cis-statement-${taxMonthFilePart(taxMonth)}-${params.id}${copy === 'staff' ? '-staff-copy' : ''}.pdf`,
           body: pdf,
         });
       },

@@ -182,15 +182,17 @@ describe('returnCsv', () => {
         },
       ],
     });
-    expect(file.filename).toBe('cis-return-2025-12-AMD-1767225600000.csv');
+    expect(file.filename).toBe('cis-return-month-ending-2026-01-05-AMD-1767225600000.csv');
     expect(cells(file.content)).toEqual([
       ['Subcontractor', 'UTR', 'NINO', 'Gross', 'Materials', 'CIS Deducted', 'CIS Rate', 'Invoices'],
       ['John Smith', '******7890', 'AB******C', '2567.99', '367.99', '440.00', '20%', '2'],
     ]);
   });
 
-  it('falls back to the tax month for the file name and keeps it safe', () => {
-    expect(returnCsv({ period: { label: '2025-12' }, lines: [] }).filename).toBe('cis-return-2025-12.csv');
+  it('names the file by the month as HMRC names it, falls back to the tax month and keeps it safe', () => {
+    expect(returnCsv({ period: { label: '2025-12' }, lines: [] }).filename).toBe(
+      'cis-return-month-ending-2026-01-05.csv',
+    );
     expect(returnCsv({ id: '../../etc/passwd', lines: [] }).filename).toBe('cis-return-..-..-etc-passwd.csv');
   });
 });
