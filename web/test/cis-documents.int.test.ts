@@ -149,12 +149,17 @@ describe('documents carrying identifiers', () => {
     const xml = card.getByRole('button', { name: 'Download CIS300 XML' });
     await visible(xml);
     expect(await xml.isDisabled()).toBe(true);
-    await xml.hover({ force: true });
-    await visible(
-      page.getByText(
-        'The CIS300 document carries every UTR and NINO in clear: downloading it needs the permission to see unmasked identifiers',
-      ),
+    // The reason is the disabled button's tooltip. The card may still be re-rendering as the month's figures arrive,
+    // so the pointer moves off and back onto the button until the tooltip shows (no waiting on a clock).
+    const reason = page.getByText(
+      'The CIS300 document carries every UTR and NINO in clear: downloading it needs the permission to see unmasked identifiers',
     );
+    for (let attempt = 0; attempt < 5 && !(await reason.isVisible()); attempt += 1) {
+      await page.mouse.move(0, 0);
+      await xml.hover({ force: true });
+      await reason.waitFor({ state: 'visible', timeout: 3_000 }).catch(() => undefined);
+    }
+    await visible(reason);
     await page.screenshot({ path: `${shots}/cis-documents-returns-accountant.png`, fullPage: true });
     await page.context().close();
   });
