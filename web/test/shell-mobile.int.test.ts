@@ -215,4 +215,35 @@ describe('the staff app’s first screen and phone layout in Chromium', () => {
     expect(before.some((path) => /\/assets\/CisApp-.*\.js$/.test(path))).toBe(true);
     await page.context().close();
   });
+
+  it('a first load of a filtered invoice list asks for its page of invoices while the session is still on its way', async () => {
+    const page = await signedIn('admin@demo.test', { width: 1366, height: 900 });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/auth/session', async (route: Route) => {
+      await held;
+      await route.continue();
+    });
+    // The list's query as the address gives it (status and page), asked for before the session has answered; the
+    // list then shows that answer without asking again.
+    const listAsked = page.waitForRequest(
+      (request) =>
+        new URL(request.url()).pathname === '/api/cis/invoices' &&
+        new URL(request.url()).searchParams.get('status') === 'paid',
+      { timeout: 15_000 },
+    );
+    let listRequests = 0;
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/cis/invoices') listRequests += 1;
+    });
+    await page.goto(`${baseUrl}/cis/invoices?status=paid`, { waitUntil: 'commit' });
+    await listAsked;
+    release();
+    await visible(page.getByTestId('page-title'));
+    await visible(page.locator('.ant-table'));
+    expect(listRequests).toBe(1);
+    await page.context().close();
+  });
 });

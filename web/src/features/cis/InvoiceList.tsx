@@ -21,7 +21,15 @@ import {
   type InvoiceFilters,
   type InvoicePeriod,
 } from './api';
-import { invoicePeriods, listPeriodOptions, useUrlFilter, useUrlSearch } from './components/filters';
+import {
+  INVOICE_PAGE_SIZE,
+  invoiceListQuery,
+  invoicePeriods,
+  invoiceStatuses,
+  listPeriodOptions,
+  useUrlFilter,
+  useUrlSearch,
+} from './components/filters';
 import { invoiceAllows, statementPending } from './components/invoiceActions';
 import { PayModal } from './components/PayModal';
 import { RejectInvoiceModal } from './components/RejectInvoiceModal';
@@ -35,9 +43,6 @@ import { MATERIALS_WARNING_PERCENT, materialsAtLeastPercent } from './domain';
 import { pounds, ukDate } from '../../ui/format';
 import { errorMessage } from '../../ui/problem';
 
-const statuses = ['all', 'draft', 'portal_draft', 'approved', 'paid', 'cancelled', 'rejected'] as const;
-const PAGE_SIZE = 50;
-
 /** /cis/invoices: filters, summary cards, the table with row and bulk actions, pagination, live updates. */
 export function InvoiceList() {
   const { abilities } = useCis();
@@ -46,19 +51,14 @@ export function InvoiceList() {
   const confirm = useConfirm();
   const search = useUrlSearch();
   const [params, setParams] = useSearchParams();
-  const [status, setStatus] = useUrlFilter<InvoiceFilters['status']>('status', 'all', statuses);
+  const [status, setStatus] = useUrlFilter<InvoiceFilters['status']>('status', 'all', invoiceStatuses);
   const [period, setPeriod] = useUrlFilter<InvoicePeriod>('period', 'all', invoicePeriods);
-  const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
+  const query = invoiceListQuery(params);
+  const { page } = query;
   const [selected, setSelected] = useState<string[]>([]);
   const [paying, setPaying] = useState<string[] | null>(null);
   const [rejecting, setRejecting] = useState<Invoice | null>(null);
-  const { data, error, isLoading, isFetching } = useInvoicesQuery({
-    search,
-    status,
-    period,
-    page,
-    pageSize: PAGE_SIZE,
-  });
+  const { data, error, isLoading, isFetching } = useInvoicesQuery(query);
   const [act] = useInvoiceActionMutation();
   const [bulk, bulkState] = useBulkInvoicesMutation();
   useInvoiceStream();
@@ -347,7 +347,7 @@ export function InvoiceList() {
         selection={abilities.canApprove ? { selected, onChange: setSelected } : undefined}
         pagination={{
           current: data?.page ?? page,
-          pageSize: data?.pageSize ?? PAGE_SIZE,
+          pageSize: data?.pageSize ?? INVOICE_PAGE_SIZE,
           total: data?.total ?? 0,
           showTotal: (total) =>
             data?.totalCapped ? `${total.toLocaleString('en-GB')}+ invoices` : plural(total, 'invoice'),

@@ -14,7 +14,7 @@ import {
   useSubcontractorsQuery,
   type SubcontractorFilters,
 } from './api';
-import { useUrlFilter, useUrlSearch } from './components/filters';
+import { subcontractorStatuses, subcontractorTypes, useUrlFilter, useUrlSearch } from './components/filters';
 import { DetailsIncompleteTag } from './components/DetailsIncomplete';
 import { PortalLinkPanel } from './components/InviteModal';
 import { MergeDuplicatesModal } from './components/MergeDuplicatesModal';
@@ -23,9 +23,6 @@ import { CisQueryError } from './components/CisQueryError';
 import { useCis } from './context';
 import { capitalise } from '../../ui/format';
 import { errorMessage } from '../../ui/problem';
-
-const statuses = ['all', 'active', 'archived'] as const;
-const types = ['all', 'individual', 'company', 'partnership'] as const;
 
 function batchToast(
   toast: ReturnType<typeof useToast>,
@@ -47,8 +44,12 @@ export function SubcontractorList() {
   const toast = useToast();
   const confirm = useConfirm();
   const search = useUrlSearch();
-  const [status, setStatus] = useUrlFilter<SubcontractorFilters['status']>('status', 'all', statuses);
-  const [type, setType] = useUrlFilter<SubcontractorFilters['type']>('type', 'all', types);
+  const [status, setStatus] = useUrlFilter<SubcontractorFilters['status']>(
+    'status',
+    'all',
+    subcontractorStatuses,
+  );
+  const [type, setType] = useUrlFilter<SubcontractorFilters['type']>('type', 'all', subcontractorTypes);
   const [selected, setSelected] = useState<string[]>([]);
   const [linkResult, setLinkResult] = useState<{ result: InviteResult; email: string } | null>(null);
   const { data, error, isLoading, isFetching } = useSubcontractorsQuery({ search, status, type });

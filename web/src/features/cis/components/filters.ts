@@ -1,5 +1,16 @@
 import { useSearchParams } from 'react-router';
 
+/** A list filter's value in the address: the allowed value given, else the fallback. */
+export function urlFilterValue<T extends string>(
+  params: URLSearchParams,
+  key: string,
+  fallback: T,
+  allowed: readonly T[],
+): T {
+  const raw = params.get(key);
+  return raw !== null && (allowed as readonly string[]).includes(raw) ? (raw as T) : fallback;
+}
+
 /** A list filter kept in the address (so the top bar's search and export see the same filters). */
 export function useUrlFilter<T extends string>(
   key: string,
@@ -7,8 +18,7 @@ export function useUrlFilter<T extends string>(
   allowed: readonly T[],
 ): [T, (value: T) => void] {
   const [params, setParams] = useSearchParams();
-  const raw = params.get(key);
-  const value = raw !== null && (allowed as readonly string[]).includes(raw) ? (raw as T) : fallback;
+  const value = urlFilterValue(params, key, fallback, allowed);
   const set = (next: T) => {
     setParams(
       (previous) => {
@@ -46,4 +56,42 @@ export function listPeriodOptions(current: InvoicePeriodValue) {
   return invoicePeriodOptions.filter(
     (option) => ['all', 'current', 'previous'].includes(option.value) || option.value === current,
   );
+}
+
+/** The invoice list's status filter values (cis.md §5, with Portal Pending and Rejected: issue 13). */
+export const invoiceStatuses = [
+  'all',
+  'draft',
+  'portal_draft',
+  'approved',
+  'paid',
+  'cancelled',
+  'rejected',
+] as const;
+export const INVOICE_PAGE_SIZE = 50;
+
+/**
+ * The invoice list's query as the address gives it: read once here by the list and by the first load's preload, so
+ * the preloaded answer is the one the list asks for.
+ */
+export function invoiceListQuery(params: URLSearchParams) {
+  return {
+    search: params.get('search') ?? '',
+    status: urlFilterValue(params, 'status', 'all', invoiceStatuses),
+    period: urlFilterValue(params, 'period', 'all', invoicePeriods),
+    page: Math.max(1, Number(params.get('page') ?? '1') || 1),
+    pageSize: INVOICE_PAGE_SIZE,
+  };
+}
+
+export const subcontractorStatuses = ['all', 'active', 'archived'] as const;
+export const subcontractorTypes = ['all', 'individual', 'company', 'partnership'] as const;
+
+/** The subcontractor list's query as the address gives it (the list and the first load's preload). */
+export function subcontractorListQuery(params: URLSearchParams) {
+  return {
+    search: params.get('search') ?? '',
+    status: urlFilterValue(params, 'status', 'all', subcontractorStatuses),
+    type: urlFilterValue(params, 'type', 'all', subcontractorTypes),
+  };
 }
