@@ -15,14 +15,7 @@ import {
   settingsBody,
 } from '@workspace/cis/testing';
 import { animationsDone, shots, visible } from './browser.js';
-import {
-  declareAndSubmit,
-  dialog,
-  startCisBrowserStack,
-  submitDialog,
-  until,
-  type CisBrowserStack,
-} from './cis-stack.js';
+import { dialog, startCisBrowserStack, submitAmendment, until, type CisBrowserStack } from './cis-stack.js';
 
 const clock = new ControlledClock(new Date('2026-11-10T10:00:00Z'));
 let stack: CisBrowserStack;
@@ -234,15 +227,7 @@ describe('corrections after the fact, in Chromium, on 10 November 2026', () => {
 
     await changes.getByRole('button', { name: 'Amend return' }).click();
     await dialog(page, 'Amendment started').getByRole('button', { name: 'OK' }).click();
-    await visible(current.getByText('Return validated successfully'));
-    await current.getByRole('button', { name: 'Submit Return' }).click();
-    await visible(
-      submitDialog(page).getByText('Submit the amended return for the month ending 5 November 2026', {
-        exact: true,
-      }),
-    );
-    await declareAndSubmit(page);
-    await dialog(page, 'Return Submitted').getByRole('button', { name: 'OK' }).click();
+    await submitAmendment(page, current, 'month ending 5 November 2026');
     await visible(
       current
         .getByTestId('submitted-return')

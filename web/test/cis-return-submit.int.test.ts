@@ -18,8 +18,8 @@ import { ControlledClock } from '@workspace/kit/testing';
 import { shots, visible } from './browser.js';
 import {
   cisStackPerFile,
-  declareAndSubmit,
   dialog,
+  submitAmendment,
   submitDialog,
   type CisBrowserStack,
 } from './cis-stack.js';
@@ -203,15 +203,7 @@ it('a payment into the submitted month shows the return changed since submission
     await visible(
       changes.getByText('An amendment is in progress: check it and submit it with the declarations.'),
     );
-    await visible(current.getByText('Return validated successfully'));
-    await current.getByRole('button', { name: 'Submit Return' }).click();
-    await visible(
-      submitDialog(page).getByText('Submit the amended return for the month ending 5 November 2026', {
-        exact: true,
-      }),
-    );
-    await declareAndSubmit(page);
-    await dialog(page, 'Return Submitted').getByRole('button', { name: 'OK' }).click();
+    await submitAmendment(page, current, 'month ending 5 November 2026');
 
     const panel = current.getByTestId('submitted-return');
     await visible(

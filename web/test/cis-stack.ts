@@ -163,3 +163,17 @@ export async function declareAndSubmit(page: Page): Promise<void> {
   for (const box of await boxes.all()) await box.click();
   await open.getByRole('button', { name: /^Submit (amended )?return$/ }).click();
 }
+
+/**
+ * Submits the amendment open on the Returns page: once validated, Submit Return asks for the amended return of
+ * `monthName` ('month ending 5 November 2026'), the declarations are ticked and sent, and Return Submitted closed.
+ */
+export async function submitAmendment(page: Page, current: Locator, monthName: string): Promise<void> {
+  await visible(current.getByText('Return validated successfully'));
+  await current.getByRole('button', { name: 'Submit Return' }).click();
+  await visible(
+    submitDialog(page).getByText(`Submit the amended return for the ${monthName}`, { exact: true }),
+  );
+  await declareAndSubmit(page);
+  await dialog(page, 'Return Submitted').getByRole('button', { name: 'OK' }).click();
+}

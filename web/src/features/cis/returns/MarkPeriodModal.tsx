@@ -1,10 +1,11 @@
 import type { PeriodMarkInput, ReturnPeriod } from '@workspace/cis/contract';
 import { taxMonthName } from '@workspace/rules';
-import { Alert, Form, Input, Modal, Radio, Space } from 'antd';
+import { Alert, Button, Form, Input, Modal, Radio, Space } from 'antd';
 import { useCallback, useState } from 'react';
 import { useConfirm, useToast } from '../../../ui/feedback';
 import { errorMessage } from '../../../ui/problem';
 import { useMarkPeriodMutation } from '../api';
+import { markable } from './periodText';
 
 type Reason = PeriodMarkInput['reason'];
 
@@ -104,5 +105,22 @@ export function useClearMark() {
       }
     },
     [confirm, mark, toast],
+  );
+}
+
+/** A month's mark action: Clear mark when it is marked, Mark… (`onMark` opens the dialog) when it may be marked. */
+export function MarkPeriodAction({ period, onMark }: { period: ReturnPeriod; onMark: () => void }) {
+  const clearMark = useClearMark();
+  if (period.mark)
+    return (
+      <Button size="small" onClick={() => void clearMark(period.label)}>
+        Clear mark
+      </Button>
+    );
+  if (!markable(period)) return null;
+  return (
+    <Button size="small" onClick={onMark}>
+      Mark…
+    </Button>
   );
 }

@@ -8,8 +8,8 @@ import { useToast } from '../../../ui/feedback';
 import { ukDate } from '../../../ui/format';
 import { useCis } from '../context';
 import { downloadFile } from '../download';
-import { MarkPeriodModal, useClearMark } from './MarkPeriodModal';
-import { markable, markedByText, markReasonText } from './periodText';
+import { MarkPeriodAction, MarkPeriodModal } from './MarkPeriodModal';
+import { markedByText, markReasonText } from './periodText';
 import { PeriodStatusTag } from './PeriodStatusTag';
 
 /**
@@ -30,7 +30,6 @@ export function PeriodHistory({
   const { abilities, session } = useCis();
   const toast = useToast();
   const [marking, setMarking] = useState<ReturnPeriod | null>(null);
-  const clearMark = useClearMark();
   const rows = periods.filter((period) => period.label !== inView);
 
   const columns: ColumnsType<ReturnPeriod> = [
@@ -79,21 +78,14 @@ export function PeriodHistory({
           {
             title: '',
             key: 'actions',
-            render: (_: unknown, period: ReturnPeriod) =>
-              period.mark ? (
-                <Button size="small" onClick={() => void clearMark(period.label)}>
-                  Clear mark
-                </Button>
-              ) : markable(period) ? (
-                <Button
-                  size="small"
-                  onClick={() => {
-                    setMarking(period);
-                  }}
-                >
-                  Mark…
-                </Button>
-              ) : null,
+            render: (_: unknown, period: ReturnPeriod) => (
+              <MarkPeriodAction
+                period={period}
+                onMark={() => {
+                  setMarking(period);
+                }}
+              />
+            ),
           },
         ]
       : []),

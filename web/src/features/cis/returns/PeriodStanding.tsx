@@ -1,9 +1,9 @@
 import type { ReturnPeriod } from '@workspace/cis/contract';
-import { Alert, Button, Space } from 'antd';
+import { Alert, Space } from 'antd';
 import { useState } from 'react';
 import { useCis } from '../context';
-import { MarkPeriodModal, useClearMark } from './MarkPeriodModal';
-import { markable, markedByText, standingText } from './periodText';
+import { MarkPeriodAction, MarkPeriodModal } from './MarkPeriodModal';
+import { markedByText, standingText } from './periodText';
 
 const ALERT_TYPE: Record<ReturnPeriod['status'], 'error' | 'warning' | 'info' | 'success'> = {
   overdue: 'error',
@@ -20,20 +20,13 @@ const ALERT_TYPE: Record<ReturnPeriod['status'], 'error' | 'warning' | 'info' | 
 export function PeriodStanding({ period, today }: { period: ReturnPeriod; today: string }) {
   const { abilities, session } = useCis();
   const [marking, setMarking] = useState(false);
-  const clearMark = useClearMark();
-  const action = !abilities.canSubmit ? null : period.mark ? (
-    <Button size="small" onClick={() => void clearMark(period.label)}>
-      Clear mark
-    </Button>
-  ) : markable(period) ? (
-    <Button
-      size="small"
-      onClick={() => {
+  const action = abilities.canSubmit ? (
+    <MarkPeriodAction
+      period={period}
+      onMark={() => {
         setMarking(true);
       }}
-    >
-      Mark…
-    </Button>
+    />
   ) : null;
   return (
     <>
