@@ -16,13 +16,7 @@ import {
 } from '@workspace/cis/testing';
 import { ControlledClock } from '@workspace/kit/testing';
 import { shots, visible } from './browser.js';
-import {
-  cisStackPerFile,
-  dialog,
-  submitAmendment,
-  submitDialog,
-  type CisBrowserStack,
-} from './cis-stack.js';
+import { cisStackPerFile, dialog, submitAmendment, submitDialog, type CisBrowserStack } from './cis-stack.js';
 
 const clock = new ControlledClock(new Date('2026-10-20T09:00:00Z'));
 /** The month ending 5 November 2026 (6 October to 5 November). */
