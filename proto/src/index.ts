@@ -144,3 +144,83 @@ export const notificationEvents = {
   emailSent: defineEvent('notification.email.sent', NOTIFICATION_TOPIC, EmailSentSchema),
   emailFailed: defineEvent('notification.email.failed', NOTIFICATION_TOPIC, EmailFailedSchema),
 };
+
+export * from '../gen/workspace/drive/v1/events_pb.js';
+import { DriveActivitySchema } from '../gen/workspace/drive/v1/events_pb.js';
+
+const DRIVE_TOPIC = domainTopic('drive');
+
+/**
+ * The audit actions of drive.md §7 and the drive's own (drives, libraries, versions, storage, CIS documents filed,
+ * denials), each its own CloudEvents type on drive.events.v1.
+ */
+export const driveAuditActions = [
+  'FILE_UPLOADED',
+  'FILE_DELETED',
+  'FILE_TRASHED',
+  'FILE_RESTORED',
+  'FILE_PURGED',
+  'BULK_DRIVE_DELETED',
+  'BULK_DRIVE_TRASHED',
+  'BULK_DRIVE_MOVED',
+  'FILE_SHARED',
+  'FILE_DOWNLOADED',
+  'FILE_MOVED',
+  'FOLDER_CREATED',
+  'FOLDER_UPDATED',
+  'FOLDER_DELETED',
+  'SIGNATURE_REQUESTED',
+  'SIGNATURE_COMPLETED',
+  'SIGNATURE_DECLINED',
+  'STORAGE_QUOTA_EXCEEDED',
+  'DRIVE_EXPORTED',
+  'SHARE_TEMPLATE_CREATED',
+  'SHARE_TEMPLATE_UPDATED',
+  'SHARE_TEMPLATE_DELETED',
+  'SHARE_CREATED',
+  'SHARE_ACCESSED',
+  'SHARE_LINK_COPIED',
+  'SHARE_EXPIRED',
+  'SHARE_REVOKED',
+  'SHARE_FILE_DOWNLOADED',
+  'SHARE_REBUILT',
+  'SHARE_LINK_CREATED',
+  'SHARE_LINK_REVOKED',
+  'SHARE_LINK_EXPIRED',
+  'SHARE_VIEWED',
+  'SHARE_DOWNLOADED',
+  'SHARE_LINK_ACCESSED',
+  'SHARE_UNAUTHORIZED_ACCESS',
+  'SHARE_PASSCODE_FAILED',
+  'ATTACHMENT_ANALYZED',
+  'SHARE_CREATED_FROM_ANALYSIS',
+  // Not in drive.md: the drive's own changes and reads of note.
+  'DRIVE_CREATED',
+  'DRIVE_UPDATED',
+  'DRIVE_MEMBERS_CHANGED',
+  'LIBRARY_CREATED',
+  'LIBRARY_UPDATED',
+  'FILE_RENAMED',
+  'FILE_VERSION_ADDED',
+  'FILE_VERSION_RESTORED',
+  'FILE_PREVIEWED',
+  'FILE_REFERENCE_ADDED',
+  'FILE_REFERENCE_REMOVED',
+  'FILE_REFERENCES_REPAIRED',
+  'FILE_CONTENT_FLAGGED',
+  'STORAGE_TIER_CHANGED',
+  'CIS_DOCUMENT_FILED',
+  'PERMISSION_DENIED',
+] as const;
+export type DriveAuditAction = (typeof driveAuditActions)[number];
+
+/** FILE_UPLOADED → drive.file.uploaded; SHARE_PASSCODE_FAILED → drive.share.passcode_failed. */
+export const driveEventType = (action: DriveAuditAction): string =>
+  `drive.${action.toLowerCase().replace('_', '.')}`;
+
+export const driveEvents = Object.fromEntries(
+  driveAuditActions.map((action) => [
+    action,
+    defineEvent(driveEventType(action), DRIVE_TOPIC, DriveActivitySchema),
+  ]),
+) as Record<DriveAuditAction, EventDefinition<typeof DriveActivitySchema>>;

@@ -15,6 +15,7 @@ export * from './http/sse.js';
 export * from './db/database.js';
 export * from './db/migrations.js';
 export * from './db/listener.js';
+export * from './db/records.js';
 export * from './events/bus.js';
 export * from './events/cloudevents.js';
 export * from './events/consumer.js';

@@ -13,4 +13,3 @@ export * from './modules/notes.js';
 export * from './modules/chat.js';
 export * from './modules/calls.js';
 export * from './modules/docs.js';
-export * from './modules/drive.js';

@@ -5,7 +5,6 @@ import {
   chatScopes,
   closeScopes,
   docsScopes,
-  driveScopes,
   normalizeRole,
   notesScopes,
   passesScopeCheck,
@@ -99,7 +98,7 @@ describe('assembleScopes', () => {
 });
 
 describe('the modules without a service yet', () => {
-  const modules = [scheduleScopes, notesScopes, chatScopes, callsScopes, docsScopes, driveScopes];
+  const modules = [scheduleScopes, notesScopes, chatScopes, callsScopes, docsScopes];
   const model = assembleScopes(modules);
 
   test('every implication names scopes of these modules and each scope’s module is its first segment', () => {

@@ -1,6 +1,6 @@
 import { plural } from '@workspace/rules';
 import { randomUUID } from 'node:crypto';
-import { HttpProblem, problems } from '@workspace/kit';
+import { HttpProblem, isUniqueViolation, problems } from '@workspace/kit';
 import { z } from 'zod';
 import type { CisDeps } from '../cis-deps.js';
 import { invoicesCsv, type InvoiceCsvSource } from '../documents/csv-export.js';
@@ -11,7 +11,6 @@ import {
   type InvoiceFilters,
   type InvoiceRecord,
 } from '../db/invoices.store.js';
-import { isUniqueViolation } from '../db/records.js';
 import { SubcontractorStore, type SubcontractorRecord } from '../db/subcontractors.store.js';
 import {
   calculateInvoice,

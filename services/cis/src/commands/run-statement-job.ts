@@ -1,7 +1,7 @@
+import { inSavepoint } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
 import { InvoiceStore } from '../db/invoices.store.js';
 import { JobStore, type JobRecord } from '../db/jobs.store.js';
-import { inSavepoint } from '../db/records.js';
 import { StatementStore } from '../db/statements.store.js';
 import { jobChanged } from '../events/job-changes.js';
 import { STATEMENT_JOB } from './statement-jobs.js';

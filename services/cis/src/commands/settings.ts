@@ -1,7 +1,7 @@
+import { inSavepoint } from '@workspace/kit';
 import type { Knex } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
 import { SettingsStore, type SettingsRecord } from '../db/settings.store.js';
-import { inSavepoint } from '../db/records.js';
 import {
   CHECKLIST_SCOPES,
   checkRolePermissions,

@@ -1,5 +1,5 @@
+import { camelise, type Camelised } from '@workspace/kit';
 import type { Knex } from '@workspace/kit';
-import { camelise, type Camelised } from './records.js';
 
 interface ActivityRow {
   id: number;

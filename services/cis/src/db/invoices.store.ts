@@ -1,6 +1,6 @@
+import { camelise, containing, snakeise, type Camelised } from '@workspace/kit';
 import type { Knex } from '@workspace/kit';
 import { currentTaxMonth, previousTaxMonth, taxMonthPeriod, type InvoiceAmounts } from '../domain/index.js';
-import { camelise, containing, snakeise, type Camelised } from './records.js';
 
 interface InvoiceRow {
   id: string;

@@ -1,6 +1,6 @@
+import { camelise, type Camelised } from '@workspace/kit';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@workspace/kit';
-import { camelise, type Camelised } from './records.js';
 
 export type JobStatus = 'pending' | 'running' | 'completed' | 'failed';
 

@@ -1,6 +1,6 @@
+import { camelise, type Camelised } from '@workspace/kit';
 import type { Knex } from '@workspace/kit';
 import type { PeriodMarkReason } from '../domain/index.js';
-import { camelise, type Camelised } from './records.js';
 
 interface PeriodMarkRow {
   tenant_id: string;

@@ -1,7 +1,7 @@
+import { camelise, snakeise, type Camelised } from '@workspace/kit';
 import type { Knex } from '@workspace/kit';
 import type { CisDeclarations } from '@workspace/rules';
 import type { ReturnLine, ReturnTotals, taxMonthPeriod } from '../domain/index.js';
-import { camelise, snakeise, type Camelised } from './records.js';
 
 export type ReturnStatus = 'draft' | 'ready' | 'submitted' | 'amended' | 'nil';
 /** A return's period (cis.md section 3): the tax month's dates and labels, with its taxMonth. */

@@ -1,5 +1,5 @@
+import { camelise, snakeise, type Camelised } from '@workspace/kit';
 import type { Knex } from '@workspace/kit';
-import { camelise, snakeise, type Camelised } from './records.js';
 
 interface SettingsRow {
   tenant_id: string;

@@ -1,5 +1,5 @@
+import { camelise, snakeise, type Camelised } from '@workspace/kit';
 import type { Knex } from '@workspace/kit';
-import { camelise, snakeise, type Camelised } from './records.js';
 
 export type IssueMethod = 'email' | 'portal' | 'print';
 

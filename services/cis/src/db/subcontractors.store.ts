@@ -1,6 +1,6 @@
+import { camelise, containing, snakeise, type Camelised } from '@workspace/kit';
 import type { Knex } from '@workspace/kit';
 import type { IdentityKind } from '../domain/index.js';
-import { camelise, containing, snakeise, type Camelised } from './records.js';
 
 export interface Address {
   line1: string;

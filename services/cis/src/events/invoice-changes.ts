@@ -1,5 +1,5 @@
+import { notify } from '@workspace/kit';
 import type { Knex } from '@workspace/kit';
-import { notify } from '../db/records.js';
 
 /** Channel of the invoice change notifications (live list updates). */
 export const INVOICE_CHANNEL = 'cis_invoice_changes';

@@ -1,6 +1,6 @@
+import { notify } from '@workspace/kit';
 import type { Knex } from '@workspace/kit';
 import type { JobStatus } from '../db/jobs.store.js';
-import { notify } from '../db/records.js';
 
 /** Channel that wakes the job workers. */
 export const JOB_CHANNEL = 'cis_jobs';

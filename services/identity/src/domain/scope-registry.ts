@@ -2,14 +2,8 @@
 // scopes, implications and role templates in its own domain (modules without a service yet, in @workspace/rules);
 // a new module adds its declaration here. The order is the catalogue's.
 import { cisScopes } from '@workspace/cis/domain';
-import {
-  callsScopes,
-  chatScopes,
-  docsScopes,
-  driveScopes,
-  notesScopes,
-  scheduleScopes,
-} from '@workspace/rules';
+import { driveScopes } from '@workspace/drive/domain';
+import { callsScopes, chatScopes, docsScopes, notesScopes, scheduleScopes } from '@workspace/rules';
 import { workspaceScopes } from './workspace-scopes.js';
 
 export const scopeModules = [

@@ -1,6 +1,6 @@
-// The drive's and backups' scopes (drive.md §6).
-// Declared here until the drive service is built; the declaration moves to that service's domain then.
-import type { ModuleScopes } from '../scopes.js';
+// The drive's and backups' scopes (drive.md §6): the catalogue identity assembles into the product's, and the
+// implications between them (the spec's coarse mapping, manage-all and drive.admin).
+import type { ModuleScopes } from '@workspace/rules';
 
 const driveManageAll = [
   'drive.file.soft_delete',

@@ -1,0 +1,58 @@
+import { problems, type Knex, type RequestContext } from '@workspace/kit';
+import { DriveStore, type DriveRecord } from '../db/drives.store.js';
+import { FileStore, type FileRecord } from '../db/files.store.js';
+import { LibraryStore, type LibraryRecord } from '../db/libraries.store.js';
+import { canReadFile, canReadLibrary, canSeeDrive, type Caller } from '../domain/index.js';
+
+/** The caller as the access rules see them, from the verified token only. */
+export function callerOf(ctx: RequestContext): Caller {
+  return { userId: ctx.userId, scopes: ctx.scopes, superAdmin: ctx.scopes.has('system.superadmin') };
+}
+
+export const FILE_NOT_FOUND = 'File not found';
+
+/** A drive the caller may see; 404 otherwise (another tenant's, deleted, or not theirs to see: the same answer). */
+export async function visibleDrive(
+  trx: Knex.Transaction,
+  caller: Caller,
+  driveId: string,
+): Promise<DriveRecord> {
+  const drive = await new DriveStore(trx).get(driveId);
+  if (!drive || !canSeeDrive(caller, drive)) throw problems.notFound('Drive not found');
+  return drive;
+}
+
+/** A library of a drive the caller may see, which they may read; 404 otherwise. */
+export async function readableLibrary(
+  trx: Knex.Transaction,
+  caller: Caller,
+  libraryId: string,
+): Promise<{ library: LibraryRecord; drive: DriveRecord }> {
+  const library = await new LibraryStore(trx).get(libraryId);
+  if (!library || !canReadLibrary(caller, library)) throw problems.notFound('Library not found');
+  const drive = await visibleDrive(trx, caller, library.driveId);
+  return { library, drive };
+}
+
+export interface FileInPlace {
+  file: FileRecord;
+  library: LibraryRecord;
+  drive: DriveRecord;
+}
+
+/** A file the caller may open, with its library and drive; 'File not found' (404) otherwise. */
+export async function readableFile(
+  trx: Knex.Transaction,
+  caller: Caller,
+  fileId: string,
+): Promise<FileInPlace> {
+  const file = await new FileStore(trx).get(fileId);
+  if (!file) throw problems.notFound(FILE_NOT_FOUND);
+  const [library, drive] = await Promise.all([
+    new LibraryStore(trx).get(file.libraryId),
+    new DriveStore(trx).get(file.driveId),
+  ]);
+  if (!library || !drive || !canReadFile(caller, drive, library, file))
+    throw problems.notFound(FILE_NOT_FOUND);
+  return { file, library, drive };
+}

@@ -1,0 +1,4 @@
+// The drive's pure rules: browser-safe (the web imports them as @workspace/drive/domain).
+export * from './access.js';
+export * from './constants.js';
+export * from './scopes.js';

@@ -1,0 +1,32 @@
+// drive in `make up` (deploy/local/embedded.ts): the region uk, its objects in the local MinIO up.sh started.
+import { startService } from '@workspace/kit';
+import type { EmbeddedService } from '@workspace/kit/embedding';
+import { driveConfigSchema } from './config.js';
+import { driveService } from './service.js';
+
+export const embedded: EmbeddedService = {
+  name: 'drive',
+  port: 8084,
+  after: ['identity'],
+  note: 'internal; OpenAPI at /openapi.json',
+  async start(context) {
+    const roles = await context.provision({ schema: 'drive', role: 'svc_drive', extensions: ['pg_trgm'] });
+    const identityUrl = context.urlOf('identity');
+    const config = driveConfigSchema.parse({
+      ...context.env,
+      PORT: String(embedded.port),
+      BUS: 'memory',
+      DATABASE_URL: roles.databaseUrl,
+      // One process: it migrates at start as the owner (a deployed service leaves that to the migrate step).
+      DATABASE_MIGRATION_URL: roles.migrationUrl,
+      MIGRATE_AT_START: 'true',
+      JWKS_URL: `${identityUrl}/.well-known/jwks.json`,
+      IDENTITY_URL: identityUrl,
+      DRIVE_REGION: 'uk',
+      OBJECT_STORE_URL: context.env.MINIO_ENDPOINT ?? 'http://127.0.0.1:19000',
+      OBJECT_STORE_ACCESS_KEY: context.env.MINIO_ROOT_USER ?? 'workspace',
+      OBJECT_STORE_SECRET_KEY: context.env.MINIO_ROOT_PASSWORD ?? 'workspace-local-secret',
+    });
+    return startService(driveService(config), config, { bus: context.bus, logger: context.logger });
+  },
+};
