@@ -131,6 +131,10 @@ export class FileStore {
       .update({ ...columns, updated_at: this.trx.fn.now() });
   }
 
+  async addVersion(version: Omit<FileVersionRecord, 'createdAt'>): Promise<void> {
+    await this.trx('file_versions').insert(snakeise(version));
+  }
+
   async versions(fileId: string): Promise<FileVersionRecord[]> {
     const rows = await this.trx<VersionRow>('file_versions')
       .where({ file_id: fileId })

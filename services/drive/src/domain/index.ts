@@ -2,3 +2,5 @@
 export * from './access.js';
 export * from './constants.js';
 export * from './scopes.js';
+export * from './file-types.js';
+export * from './names.js';
