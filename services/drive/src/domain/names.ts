@@ -10,6 +10,7 @@ import { extensionOf } from './file-types.js';
 export function sanitiseName(raw: string): string {
   const cleaned = raw
     .normalize('NFC')
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
     .replace(/[\u0000-\u001f\u007f/\\]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()
