@@ -56,3 +56,11 @@ export async function readableFile(
     throw problems.notFound(FILE_NOT_FOUND);
   return { file, library, drive };
 }
+
+/**
+ * The spec's payloads carry a tenantId (drive.md §7). The caller's tenant is the token's; a tenantId naming any other
+ * answers 404 like any other tenant's object, and an absent one is the caller's own.
+ */
+export function requireOwnTenant(ctx: RequestContext, tenantId: string | undefined): void {
+  if (tenantId !== undefined && tenantId !== ctx.tenantId) throw problems.notFound('Not found');
+}
