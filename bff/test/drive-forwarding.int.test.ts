@@ -21,6 +21,7 @@ interface Received {
   url: string;
   authorization: string | undefined;
   idempotencyKey: string | undefined;
+  shareToken: string | undefined;
   body: string;
 }
 
@@ -38,6 +39,7 @@ async function startFakeDrive() {
         url,
         authorization: req.headers.authorization,
         idempotencyKey: req.headers['x-idempotency-key'] as string | undefined,
+        shareToken: req.headers['x-share-token'] as string | undefined,
         body,
       });
       if (url.startsWith('/v1/files/stream')) {
@@ -204,6 +206,11 @@ describe('/api/public/shares/* (no session)', () => {
     expect(drive.last()).toMatchObject({ method: 'POST', url: '/v1/public/shares/s1/unlock' });
     expect(drive.last()?.authorization).toBeUndefined();
     expect(JSON.parse(drive.last()?.body ?? '{}')).toEqual({ passcode: '123456' });
+    // The viewer token the passcode gave goes along with the next calls.
+    await new TestBrowser(base).api('/api/public/shares/s1?tenantId=demo', {
+      headers: { 'x-share-token': 'viewer-token-1' },
+    });
+    expect(drive.last()?.shareToken).toBe('viewer-token-1');
   });
 
   it("sends a signed-in colleague's token along (tenant and restricted shares), on a change only with the CSRF token", async () => {
