@@ -40,29 +40,6 @@ export const logoView = z.object({
 export const identityForwards: ForwardedOperation[] = [
   {
     method: 'get',
-    path: '/users/directory',
-    summary:
-      'The tenant’s colleagues (name, username, e-mail) for any signed-in member: whom a file can be shared with',
-    responses: {
-      200: {
-        description: 'Colleagues',
-        schema: z.object({
-          items: z.array(
-            z.object({
-              uid: z.string(),
-              username: z.string().nullable(),
-              displayName: z.string(),
-              email: z.string(),
-              firstName: z.string(),
-              lastName: z.string(),
-            }),
-          ),
-        }),
-      },
-    },
-  },
-  {
-    method: 'get',
     path: '/me',
     summary: 'The signed-in user and their tenant',
     responses: { 200: { description: 'Profile', schema: z.object({ user: userView, tenant: tenantView }) } },

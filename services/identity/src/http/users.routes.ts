@@ -3,7 +3,6 @@ import { updateUserAccess } from '../commands/user-updates.js';
 import type { IdentityContext } from '../context.js';
 import { presentUser } from './users.present.js';
 import {
-  directoryView,
   updateUserBody,
   userNamesQuery,
   userNamesView,
@@ -45,27 +44,6 @@ export function usersRoutes(context: IdentityContext): ApiRouter {
           items: users
             .filter((user) => wanted.has(user.uid))
             .map((user) => ({ uid: user.uid, displayName: personName(user) })),
-        };
-      },
-    })
-    .route({
-      method: 'get',
-      path: '/users/directory',
-      summary:
-        'The tenant’s colleagues (name, username and e-mail), to any signed-in member of the tenant: whom ' +
-        'a file can be shared with; nothing about their roles or access',
-      responses: { 200: { description: 'Colleagues', schema: directoryView } },
-      handler: async ({ ctx }) => {
-        const users = await context.inTenant(ctx.tenantId, (stores) => stores.users.users());
-        return {
-          items: users.map((user) => ({
-            uid: user.uid,
-            username: user.username,
-            displayName: personName(user),
-            email: user.email,
-            firstName: user.firstName,
-            lastName: user.lastName,
-          })),
         };
       },
     })

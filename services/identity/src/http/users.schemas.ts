@@ -58,20 +58,6 @@ export const userNamesQuery = z.object({
     .pipe(z.array(z.uuid()).min(1).max(100)),
 });
 
-/** A colleague as any signed-in member of the tenant sees them (the drive's Share File dialog). */
-export const directoryView = z.object({
-  items: z.array(
-    z.object({
-      uid: z.string(),
-      username: z.string().nullable(),
-      displayName: z.string(),
-      email: z.string(),
-      firstName: z.string(),
-      lastName: z.string(),
-    }),
-  ),
-});
-
 export const userNamesView = z.object({
   items: z.array(z.object({ uid: z.string(), displayName: z.string() })),
 });
