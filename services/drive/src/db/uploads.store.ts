@@ -90,9 +90,10 @@ export class UploadStore {
 
   /** Whether the folder belongs to the drive (an upload into a folder names one of the drive's). */
   async folderInDrive(folderId: string, driveId: string): Promise<boolean> {
-    const row = (await this.trx('folders').where({ id: folderId, drive_id: driveId }).first('id')) as
-      { id: string } | undefined;
-    return row !== undefined;
+    const rows = await this.trx<{ id: string; drive_id: string }>('folders')
+      .where({ id: folderId, drive_id: driveId })
+      .select('id');
+    return rows.length > 0;
   }
 }
 
