@@ -90,7 +90,7 @@ export async function useStorage(h: DriveHarness, bytes: number, tenantId = 'dem
 
 /** Sets the tenant's storage tier in identity's record (and makes the drive forget what it cached). */
 export async function setTier(h: DriveHarness, tier: StorageTier, tenantId = 'demo'): Promise<void> {
-  await adminQuery(h, 'UPDATE identity.tenants SET storage_tier = $1 WHERE id = $2', [tier, tenantId]);
+  await adminQuery(h, 'UPDATE identity.tenants SET storage_tier = $1 WHERE tenant_id = $2', [tier, tenantId]);
   h.definition.deps().identity.forget(tenantId);
 }
 
