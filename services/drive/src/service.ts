@@ -5,6 +5,10 @@ import type { ObjectStore } from './clients/object-store.js';
 import type { DriveConfig } from './config.js';
 import { createDriveDeps, type DriveDeps } from './drive-deps.js';
 import { meRoutes } from './http/me.routes.js';
+import { storageRoutes } from './http/storage.routes.js';
+import { uploadRoutes } from './http/uploads.routes.js';
+import { versionRoutes } from './http/versions.routes.js';
+import { UploadCleanupWorker } from './workers/upload-cleanup.worker.js';
 
 export const DRIVE_SCHEMA = 'drive';
 
@@ -52,7 +56,13 @@ export function driveService(config: DriveConfig, seams: DriveSeams = {}): Drive
     },
     routes: () => {
       const ready = started();
-      return [{ basePath: '/v1', api: meRoutes(ready) }];
+      return [
+        { basePath: '/v1', api: meRoutes(ready) },
+        { basePath: '/v1', api: uploadRoutes(ready) },
+        { basePath: '/v1', api: versionRoutes(ready) },
+        { basePath: '/v1', api: storageRoutes(ready) },
+      ];
     },
+    workers: () => [new UploadCleanupWorker(started())],
   };
 }

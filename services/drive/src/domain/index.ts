@@ -4,3 +4,5 @@ export * from './constants.js';
 export * from './scopes.js';
 export * from './file-types.js';
 export * from './names.js';
+export * from './upload-policy.js';
+export * from './storage-summary.js';

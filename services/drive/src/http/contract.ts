@@ -3,8 +3,25 @@
 // and each other. The web imports this module with `import type` only, so no zod reaches its bundle.
 import type { z } from 'zod';
 import type { abilitiesResponse } from './me.schemas.js';
+import type { storageResponse } from './storage.schemas.js';
+import type { registeredResponse, uploadGrantResponse } from './uploads.schemas.js';
+import type { restoredResponse, versionsResponse } from './versions.schemas.js';
 
 export * from './me.schemas.js';
+export * from './storage.schemas.js';
+export * from './uploads.schemas.js';
+export * from './versions.schemas.js';
 
 /** GET /v1/me/abilities. */
 export type DriveAbilitiesResponse = z.output<typeof abilitiesResponse>;
+
+/** POST /v1/uploads. */
+export type UploadGrantResponse = z.output<typeof uploadGrantResponse>;
+/** POST /v1/uploads/:id/complete and POST /v1/files/register. */
+export type RegisteredFileResponse = z.output<typeof registeredResponse>;
+/** GET /v1/files/:id/versions. */
+export type FileVersionsResponse = z.output<typeof versionsResponse>;
+/** POST /v1/files/:id/versions/:version/restore. */
+export type RestoredVersionResponse = z.output<typeof restoredResponse>;
+/** GET /v1/storage. */
+export type StorageSummaryResponse = z.output<typeof storageResponse>;
