@@ -11,18 +11,17 @@ import { refusalOf, shareAddress } from '../../src/share/shareLink';
 
 const colleague = (uid: string, fields: Partial<Colleague> = {}): Colleague => ({
   uid,
-  username: null,
+  username: '',
   displayName: uid,
+  fullName: '',
   email: `${uid}@demo.test`,
-  firstName: '',
-  lastName: '',
   ...fields,
 });
 
 describe('Share File: whom a file can be shared with', () => {
   const team = [
     colleague('me', { displayName: 'Me Myself' }),
-    colleague('u1', { username: 'dbrick', displayName: 'Site Lead', firstName: 'Dave', lastName: 'Brick' }),
+    colleague('u1', { username: 'dbrick', displayName: 'Site Lead', fullName: 'Dave Brick' }),
     colleague('u2', { displayName: 'Anna Accounts', email: 'anna@books.test' }),
   ];
 

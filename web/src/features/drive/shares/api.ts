@@ -15,11 +15,10 @@ import type {
 /** A colleague of the Share File dialog (identity's directory). */
 export interface Colleague {
   uid: string;
-  username: string | null;
   displayName: string;
+  fullName: string;
   email: string;
-  firstName: string;
-  lastName: string;
+  username: string;
 }
 
 export const idempotencyKey = (): string => crypto.randomUUID();

@@ -12,12 +12,9 @@ export function shareCandidates(
   const term = search.trim().toLowerCase();
   if (!term) return others;
   return others.filter((colleague) =>
-    [
-      colleague.username ?? '',
-      colleague.displayName,
-      colleague.email,
-      `${colleague.firstName} ${colleague.lastName}`,
-    ].some((field) => field.toLowerCase().includes(term)),
+    [colleague.username, colleague.displayName, colleague.email, colleague.fullName].some((field) =>
+      field.toLowerCase().includes(term),
+    ),
   );
 }
 
