@@ -48,6 +48,8 @@ export const driveConfigSchema = baseConfigSchema.extend({
   AUTO_PROVISION_MODULE_DRIVES: flag('true'),
   /** Wrong passcodes a share link takes before it locks. */
   SHARE_PASSCODE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
+  /** How often the thumbnail worker looks for images and PDFs without a thumbnail (it is also woken by changes). */
+  THUMBNAIL_POLL_MS: z.coerce.number().int().min(100).default(60_000),
 });
 
 export type DriveConfig = z.infer<typeof driveConfigSchema>;
