@@ -63,8 +63,9 @@ export function renameFile(
   key: string | undefined,
 ): Promise<FileListEntry> {
   const caller = callerOf(ctx);
-  return deps.inTenant(ctx.tenantId, (trx) =>
-    once(trx, ctx.tenantId, key, `files.rename:${fileId}`, async () => {
+  // The key keeps the rename once; a repeat answers the file as it is now.
+  return deps.inTenant(ctx.tenantId, async (trx) => {
+    await once(trx, ctx.tenantId, key, `files.rename:${fileId}`, async () => {
       const { file, library } = await readableFile(trx, caller, fileId);
       if (!holds(caller, 'drive.file.rename') || !canWriteLibrary(caller, library)) {
         throw new HttpProblem(403, 'forbidden', RENAME_PERMISSION_MISSING);
@@ -79,9 +80,10 @@ export function renameFile(
           details: { fileName: next, previousName: file.name },
         });
       }
-      return fileEntry(deps, trx, ctx, file.id);
-    }),
-  );
+      return { fileId: file.id };
+    });
+    return fileEntry(deps, trx, ctx, fileId);
+  });
 }
 
 /**
@@ -99,8 +101,9 @@ export function shareFileWithUsers(
 ): Promise<{ file: FileListEntry; message: string }> {
   const caller = callerOf(ctx);
   const chosen = [...new Set(userIds.map((id) => id.trim()).filter((id) => id !== ''))];
-  return deps.inTenant(ctx.tenantId, (trx) =>
-    once(trx, ctx.tenantId, key, `files.share-with:${fileId}`, async () => {
+  // The key keeps the share once; a repeat answers the file as it is now.
+  return deps.inTenant(ctx.tenantId, async (trx) => {
+    const { message } = await once(trx, ctx.tenantId, key, `files.share-with:${fileId}`, async () => {
       const { file, library } = await readableFile(trx, caller, fileId);
       if (!canShareFromLibrary(caller, library)) {
         throw new HttpProblem(403, 'forbidden', SHARE_PERMISSION_MISSING);
@@ -118,9 +121,10 @@ export function shareFileWithUsers(
         targetId: file.id,
         details: { fileName: file.name, sharedWith: sharedWith.length, visibility: 'shared' },
       });
-      return { file: await fileEntry(deps, trx, ctx, file.id), message: SHARING_UPDATED };
-    }),
-  );
+      return { fileId: file.id, message: SHARING_UPDATED };
+    });
+    return { file: await fileEntry(deps, trx, ctx, fileId), message };
+  });
 }
 
 /** Star or unstar a file the caller may open (stars are the caller's own). */
