@@ -255,28 +255,28 @@ describe('filters and search', () => {
 
 describe('sort', () => {
   it('sorts by name, and the same column toggles the direction', async () => {
-    const ascending = names(await list(alice, 'sort=name&direction=asc'));
+    const ascending = names(await list(alice, 'sort=name&order=asc'));
     expect(ascending).toEqual([
       'For Bob.txt',
       'RAMS week 1.docx',
       'Restricted for Alice.txt',
       'Site plan.pdf',
     ]);
-    expect(names(await list(alice, 'sort=name&direction=desc'))).toEqual([...ascending].reverse());
+    expect(names(await list(alice, 'sort=name&order=desc'))).toEqual([...ascending].reverse());
   });
 
   it('sorts by size and by owner', async () => {
-    const bySize = (await list(alice, 'sort=size&direction=desc')).items;
+    const bySize = (await list(alice, 'sort=size&order=desc')).items;
     expect(bySize[0]?.name).toBe('RAMS week 1.docx');
     expect(bySize.map((item) => item.size)).toEqual(
       [...bySize.map((item) => item.size)].sort((a, b) => b - a),
     );
-    expect(names(await list(alice, 'sort=owner&direction=asc'))[0]).toBe('RAMS week 1.docx');
+    expect(names(await list(alice, 'sort=owner&order=asc'))[0]).toBe('RAMS week 1.docx');
   });
 
   it('defaults to created, newest first; createdAt ascending reverses it', async () => {
     const newest = names(await list(alice));
-    expect(names(await list(alice, 'sort=createdAt&direction=asc'))).toEqual([...newest].reverse());
+    expect(names(await list(alice, 'sort=createdAt&order=asc'))).toEqual([...newest].reverse());
   });
 });
 

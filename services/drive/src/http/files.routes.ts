@@ -57,7 +57,10 @@ export function fileRoutes(deps: DriveDeps, counts: FileCountCache, hub: FileCha
       responses: { 200: { description: 'A page of files and the total', schema: fileListResponse } },
       handler: async ({ ctx, query }) => {
         requireOwnTenant(ctx, query.tenantId);
-        const page = await listFiles(deps, counts, ctx.tenantId, callerOf(ctx), query);
+        const page = await listFiles(deps, counts, ctx.tenantId, callerOf(ctx), {
+          ...query,
+          direction: query.order,
+        });
         return { ...page, items: page.items.map(presentFile) };
       },
     })

@@ -25,8 +25,8 @@ export const fileListQuery = z.object({
   q: z.string().trim().max(200).optional(),
   /** Default: created, newest first (Recent: last opened first). */
   sort: z.enum(FILE_SORT_KEYS).optional(),
-  /** Default: ascending when a sort is named, else descending. */
-  direction: z.enum(['asc', 'desc']).optional(),
+  /** The sort's direction. Default: ascending when a sort is named, else descending. */
+  order: z.enum(['asc', 'desc']).optional(),
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce
     .number({ error: PAGE_SIZE_MESSAGE })
