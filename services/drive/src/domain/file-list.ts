@@ -130,3 +130,9 @@ export const THUMBNAIL_SIZE = 320;
  */
 export const thumbnailPath = (tenantId: string, fileId: string, version: number, name: string): string =>
   `tenants/${tenantId}/thumbs/${fileId}/v/${String(version)}/${slugify(nameStem(name)) || 'thumbnail'}.jpg`;
+
+/** A live update of the file list (`event: files` on GET /v1/files/stream): which drive changed, and how. */
+export interface FileChange {
+  driveId: string;
+  action: 'insert' | 'update' | 'delete';
+}

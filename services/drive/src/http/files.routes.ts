@@ -11,7 +11,8 @@ import {
 } from '../commands/files.js';
 import { idempotencyKey } from '../commands/idempotency.js';
 import type { DriveDeps } from '../drive-deps.js';
-import type { FileChange, FileChangeHub } from '../workers/file-changes.js';
+import type { FileChange } from '../domain/index.js';
+import type { FileChangeHub } from '../workers/file-changes.js';
 import { presentFile } from './files.present.js';
 import {
   clearedResponse,

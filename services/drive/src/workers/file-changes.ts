@@ -1,15 +1,8 @@
 import { SseHub, type Logger } from '@workspace/kit';
+import type { FileChange } from '../domain/index.js';
 
 /** The channel migration 003's trigger notifies after every write of `files`, by any writer. */
 export const FILE_CHANGES_CHANNEL = 'drive_file_changes';
-
-export type FileChangeAction = 'insert' | 'update' | 'delete';
-
-/** What a stream subscriber receives as `event: files`: which drive of the tenant changed, and how. */
-export interface FileChange {
-  driveId: string;
-  action: FileChangeAction;
-}
 
 export const FILE_CHANGE_EVENT = 'files';
 
@@ -35,7 +28,7 @@ export class FileChangeHub extends SseHub {
           if (!parsed.tenantId || !parsed.driveId) return undefined;
           const change: FileChange = {
             driveId: parsed.driveId,
-            action: (parsed.action ?? 'update') as FileChangeAction,
+            action: (parsed.action ?? 'update') as FileChange['action'],
           };
           return { tenantId: parsed.tenantId, event: FILE_CHANGE_EVENT, data: JSON.stringify(change) };
         } catch {
