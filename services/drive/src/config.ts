@@ -48,6 +48,14 @@ export const driveConfigSchema = baseConfigSchema.extend({
   AUTO_PROVISION_MODULE_DRIVES: flag('true'),
   /** Wrong passcodes a share link takes before it locks. */
   SHARE_PASSCODE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
+  /** How often the sweep looks for objects without a record and records without an object (docs/runbook.md). */
+  SWEEP_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(6 * 3_600_000),
+  /** How often objects a purge could not remove at once are tried again (each batch after its own backoff). */
+  OBJECT_REMOVAL_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
 });
 
 export type DriveConfig = z.infer<typeof driveConfigSchema>;

@@ -5,6 +5,11 @@ import type { ObjectStore } from './clients/object-store.js';
 import type { DriveConfig } from './config.js';
 import { createDriveDeps, type DriveDeps } from './drive-deps.js';
 import { meRoutes } from './http/me.routes.js';
+import { mutationRoutes } from './http/mutations.routes.js';
+import { referenceRoutes } from './http/references.routes.js';
+import { sweepRoutes } from './http/sweep.routes.js';
+import { objectRemovalWorker } from './workers/object-removal.worker.js';
+import { sweepWorker } from './workers/sweep.worker.js';
 
 export const DRIVE_SCHEMA = 'drive';
 
@@ -50,9 +55,18 @@ export function driveService(config: DriveConfig, seams: DriveSeams = {}): Drive
         );
       });
     },
-    routes: () => {
+    routes: (service) => {
       const ready = started();
-      return [{ basePath: '/v1', api: meRoutes(ready) }];
+      return [
+        { basePath: '/v1', api: meRoutes(ready) },
+        { basePath: '/v1', api: mutationRoutes(ready) },
+        { basePath: '/v1', api: referenceRoutes(ready) },
+        { basePath: '/v1', api: sweepRoutes(ready, service.metrics) },
+      ];
+    },
+    workers: (service) => {
+      const ready = started();
+      return [sweepWorker(ready, service.metrics), objectRemovalWorker(ready)];
     },
   };
 }

@@ -30,6 +30,8 @@ interface FileRow {
   orphaned_ref: boolean;
   signed: boolean;
   thumbnail_path: string | null;
+  /** What a soft delete released from the quota (migration 004); null: the file still counts. */
+  released_bytes: number | null;
   created_by: string;
   updated_by: string;
   created_at: Date;
@@ -63,6 +65,7 @@ export type NewFile = Omit<
   | 'orphanedRef'
   | 'signed'
   | 'thumbnailPath'
+  | 'releasedBytes'
   | 'version'
   | 'versionsCount'
   | 'allowedUids'
@@ -85,13 +88,16 @@ export class FileStore {
     return rows.map(camelise);
   }
 
-  /** The lower-cased names already taken in one drive, library and folder that start with `stem` (duplicate naming). */
+  /**
+   * The lower-cased names live files already hold in one drive, library and folder that start with `stem` (duplicate
+   * naming; a trashed file holds no name: migration 004).
+   */
   async namesLike(
     place: { driveId: string; libraryId: string; folderId: string | null },
     stem: string,
   ): Promise<string[]> {
     const query = this.trx<FileRow>('files')
-      .where({ drive_id: place.driveId, library_id: place.libraryId })
+      .where({ drive_id: place.driveId, library_id: place.libraryId, status: 'active' })
       .whereRaw('starts_with(name_lower, ?)', [stem.toLowerCase()])
       .select('name_lower');
     if (place.folderId === null) query.whereNull('folder_id');
@@ -140,5 +146,37 @@ export class FileStore {
       .where({ file_id: fileId })
       .orderBy('version', 'desc');
     return rows.map(camelise);
+  }
+
+  // Trash, restore and purge (commands/trash.ts).
+
+  /** The file locked until the transaction ends (a trash, restore or purge; the same as the uploads helper's). */
+  async lock(id: string): Promise<FileRecord | undefined> {
+    const row = await this.trx<FileRow>('files').where({ id }).forUpdate().first();
+    return row ? camelise(row) : undefined;
+  }
+
+  /** Trashed files by id after `afterId`, of one drive when given (Empty Trash pages through them). */
+  async trashed(limit: number, afterId?: string, driveId?: string): Promise<FileRecord[]> {
+    const query = this.trx<FileRow>('files').where({ status: 'trashed' }).orderBy('id').limit(limit);
+    if (afterId !== undefined) query.where('id', '>', afterId);
+    if (driveId !== undefined) query.where({ drive_id: driveId });
+    return (await query).map(camelise);
+  }
+
+  /** Orphaned files (a module reference could not be written), of these drives when given. */
+  async orphaned(driveIds?: readonly string[]): Promise<FileRecord[]> {
+    const query = this.trx<FileRow>('files').where({ orphaned_ref: true }).orderBy('created_at');
+    if (driveIds !== undefined) query.whereIn('drive_id', driveIds);
+    return (await query).map(camelise);
+  }
+
+  /**
+   * Removes the file's record and what hangs off it: versions, stars and views (by foreign key) and its share
+   * entries. Its references are the reference store's (commands/trash.ts removes them first).
+   */
+  async purge(id: string): Promise<void> {
+    await this.trx('share_files').where({ file_id: id }).delete();
+    await this.trx('files').where({ id }).delete();
   }
 }

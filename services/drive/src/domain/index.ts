@@ -4,3 +4,5 @@ export * from './constants.js';
 export * from './scopes.js';
 export * from './file-types.js';
 export * from './names.js';
+export * from './trash.js';
+export * from './references.js';
