@@ -43,7 +43,7 @@ export class SweepStore {
   async knownFiles(ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const { rows } = await this.db.raw<{ rows: { drive_sweep_known_files: string }[] }>(
-      'SELECT drive_sweep_known_files FROM drive_sweep_known_files(ARRAY[?]::uuid[])',
+      'SELECT drive_sweep_known_files FROM drive_sweep_known_files(?::uuid[])',
       [[...ids]],
     );
     return new Set(rows.map((row) => row.drive_sweep_known_files));
