@@ -1,6 +1,7 @@
 import { HttpProblem, problems, type Knex, type RequestContext } from '@workspace/kit';
 import { FileStore, type FileRecord } from '../db/files.store.js';
 import { IdempotencyStore } from '../db/idempotency.store.js';
+import { UsageStore } from '../db/usage.store.js';
 import { ObjectRemovalStore } from '../db/object-removals.store.js';
 import { ReferenceStore } from '../db/references.store.js';
 import {
@@ -10,7 +11,9 @@ import {
   deleteText,
   driveAbilities,
   ownedSelection,
+  restoreQuotaRefusal,
   restoreText,
+  tierLimitBytes,
   type Caller,
   type DeleteRefusal,
 } from '../domain/index.js';
@@ -456,19 +459,30 @@ export const deleteKeyOf = (tenantId: string, fileId: string): string => `${tena
 
 /**
  * Back to active in its drive, library and folder, under its name or the next free one; the bytes a soft delete
- * released are counted again. The file's delete key is forgotten, so trashing it again is a new request.
+ * released are counted again, and refused (STORAGE_LIMIT_EXCEEDED) when they no longer fit. The file's delete key is forgotten, so trashing it again is a new request.
  */
 async function restoreOne(
   deps: DriveDeps,
   trx: Knex.Transaction,
   { caller, actor }: Acting,
   fileId: string,
+  capacity: number | undefined,
 ): Promise<RestoredFile> {
   await readableFile(trx, caller, fileId);
   const store = new FileStore(trx);
   const file = await store.lock(fileId);
   if (!file) throw problems.notFound(FILE_NOT_FOUND);
   if (file.status !== 'trashed') throw problems.conflict(TRASH_TEXTS.notTrashed, 'NOT_TRASHED');
+  if (file.releasedBytes !== null && capacity !== undefined) {
+    const { used } = await new UsageStore(trx).get(actor.tenantId);
+    const refusal = restoreQuotaRefusal({ limitBytes: capacity, usedBytes: used }, file.releasedBytes);
+    if (refusal) {
+      throw new HttpProblem(413, 'STORAGE_LIMIT_EXCEEDED', refusal.message, undefined, {
+        remainingGB: refusal.remainingGB,
+        requiredGB: refusal.requiredGB,
+      });
+    }
+  }
   const name = await freeName(trx, file, file.name);
   await store.update(file.id, {
     status: 'active',
@@ -496,6 +510,28 @@ async function restoreOne(
 }
 
 /**
+ * The tenant's capacity in bytes (its tier's limit, or its custom limit), or undefined when identity cannot say:
+ * as for uploads, a failed quota check is non-fatal (drive.md §5) and the restore goes on.
+ */
+async function capacityOf(
+  deps: DriveDeps,
+  ctx: RequestContext,
+  authorization: string,
+): Promise<number | undefined> {
+  try {
+    const tier = await deps.identity.storageTier(ctx.tenantId, authorization);
+    const { customLimit } = await deps.inTenant(ctx.tenantId, (trx) => new UsageStore(trx).get(ctx.tenantId));
+    return tierLimitBytes(tier, customLimit);
+  } catch (error) {
+    deps.logger.warn(
+      { err: error, tenantId: ctx.tenantId },
+      'storage tier unknown: restore goes on unchecked',
+    );
+    return undefined;
+  }
+}
+
+/**
  * POST /mutations/restore: one file (its failure is the answer's error) or several (each on its own; partial
  * failures listed, every one failing: 'Failed to restore files').
  */
@@ -504,20 +540,26 @@ export async function restoreFiles(
   ctx: RequestContext,
   input: { fileId?: string; fileIds?: string[] },
   key: string | undefined,
+  authorization: string,
 ): Promise<RestoreAnswer> {
   const acting = actingOf(ctx);
   if (!driveAbilities(acting.caller).canRestoreFiles) throw problems.forbidden(TRASH_TEXTS.noRestore);
+  const capacity = deps.config.FREE_SPACE_ON_SOFT_DELETE
+    ? await capacityOf(deps, ctx, authorization)
+    : undefined;
   return deps.inTenant(ctx.tenantId, (trx) =>
     once(trx, ctx.tenantId, key, 'restore', async (): Promise<RestoreAnswer> => {
       if (input.fileId !== undefined) {
-        const restored = await restoreOne(deps, trx, acting, input.fileId);
+        const restored = await restoreOne(deps, trx, acting, input.fileId, capacity);
         return { message: restoreText(1), restored: [restored], failed: 0, errors: [] };
       }
       const restored: RestoredFile[] = [];
       const errors: FileError[] = [];
       for (const fileId of new Set(input.fileIds ?? [])) {
         try {
-          restored.push(await trx.transaction((savepoint) => restoreOne(deps, savepoint, acting, fileId)));
+          restored.push(
+            await trx.transaction((savepoint) => restoreOne(deps, savepoint, acting, fileId, capacity)),
+          );
         } catch (error) {
           errors.push(fileError(deps, fileId, error, 'RESTORE_FAILED'));
         }

@@ -54,6 +54,7 @@ export function mutationRoutes(deps: DriveDeps): ApiRouter {
         403: { description: 'No restore permission' },
         404: { description: 'File not found' },
         409: { description: 'Not in the trash' },
+        413: { description: 'STORAGE_LIMIT_EXCEEDED: its bytes no longer fit in the quota' },
       },
       handler: async ({ ctx, body, req }) => {
         requireOwnTenant(ctx, body.tenantId);
@@ -62,6 +63,7 @@ export function mutationRoutes(deps: DriveDeps): ApiRouter {
           ctx,
           body.fileId === undefined ? { fileIds: body.fileIds ?? [] } : { fileId: body.fileId },
           idempotencyKey(req),
+          req.headers.authorization ?? '',
         );
       },
     })
