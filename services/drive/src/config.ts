@@ -70,6 +70,14 @@ export const driveConfigSchema = baseConfigSchema.extend({
     ),
   /** How often the thumbnail worker looks for images and PDFs without a thumbnail (it is also woken by changes). */
   THUMBNAIL_POLL_MS: z.coerce.number().int().min(100).default(60_000),
+  /** How often the sweep looks for objects without a record and records without an object (docs/runbook.md). */
+  SWEEP_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(6 * 3_600_000),
+  /** How often objects a purge could not remove at once are tried again (each batch after its own backoff). */
+  OBJECT_REMOVAL_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
 });
 
 export type DriveConfig = z.infer<typeof driveConfigSchema>;

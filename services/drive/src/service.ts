@@ -14,6 +14,11 @@ import { versionRoutes } from './http/versions.routes.js';
 import { UploadCleanupWorker } from './workers/upload-cleanup.worker.js';
 import { FileChangeHub } from './workers/file-changes.js';
 import { ThumbnailWorker } from './workers/thumbnail.worker.js';
+import { mutationRoutes } from './http/mutations.routes.js';
+import { referenceRoutes } from './http/references.routes.js';
+import { sweepRoutes } from './http/sweep.routes.js';
+import { objectRemovalWorker } from './workers/object-removal.worker.js';
+import { sweepWorker } from './workers/sweep.worker.js';
 
 export const DRIVE_SCHEMA = 'drive';
 
@@ -69,7 +74,7 @@ export function driveService(config: DriveConfig, seams: DriveSeams = {}): Drive
         );
       });
     },
-    routes: () => {
+    routes: (service) => {
       const ready = started();
       if (!fileChanges) throw new Error('drive has not started');
       return [
@@ -79,9 +84,20 @@ export function driveService(config: DriveConfig, seams: DriveSeams = {}): Drive
         { basePath: '/v1', api: storageRoutes(ready) },
         { basePath: '/v1', api: fileRoutes(ready, fileCounts, fileChanges) },
         { basePath: '/v1', api: downloadRoutes(ready) },
+        { basePath: '/v1', api: mutationRoutes(ready) },
+        { basePath: '/v1', api: referenceRoutes(ready) },
+        { basePath: '/v1', api: sweepRoutes(ready, service.metrics) },
       ];
     },
-    workers: () =>
-      [fileChanges, thumbnails, new UploadCleanupWorker(started())].filter((worker) => worker !== undefined),
+    workers: (service) => {
+      const ready = started();
+      return [
+        fileChanges,
+        thumbnails,
+        new UploadCleanupWorker(ready),
+        sweepWorker(ready, service.metrics),
+        objectRemovalWorker(ready),
+      ].filter((worker) => worker !== undefined);
+    },
   };
 }

@@ -7,3 +7,5 @@ export * from './names.js';
 export * from './upload-policy.js';
 export * from './storage-summary.js';
 export * from './file-list.js';
+export * from './trash.js';
+export * from './references.js';

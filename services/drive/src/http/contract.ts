@@ -8,12 +8,26 @@ import type { abilitiesResponse } from './me.schemas.js';
 import type { storageResponse } from './storage.schemas.js';
 import type { registeredResponse, uploadGrantResponse } from './uploads.schemas.js';
 import type { restoredResponse, versionsResponse } from './versions.schemas.js';
+import type {
+  bulkDeleteResponse,
+  deleteRequest,
+  deleteResponse,
+  emptyTrashResponse,
+  purgeResponse,
+  repairRefsResponse,
+  restoreResponse,
+} from './mutations.schemas.js';
+import type { addReferenceRequest, referencesResponse, referenceView } from './references.schemas.js';
+import type { sweepResponse } from './sweep.schemas.js';
 
 export * from './common.schemas.js';
 export * from './me.schemas.js';
 export * from './storage.schemas.js';
 export * from './uploads.schemas.js';
 export * from './versions.schemas.js';
+export * from './mutations.schemas.js';
+export * from './references.schemas.js';
+export * from './sweep.schemas.js';
 
 /** GET /v1/me/abilities. */
 export type DriveAbilitiesResponse = z.output<typeof abilitiesResponse>;
@@ -42,3 +56,18 @@ export type FileListQuery = z.input<typeof fileListQuery>;
 export type FilePreviewResponse = z.output<typeof previewResponse>;
 /** GET /v1/download with Accept: application/json. */
 export type FileDownloadResponse = z.output<typeof downloadResponse>;
+/** POST /v1/mutations/delete: the request, one file's answer and a bulk answer. */
+export type DeleteRequest = z.input<typeof deleteRequest>;
+export type DeleteResponse = z.output<typeof deleteResponse>;
+export type BulkDeleteResponse = z.output<typeof bulkDeleteResponse>;
+/** POST /v1/mutations/restore, /purge, /empty-trash, /repair-refs. */
+export type RestoreResponse = z.output<typeof restoreResponse>;
+export type PurgeResponse = z.output<typeof purgeResponse>;
+export type EmptyTrashResponse = z.output<typeof emptyTrashResponse>;
+export type RepairRefsResponse = z.output<typeof repairRefsResponse>;
+/** GET/POST/DELETE /v1/files/:id/references. */
+export type FileReferenceView = z.output<typeof referenceView>;
+export type AddReferenceRequest = z.input<typeof addReferenceRequest>;
+export type FileReferencesResponse = z.output<typeof referencesResponse>;
+/** POST /v1/admin/sweep. */
+export type SweepResponse = z.output<typeof sweepResponse>;
