@@ -5,6 +5,8 @@ import type { ObjectStore } from './clients/object-store.js';
 import type { DriveConfig } from './config.js';
 import { createDriveDeps, type DriveDeps } from './drive-deps.js';
 import { meRoutes } from './http/me.routes.js';
+import { drivesRoutes } from './http/drives.routes.js';
+import { librariesRoutes } from './http/libraries.routes.js';
 
 export const DRIVE_SCHEMA = 'drive';
 
@@ -52,7 +54,11 @@ export function driveService(config: DriveConfig, seams: DriveSeams = {}): Drive
     },
     routes: () => {
       const ready = started();
-      return [{ basePath: '/v1', api: meRoutes(ready) }];
+      return [
+        { basePath: '/v1', api: meRoutes(ready) },
+        { basePath: '/v1', api: drivesRoutes(ready) },
+        { basePath: '/v1', api: librariesRoutes(ready) },
+      ];
     },
   };
 }

@@ -3,8 +3,29 @@
 // and each other. The web imports this module with `import type` only, so no zod reaches its bundle.
 import type { z } from 'zod';
 import type { abilitiesResponse } from './me.schemas.js';
+import type { driveCreatedResponse, driveView, drivesResponse } from './drives.schemas.js';
+import type {
+  ensureDefaultResponse,
+  ensureModuleBaselineResponse,
+  getOrCreateResponse,
+  librariesResponse,
+  libraryView,
+} from './libraries.schemas.js';
 
 export * from './me.schemas.js';
+export * from './drives.schemas.js';
+export * from './libraries.schemas.js';
 
 /** GET /v1/me/abilities. */
 export type DriveAbilitiesResponse = z.output<typeof abilitiesResponse>;
+
+/** A drive (GET /v1/drives, /v1/drives/:id): members, settings, stats. */
+export type DriveView = z.output<typeof driveView>;
+export type DrivesResponse = z.output<typeof drivesResponse>;
+export type DriveCreatedResponse = z.output<typeof driveCreatedResponse>;
+/** A library (GET /v1/libraries): ACL scopes, policies, share-source policy. */
+export type LibraryView = z.output<typeof libraryView>;
+export type LibrariesResponse = z.output<typeof librariesResponse>;
+export type EnsureDefaultResponse = z.output<typeof ensureDefaultResponse>;
+export type EnsureModuleBaselineResponse = z.output<typeof ensureModuleBaselineResponse>;
+export type GetOrCreateLibraryResponse = z.output<typeof getOrCreateResponse>;
