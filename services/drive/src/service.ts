@@ -7,6 +7,8 @@ import { createDriveDeps, type DriveDeps } from './drive-deps.js';
 import { meRoutes } from './http/me.routes.js';
 import { drivesRoutes } from './http/drives.routes.js';
 import { librariesRoutes } from './http/libraries.routes.js';
+import { CisClient } from './clients/cis.js';
+import { cisDocumentsConsumer } from './events/cis-documents.consumer.js';
 
 export const DRIVE_SCHEMA = 'drive';
 
@@ -58,6 +60,15 @@ export function driveService(config: DriveConfig, seams: DriveSeams = {}): Drive
         { basePath: '/v1', api: meRoutes(ready) },
         { basePath: '/v1', api: drivesRoutes(ready) },
         { basePath: '/v1', api: librariesRoutes(ready) },
+      ];
+    },
+    consumers: () => {
+      const ready = started();
+      const { CIS_URL, CIS_DOCUMENTS_TOKEN } = ready.config;
+      return [
+        ...(CIS_URL && CIS_DOCUMENTS_TOKEN
+          ? [cisDocumentsConsumer(ready, new CisClient(CIS_URL, CIS_DOCUMENTS_TOKEN, ready.logger))]
+          : []),
       ];
     },
   };

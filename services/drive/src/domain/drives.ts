@@ -181,6 +181,9 @@ export const CIS_DOCUMENTS_LIBRARY = {
   shareSourcePolicy: ShareSourcePolicy;
 };
 
+/** What cis files in its drive: issued statements and submitted returns. */
+export type CisDocumentKind = 'statement' | 'return';
+
 /** The folder a CIS document of a tax month ('YYYY-MM', labelled by its start month) is filed in: its tax year. */
 export function cisTaxYearFolder(taxMonth: string): string {
   if (!TAX_MONTH_LABEL_PATTERN.test(taxMonth)) return 'Other documents';
