@@ -58,6 +58,26 @@ export const driveConfigSchema = baseConfigSchema.extend({
   CIS_DOCUMENTS_CONSUMER_GROUP: z.string().min(1).default('drive-cis-documents'),
   /** A new group first files what cis.events.v1 still retains (true), or only what comes after it joins. */
   CIS_DOCUMENTS_FROM_BEGINNING: flag('true'),
+  /** drive.md §5's configured upload.maxFileSize, in bytes (§9: 5 GiB, also the most a browser upload can be). */
+  UPLOAD_MAX_FILE_SIZE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(5 * 1024 ** 3)
+    .default(5 * 1024 ** 3),
+  /**
+   * drive.md §5's configured upload.allowedFileTypes: comma-separated MIME types ('application/pdf', 'image/*'),
+   * extensions ('.pdf' or 'pdf'), or '*' for every type (the default).
+   */
+  UPLOAD_ALLOWED_FILE_TYPES: z
+    .string()
+    .default('*')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== ''),
+    ),
 });
 
 export type DriveConfig = z.infer<typeof driveConfigSchema>;

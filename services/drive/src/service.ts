@@ -9,6 +9,10 @@ import { drivesRoutes } from './http/drives.routes.js';
 import { librariesRoutes } from './http/libraries.routes.js';
 import { CisClient } from './clients/cis.js';
 import { cisDocumentsConsumer } from './events/cis-documents.consumer.js';
+import { storageRoutes } from './http/storage.routes.js';
+import { uploadRoutes } from './http/uploads.routes.js';
+import { versionRoutes } from './http/versions.routes.js';
+import { UploadCleanupWorker } from './workers/upload-cleanup.worker.js';
 
 export const DRIVE_SCHEMA = 'drive';
 
@@ -60,6 +64,9 @@ export function driveService(config: DriveConfig, seams: DriveSeams = {}): Drive
         { basePath: '/v1', api: meRoutes(ready) },
         { basePath: '/v1', api: drivesRoutes(ready) },
         { basePath: '/v1', api: librariesRoutes(ready) },
+        { basePath: '/v1', api: uploadRoutes(ready) },
+        { basePath: '/v1', api: versionRoutes(ready) },
+        { basePath: '/v1', api: storageRoutes(ready) },
       ];
     },
     consumers: () => {
@@ -71,5 +78,6 @@ export function driveService(config: DriveConfig, seams: DriveSeams = {}): Drive
           : []),
       ];
     },
+    workers: () => [new UploadCleanupWorker(started())],
   };
 }

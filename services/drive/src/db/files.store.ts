@@ -141,4 +141,23 @@ export class FileStore {
       .orderBy('version', 'desc');
     return rows.map(camelise);
   }
+
+  // uploads helper (versions): the file locked for a new version, one version, and pruning old ones.
+
+  /** The file locked until the transaction ends (a new version or a restore changes it). */
+  async lock(id: string): Promise<FileRecord | undefined> {
+    const row = await this.trx<FileRow>('files').where({ id }).forUpdate().first();
+    return row ? camelise(row) : undefined;
+  }
+
+  async version(fileId: string, version: number): Promise<FileVersionRecord | undefined> {
+    const row = await this.trx<VersionRow>('file_versions').where({ file_id: fileId, version }).first();
+    return row ? camelise(row) : undefined;
+  }
+
+  /** Removes these version rows of the file (their objects are the caller's to remove). */
+  async removeVersions(fileId: string, versions: readonly number[]): Promise<void> {
+    if (versions.length === 0) return;
+    await this.trx('file_versions').where({ file_id: fileId }).whereIn('version', versions).delete();
+  }
 }

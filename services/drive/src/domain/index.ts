@@ -5,3 +5,5 @@ export * from './scopes.js';
 export * from './file-types.js';
 export * from './names.js';
 export * from './drives.js';
+export * from './upload-policy.js';
+export * from './storage-summary.js';

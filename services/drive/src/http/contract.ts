@@ -15,6 +15,14 @@ import type {
 export * from './me.schemas.js';
 export * from './drives.schemas.js';
 export * from './libraries.schemas.js';
+import type { storageResponse } from './storage.schemas.js';
+import type { registeredResponse, uploadGrantResponse } from './uploads.schemas.js';
+import type { restoredResponse, versionsResponse } from './versions.schemas.js';
+
+export * from './me.schemas.js';
+export * from './storage.schemas.js';
+export * from './uploads.schemas.js';
+export * from './versions.schemas.js';
 
 /** GET /v1/me/abilities. */
 export type DriveAbilitiesResponse = z.output<typeof abilitiesResponse>;
@@ -29,3 +37,13 @@ export type LibrariesResponse = z.output<typeof librariesResponse>;
 export type EnsureDefaultResponse = z.output<typeof ensureDefaultResponse>;
 export type EnsureModuleBaselineResponse = z.output<typeof ensureModuleBaselineResponse>;
 export type GetOrCreateLibraryResponse = z.output<typeof getOrCreateResponse>;
+/** POST /v1/uploads. */
+export type UploadGrantResponse = z.output<typeof uploadGrantResponse>;
+/** POST /v1/uploads/:id/complete and POST /v1/files/register. */
+export type RegisteredFileResponse = z.output<typeof registeredResponse>;
+/** GET /v1/files/:id/versions. */
+export type FileVersionsResponse = z.output<typeof versionsResponse>;
+/** POST /v1/files/:id/versions/:version/restore. */
+export type RestoredVersionResponse = z.output<typeof restoredResponse>;
+/** GET /v1/storage. */
+export type StorageSummaryResponse = z.output<typeof storageResponse>;

@@ -26,7 +26,7 @@ import {
   memberParams,
   memberRoleBody,
   moduleParams,
-  tenantQuery,
+  drivesTenantQuery,
   updateDriveBody,
 } from './drives.schemas.js';
 import { driveRouter } from './router.js';
@@ -66,7 +66,7 @@ export function drivesRoutes(deps: DriveDeps): ApiRouter {
       path: '/drives',
       summary:
         "The caller's drives: those they own or are a member of, the tenant-wide module drives and their personal drive (made on first use)",
-      request: { query: tenantQuery },
+      request: { query: drivesTenantQuery },
       responses: { 200: { description: 'Drives with members, settings and stats', schema: drivesResponse } },
       handler: async ({ ctx, query }) => {
         requireOwnTenant(ctx, query.tenantId);
@@ -81,7 +81,7 @@ export function drivesRoutes(deps: DriveDeps): ApiRouter {
       method: 'get',
       path: '/drives/:id',
       summary: 'One drive the caller may see, with its members, settings and stats',
-      request: { params: driveParams, query: tenantQuery },
+      request: { params: driveParams, query: drivesTenantQuery },
       responses: {
         200: { description: 'The drive', schema: driveResponse },
         404: { description: 'No such drive, or not one the caller may see' },
@@ -136,7 +136,7 @@ export function drivesRoutes(deps: DriveDeps): ApiRouter {
       path: '/drives/modules/:moduleId/ensure',
       summary:
         "The module's drive with its baseline: provisioned on first use when auto-provision is on and the caller can create or manage drives",
-      request: { params: moduleParams, body: tenantQuery },
+      request: { params: moduleParams, body: drivesTenantQuery },
       responses: {
         200: { description: 'The module drive (created: made by this call)', schema: driveCreatedResponse },
         400: { description: 'Unknown module' },
@@ -197,7 +197,7 @@ export function drivesRoutes(deps: DriveDeps): ApiRouter {
       method: 'delete',
       path: '/drives/:id/members/:userId',
       summary: 'Remove a member from a drive (never its owner)',
-      request: { params: memberParams, query: tenantQuery },
+      request: { params: memberParams, query: drivesTenantQuery },
       responses: { 200: { description: 'The drive', schema: driveResponse } },
       handler: ({ ctx, req, params, query }) => {
         requireOwnTenant(ctx, query.tenantId);

@@ -47,7 +47,7 @@ export const driveResponse = z.object({ drive: driveView });
 export const driveCreatedResponse = z.object({ drive: driveView, driveId: z.string(), created: z.boolean() });
 
 export const driveParams = z.object({ id: z.uuid() });
-export const tenantQuery = z.object({ tenantId });
+export const drivesTenantQuery = z.object({ tenantId });
 
 const driveSettingsInput = z.object({
   color: z.enum(DRIVE_COLOURS).optional(),
