@@ -8,6 +8,10 @@ import { FileCountCache } from './commands/file-list.js';
 import { downloadRoutes } from './http/downloads.routes.js';
 import { fileRoutes } from './http/files.routes.js';
 import { meRoutes } from './http/me.routes.js';
+import { drivesRoutes } from './http/drives.routes.js';
+import { librariesRoutes } from './http/libraries.routes.js';
+import { CisClient } from './clients/cis.js';
+import { cisDocumentsConsumer } from './events/cis-documents.consumer.js';
 import { storageRoutes } from './http/storage.routes.js';
 import { uploadRoutes } from './http/uploads.routes.js';
 import { versionRoutes } from './http/versions.routes.js';
@@ -79,6 +83,8 @@ export function driveService(config: DriveConfig, seams: DriveSeams = {}): Drive
       if (!fileChanges) throw new Error('drive has not started');
       return [
         { basePath: '/v1', api: meRoutes(ready) },
+        { basePath: '/v1', api: drivesRoutes(ready) },
+        { basePath: '/v1', api: librariesRoutes(ready) },
         { basePath: '/v1', api: uploadRoutes(ready) },
         { basePath: '/v1', api: versionRoutes(ready) },
         { basePath: '/v1', api: storageRoutes(ready) },
@@ -98,6 +104,15 @@ export function driveService(config: DriveConfig, seams: DriveSeams = {}): Drive
         sweepWorker(ready, service.metrics),
         objectRemovalWorker(ready),
       ].filter((worker) => worker !== undefined);
+    },
+    consumers: () => {
+      const ready = started();
+      const { CIS_URL, CIS_DOCUMENTS_TOKEN } = ready.config;
+      return [
+        ...(CIS_URL && CIS_DOCUMENTS_TOKEN
+          ? [cisDocumentsConsumer(ready, new CisClient(CIS_URL, CIS_DOCUMENTS_TOKEN, ready.logger))]
+          : []),
+      ];
     },
   };
 }
