@@ -5,6 +5,8 @@ import type { ObjectStore } from './clients/object-store.js';
 import type { DriveConfig } from './config.js';
 import { createDriveDeps, type DriveDeps } from './drive-deps.js';
 import { meRoutes } from './http/me.routes.js';
+import { publicShareRoutes } from './http/public-shares.routes.js';
+import { shareRoutes } from './http/shares.routes.js';
 
 export const DRIVE_SCHEMA = 'drive';
 
@@ -52,7 +54,11 @@ export function driveService(config: DriveConfig, seams: DriveSeams = {}): Drive
     },
     routes: () => {
       const ready = started();
-      return [{ basePath: '/v1', api: meRoutes(ready) }];
+      return [
+        { basePath: '/v1', api: meRoutes(ready) },
+        { basePath: '/v1', api: shareRoutes(ready) },
+        { basePath: '/v1', api: publicShareRoutes(ready) },
+      ];
     },
   };
 }

@@ -8,3 +8,6 @@ export * from './me.schemas.js';
 
 /** GET /v1/me/abilities. */
 export type DriveAbilitiesResponse = z.output<typeof abilitiesResponse>;
+
+export * from './shares.schemas.js';
+export * from './public-shares.schemas.js';
