@@ -157,11 +157,11 @@ export async function auditEvents(
   action: DriveAuditAction,
   targetId: string,
 ): Promise<AuditEvent[]> {
-  const rows = (await h.definition
+  const rows = await h.definition
     .deps()
-    .db.raw(`SELECT payload FROM drive.outbox WHERE type = ? AND payload::text LIKE ? ORDER BY id`, [
-      driveEventType(action),
-      `%${targetId}%`,
-    ])) as { rows: { payload: { data?: AuditEvent } & AuditEvent }[] };
+    .db.raw<{ rows: { payload: { data?: AuditEvent } & AuditEvent }[] }>(
+      `SELECT payload FROM drive.outbox WHERE type = ? AND payload::text LIKE ? ORDER BY id`,
+      [driveEventType(action), `%${targetId}%`],
+    );
   return rows.rows.map((row) => row.payload.data ?? row.payload);
 }
