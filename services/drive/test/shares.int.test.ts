@@ -306,26 +306,28 @@ describe('shares (exports)', () => {
       expect(answer.body.detail).toBe("You don't have permission to share files");
     });
 
-    it("rebuild removes a purged file: { removed: 1 } and 'Removed 1 missing file(s).', SHARE_REBUILT", async () => {
+    it("rebuild removes a purged and a trashed file: { removed: 2 } and 'Removed 2 missing file(s).', SHARE_REBUILT", async () => {
       const kept = await textFile(h, place);
       const purged = await textFile(h, place);
+      const trashed = await textFile(h, place);
       const made = await create(admin, {
         name: 'Rebuild',
         libraryId: place.libraryId,
-        fileIds: [kept.id, purged.id],
+        fileIds: [kept.id, purged.id, trashed.id],
       });
       const id = made.body.id as string;
       await deleteFileRow(h, 'demo', purged.id);
+      await setFile(h, 'demo', trashed.id, { status: 'trashed' });
       const before = await h.call(admin, 'GET', `/shares/${id}`);
       expect(
         (before.body.files as { id: string; missing: boolean }[]).find((f) => f.id === purged.id),
       ).toMatchObject({ missing: true });
       const rebuilt = await h.call(admin, 'POST', `/shares/${id}/rebuild`, { tenantId: 'demo' });
       expect(rebuilt.status).toBe(200);
-      expect(rebuilt.body).toEqual({ removed: 1, message: 'Removed 1 missing file(s).' });
+      expect(rebuilt.body).toEqual({ removed: 2, message: 'Removed 2 missing file(s).' });
       const after = await h.call(admin, 'GET', `/shares/${id}`);
       expect(after.body.fileCount).toBe(1);
-      expect((await auditEvents(h, 'SHARE_REBUILT', id))[0]?.details).toMatchObject({ removed: '1' });
+      expect((await auditEvents(h, 'SHARE_REBUILT', id))[0]?.details).toMatchObject({ removed: '2' });
       const again = await h.call(admin, 'POST', `/shares/${id}/rebuild`, {});
       expect(again.body).toEqual({ removed: 0, message: 'Removed 0 missing file(s).' });
     });

@@ -344,7 +344,7 @@ export async function listShares(
 }
 
 export interface ShareDetail extends ShareView {
-  /** The files in the share; `missing` when the file is gone (purged) or in the trash (Rebuild takes purged ones out). */
+  /** The files in the share; `missing` when the file is gone (purged) or in the trash (Rebuild takes them out). */
   files: { id: string; name: string; size: number; mimeType: string; missing: boolean }[];
 }
 
@@ -480,7 +480,7 @@ export async function updateShareSettings(
   );
 }
 
-/** POST /v1/shares/:shareId/rebuild: the purged files out of the share; 'Removed {n} missing file(s).' */
+/** POST /v1/shares/:shareId/rebuild: the purged and trashed files out of the share; 'Removed {n} missing file(s).' */
 export async function rebuildShare(
   deps: DriveDeps,
   ctx: RequestContext,

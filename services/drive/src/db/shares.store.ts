@@ -109,11 +109,13 @@ export class ShareStore {
       .update({ ...snakeise(changes), updated_at: this.trx.fn.now() });
   }
 
-  /** Takes the files that no longer exist (purged) out of the share; how many went. */
+  /** Takes the files that are gone (purged) or in the trash out of the share; how many went. */
   async removeMissingFiles(shareId: string): Promise<number> {
     const removed = await this.trx('share_files')
       .where({ share_id: shareId })
-      .whereNotExists(this.trx('files').whereRaw('files.id = share_files.file_id').select(1))
+      .whereNotExists(
+        this.trx('files').whereRaw("files.id = share_files.file_id AND files.status = 'active'").select(1),
+      )
       .delete();
     if (removed > 0)
       await this.trx('shares').where({ id: shareId }).update({ updated_at: this.trx.fn.now() });

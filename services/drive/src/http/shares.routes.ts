@@ -72,7 +72,7 @@ export function shareRoutes(deps: DriveDeps): ApiRouter {
     .route({
       method: 'post',
       path: '/shares/:shareId/rebuild',
-      summary: "Take the share's purged files out of it: 'Removed {n} missing file(s).'",
+      summary: "Take the share's purged and trashed files out of it: 'Removed {n} missing file(s).'",
       request: { params: shareIdParam, body: shareTenantBody },
       responses: { 200: { description: 'How many went', schema: rebuildResponse } },
       handler: ({ ctx, params, body, req }) =>
