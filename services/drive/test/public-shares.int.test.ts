@@ -223,6 +223,33 @@ describe('the public share link (/v1/public/shares)', () => {
     });
   });
 
+  describe('passcode attempts at once', () => {
+    it('wrong passcodes sent at the same time still stop at the maximum: three counted and audited, the rest refused as locked', async () => {
+      const txt = await textFile(h, place);
+      const id = await share({ visibility: 'public', passcode: 'right-one' }, [txt.id]);
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, attempt) => unlock(id, `guess-${String(attempt)}`)),
+      );
+      expect(answers.filter((answer) => answer.status === 401)).toHaveLength(MAX_ATTEMPTS - 1);
+      expect(answers.filter((answer) => answer.status === 423)).toHaveLength(6 - (MAX_ATTEMPTS - 1));
+      const failed = await auditEvents(h, 'SHARE_PASSCODE_FAILED', id);
+      expect(failed.map((event) => event.details.attempt)).toEqual(['1', '2', '3']);
+      expect(failed.map((event) => event.details.maxReached)).toEqual(['false', 'false', 'true']);
+    });
+
+    it('a viewer token opens the share only for the viewer it was given to', async () => {
+      const txt = await textFile(h, place);
+      const id = await share({ visibility: 'tenant', passcode: 'team-code' }, [txt.id]);
+      const member = await h.token([], 'demo', VIEWER_ID);
+      const other = await h.token([], 'demo', OUTSIDER_ID);
+      const unlocked = await unlock(id, 'team-code', member);
+      expect(unlocked.status).toBe(200);
+      const token = unlocked.body.viewerToken as string;
+      expect((await view(id, member, { 'x-share-token': token })).status).toBe(200);
+      expect((await view(id, other, { 'x-share-token': token })).status).toBe(401);
+    });
+  });
+
   describe('download policy and watermark', () => {
     it('download off refuses the download (403 download_not_allowed) and still previews', async () => {
       const txt = await textFile(h, place);
@@ -254,6 +281,27 @@ describe('the public share link (/v1/public/shares)', () => {
       expect((await auditEvents(h, 'SHARE_FILE_DOWNLOADED', pdf.id))[0]?.details).toMatchObject({
         watermark: 'true',
       });
+    });
+
+    it("a signed-in viewer's watermark names them (their name at identity)", async () => {
+      const pdf = await addFile(h, place, 'Contract.pdf', 'application/pdf', await samplePdf('Subcontract'));
+      const vera = '00000000-0000-4000-8000-000000000004';
+      const id = await share(
+        { visibility: 'restricted', allowedUids: [vera], name: 'For Vera', policy: { watermark: true } },
+        [pdf.id],
+      );
+      const token = await h.signInAs('viewer@demo.test');
+      const opened = await view(id, token);
+      expect(opened.body.viewer).toEqual({ signedIn: true, name: 'Vera Viewer' });
+      const answer = await fetch(
+        `${h.driveUrl}/v1/public/shares/${id}/files/${pdf.id}/preview?tenantId=demo`,
+        { headers: { authorization: `Bearer ${token}` } },
+      );
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-disposition')).toContain('inline');
+      expect(await pdfText(Buffer.from(await answer.arrayBuffer()))).toMatch(
+        /Vera Viewer - \d{2}\/\d{2}\/\d{4} \d{2}:\d{2} UTC - For Vera/,
+      );
     });
 
     it("a watermarked image differs from the original in its pixels (same size); a library's requireWatermark applies without the share's", async () => {

@@ -242,6 +242,11 @@ describe('shares (exports)', () => {
       expect(await auditEvents(h, 'SHARE_LINK_EXPIRED', briefId)).toHaveLength(1);
     });
 
+    it('needs the drive: a caller without any drive view scope is refused (403)', async () => {
+      const none = await h.call(await h.token(['cis.inv.read']), 'GET', '/shares');
+      expect(none.status).toBe(403);
+    });
+
     it('finds shares by name (q) and lists only shares of libraries the caller may read, or their own', async () => {
       const place = await makePlace(h);
       const file = await textFile(h, place);
@@ -294,6 +299,21 @@ describe('shares (exports)', () => {
       expect(JSON.stringify(read.body)).not.toContain('scrypt');
       expect(await auditEvents(h, 'SHARE_SETTINGS_CHANGED', id)).toHaveLength(1);
       expect(await auditEvents(h, 'SHARE_LINK_CREATED', id)).toHaveLength(1);
+    });
+
+    it('refuses making a share public when its library forbids external sharing (422, the reason per file)', async () => {
+      const closed = await makePlace(h, { shareSourcePolicy: { externalAllowed: false } });
+      const file = await textFile(h, closed);
+      const made = await create(admin, { name: 'Inside', libraryId: closed.libraryId, fileIds: [file.id] });
+      const answer = await h.call(admin, 'POST', `/shares/${made.body.id as string}/settings`, {
+        updates: { visibility: 'public' },
+      });
+      expect(answer.status).toBe(422);
+      expect(answer.body.refusals).toEqual([
+        { fileId: file.id, reason: 'External sharing not allowed from source library' },
+      ]);
+      const read = await h.call(admin, 'GET', `/shares/${made.body.id as string}`);
+      expect(read.body.visibility).toBe('restricted');
     });
 
     it("refuses settings from someone who neither made the share nor manages shares: 'You don't have permission to share files'", async () => {
@@ -357,6 +377,20 @@ describe('shares (exports)', () => {
         updates: { watermark: true },
       });
       expect(settings.status).toBe(409);
+    });
+
+    it('a second revoke, or a repeated key, changes nothing and audits once', async () => {
+      const file = await textFile(h, place);
+      const made = await create(admin, { name: 'Twice', libraryId: place.libraryId, fileIds: [file.id] });
+      const id = made.body.id as string;
+      const key = { 'x-idempotency-key': randomUUID() };
+      const first = await h.call(admin, 'POST', `/shares/${id}/revoke`, { reason: 'Job finished' }, key);
+      const repeat = await h.call(admin, 'POST', `/shares/${id}/revoke`, { reason: 'Job finished' }, key);
+      const again = await h.call(admin, 'POST', `/shares/${id}/revoke`, {});
+      expect(first.body).toMatchObject({ revokeReason: 'Job finished' });
+      expect(repeat.body).toEqual(first.body);
+      expect(again.body.revokedAt).toBe(first.body.revokedAt);
+      expect(await auditEvents(h, 'SHARE_REVOKED', id)).toHaveLength(1);
     });
 
     it('link copied is audited SHARE_LINK_COPIED', async () => {

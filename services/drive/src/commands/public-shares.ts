@@ -8,6 +8,7 @@ import { ShareStore, type ShareRecord } from '../db/shares.store.js';
 import {
   ANONYMOUS_VIEWER,
   PUBLIC_SHARE_TEXTS,
+  WATERMARK_MAX_BYTES,
   watermarkable,
   watermarkRequired,
   watermarkText,
@@ -302,6 +303,9 @@ export async function sharedFile(
         return {
           refusal: new HttpProblem(409, 'watermark_unsupported', PUBLIC_SHARE_TEXTS.watermarkUnsupported),
         };
+      }
+      if (marked && file.size > WATERMARK_MAX_BYTES) {
+        return { refusal: new HttpProblem(413, 'watermark_too_large', PUBLIC_SHARE_TEXTS.watermarkTooLarge) };
       }
       const details = { fileId: file.id, fileName: file.name, watermark: marked };
       if (mode === 'preview') {

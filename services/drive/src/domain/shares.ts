@@ -144,6 +144,9 @@ export function watermarkText(viewer: string, at: Date, shareName: string): stri
 
 export const ANONYMOUS_VIEWER = 'Anonymous viewer';
 
+/** The largest file a share watermarks (it is marked in memory, per request): 100 MiB. */
+export const WATERMARK_MAX_BYTES = 100 * 1024 * 1024;
+
 /** The texts the public share answers with (shown on the public page as they are). */
 export const PUBLIC_SHARE_TEXTS = {
   notFound: 'This share link does not exist or is not available to you.',
@@ -156,6 +159,8 @@ export const PUBLIC_SHARE_TEXTS = {
   locked:
     'This share link is locked after too many wrong passcodes. Ask the person who shared it to set a new passcode.',
   downloadNotAllowed: 'Downloads are turned off for this share.',
+  watermarkTooLarge:
+    'This file is too large to be watermarked (over 100 MB): ask the person who shared it for a smaller copy.',
   watermarkUnsupported:
     'This file cannot be previewed or downloaded from this share: the share adds a watermark, and only PDFs and images can carry one.',
 } as const;
