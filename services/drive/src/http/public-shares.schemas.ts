@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { SHARE_VISIBILITIES } from '../domain/index.js';
-import { sharePasscode } from './shares.schemas.js';
 
 export const publicShareParams = z.object({ shareId: z.string().min(1).max(100) });
 export const publicFileParams = publicShareParams.extend({ fileId: z.string().min(1).max(100) });
@@ -12,7 +11,6 @@ export const publicShareQuery = z.object({
 });
 
 export const unlockBody = z.object({ passcode: z.string().min(1).max(128) });
-export { sharePasscode };
 
 export const viewerTokenResponse = z.object({ viewerToken: z.string(), expiresAt: z.string() });
 
