@@ -23,6 +23,8 @@ import { referenceRoutes } from './http/references.routes.js';
 import { sweepRoutes } from './http/sweep.routes.js';
 import { objectRemovalWorker } from './workers/object-removal.worker.js';
 import { sweepWorker } from './workers/sweep.worker.js';
+import { publicShareRoutes } from './http/public-shares.routes.js';
+import { shareRoutes } from './http/shares.routes.js';
 
 export const DRIVE_SCHEMA = 'drive';
 
@@ -93,6 +95,8 @@ export function driveService(config: DriveConfig, seams: DriveSeams = {}): Drive
         { basePath: '/v1', api: mutationRoutes(ready) },
         { basePath: '/v1', api: referenceRoutes(ready) },
         { basePath: '/v1', api: sweepRoutes(ready, service.metrics) },
+        { basePath: '/v1', api: shareRoutes(ready) },
+        { basePath: '/v1', api: publicShareRoutes(ready) },
       ];
     },
     workers: (service) => {

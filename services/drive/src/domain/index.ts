@@ -10,3 +10,4 @@ export * from './storage-summary.js';
 export * from './file-list.js';
 export * from './trash.js';
 export * from './references.js';
+export * from './shares.js';

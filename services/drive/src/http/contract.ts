@@ -13,6 +13,15 @@ import type {
   librariesResponse,
   libraryView,
 } from './libraries.schemas.js';
+import type { publicShareView, viewerTokenResponse } from './public-shares.schemas.js';
+import type {
+  createShareBody,
+  rebuildResponse,
+  shareDetailResponse,
+  shareListResponse,
+  shareSettingsBody,
+  shareView,
+} from './shares.schemas.js';
 
 export * from './me.schemas.js';
 export * from './drives.schemas.js';
@@ -93,3 +102,22 @@ export type AddReferenceRequest = z.input<typeof addReferenceRequest>;
 export type FileReferencesResponse = z.output<typeof referencesResponse>;
 /** POST /v1/admin/sweep. */
 export type SweepResponse = z.output<typeof sweepResponse>;
+export * from './shares.schemas.js';
+export * from './public-shares.schemas.js';
+
+/** POST /v1/mutations/share (the body as the web sends it; defaults filled by the service). */
+export type CreateShareRequest = z.input<typeof createShareBody>;
+/** A share as the staff screens read it (the create, settings and revoke answers; a card of the list). */
+export type ShareView = z.output<typeof shareView>;
+/** GET /v1/shares: the cards and the toolbar's counts per status. */
+export type ShareListResponse = z.output<typeof shareListResponse>;
+/** GET /v1/shares/:shareId. */
+export type ShareDetail = z.output<typeof shareDetailResponse>;
+/** POST /v1/shares/:shareId/settings. */
+export type ShareSettingsRequest = z.input<typeof shareSettingsBody>;
+/** POST /v1/shares/:shareId/rebuild. */
+export type ShareRebuildResponse = z.output<typeof rebuildResponse>;
+/** GET /v1/public/shares/:shareId. */
+export type PublicShareView = z.output<typeof publicShareView>;
+/** POST /v1/public/shares/:shareId/unlock. */
+export type ShareViewerToken = z.output<typeof viewerTokenResponse>;
