@@ -1,9 +1,11 @@
 import { Button, Card, Empty, List, Skeleton, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { useToast } from '../../../ui/feedback';
 import { ukDate, ukDateTime } from '../../../ui/format';
 import { errorMessage } from '../../../ui/problem';
 import { useDeclineTaskMutation, useSignatureTasksQuery } from './api';
+import { RequestSignatureDialog } from './RequestSignatureDialog';
 import { SignDialog } from './SignDialog';
 import type { SignTask } from './types';
 
@@ -12,7 +14,8 @@ export const NO_SIGNED = 'No signed documents';
 
 /**
  * /drive/signatures (drive.md §2): the signature requests waiting for the user, each signed by drawing, and the
- * documents the user has signed.
+ * documents the user has signed. `?request={fileId}&name={file name}` opens Request Signature for that PDF (the
+ * file list's 'Request signature' action links here).
  */
 export function SignaturesPage() {
   const toast = useToast();
@@ -20,6 +23,8 @@ export function SignaturesPage() {
   const signed = useSignatureTasksQuery({ status: 'signed', scope: 'assigned' });
   const [decline] = useDeclineTaskMutation();
   const [signing, setSigning] = useState<SignTask | null>(null);
+  const [params, setParams] = useSearchParams();
+  const requestFor = params.get('request');
   return (
     <Space orientation="vertical" size="large" style={{ width: '100%' }}>
       <Card title="Pending signatures" className="signatures-pending">
@@ -92,6 +97,15 @@ export function SignaturesPage() {
           />
         )}
       </Card>
+      {requestFor && (
+        <RequestSignatureDialog
+          open
+          file={{ id: requestFor, name: params.get('name') ?? '' }}
+          onClose={() => {
+            setParams({}, { replace: true });
+          }}
+        />
+      )}
       {signing && (
         <SignDialog
           task={signing}
