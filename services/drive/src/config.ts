@@ -48,6 +48,8 @@ export const driveConfigSchema = baseConfigSchema.extend({
   AUTO_PROVISION_MODULE_DRIVES: flag('true'),
   /** Wrong passcodes a share link takes before it locks. */
   SHARE_PASSCODE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
+  /** The largest PDF the sign route stamps (it is read and rewritten in memory), in MB (ADR 0048). */
+  SIGNATURE_MAX_PDF_MB: z.coerce.number().int().min(1).max(1024).default(100),
 });
 
 export type DriveConfig = z.infer<typeof driveConfigSchema>;

@@ -5,6 +5,7 @@ import type { ObjectStore } from './clients/object-store.js';
 import type { DriveConfig } from './config.js';
 import { createDriveDeps, type DriveDeps } from './drive-deps.js';
 import { meRoutes } from './http/me.routes.js';
+import { signatureRoutes } from './http/signatures.routes.js';
 
 export const DRIVE_SCHEMA = 'drive';
 
@@ -52,7 +53,10 @@ export function driveService(config: DriveConfig, seams: DriveSeams = {}): Drive
     },
     routes: () => {
       const ready = started();
-      return [{ basePath: '/v1', api: meRoutes(ready) }];
+      return [
+        { basePath: '/v1', api: meRoutes(ready) },
+        { basePath: '/v1', api: signatureRoutes(ready) },
+      ];
     },
   };
 }

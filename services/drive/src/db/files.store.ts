@@ -141,4 +141,11 @@ export class FileStore {
       .orderBy('version', 'desc');
     return rows.map(camelise);
   }
+
+  /** The files of any status directly in these folders (a deleted folder's files move out first). */
+  async inFolders(folderIds: readonly string[]): Promise<FileRecord[]> {
+    if (folderIds.length === 0) return [];
+    const rows = await this.trx<FileRow>('files').whereIn('folder_id', folderIds).orderBy('created_at');
+    return rows.map(camelise);
+  }
 }

@@ -4,3 +4,4 @@ export * from './constants.js';
 export * from './scopes.js';
 export * from './file-types.js';
 export * from './names.js';
+export * from './folders.js';
