@@ -4,6 +4,7 @@ import { driveMigrations } from '../migrations/index.js';
 import type { ObjectStore } from './clients/object-store.js';
 import type { DriveConfig } from './config.js';
 import { createDriveDeps, type DriveDeps } from './drive-deps.js';
+import { folderRoutes } from './http/folders.routes.js';
 import { meRoutes } from './http/me.routes.js';
 import { signatureRoutes } from './http/signatures.routes.js';
 
@@ -56,6 +57,7 @@ export function driveService(config: DriveConfig, seams: DriveSeams = {}): Drive
       return [
         { basePath: '/v1', api: meRoutes(ready) },
         { basePath: '/v1', api: signatureRoutes(ready) },
+        { basePath: '/v1', api: folderRoutes(ready) },
       ];
     },
   };

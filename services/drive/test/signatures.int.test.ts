@@ -3,17 +3,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import sharp from 'sharp';
-import { storeServerFile, sha256Hex } from '../src/commands/server-files.js';
-import { DriveStore } from '../src/db/drives.store.js';
-import type { FileRecord } from '../src/db/files.store.js';
-import { LibraryStore } from '../src/db/libraries.store.js';
-import {
-  DEFAULT_LIBRARY_ACL,
-  DEFAULT_LIBRARY_POLICIES,
-  DEFAULT_SHARE_SOURCE_POLICY,
-} from '../src/domain/index.js';
+import { sha256Hex } from '../src/commands/server-files.js';
+import { insertFile as insertPlaceFile, makePdf, makePlace, outbox, type Place } from './folders-fixtures.js';
 import { startDriveHarness, type DriveHarness } from './support.js';
 
 const REQUESTER = '00000000-0000-4000-8000-000000000002'; // Mo Manager (demo seed)
@@ -21,15 +14,6 @@ const SIGNER = '00000000-0000-4000-8000-000000000001'; // Ada Admin (demo seed)
 const BYSTANDER = '00000000-0000-4000-8000-0000000000bb';
 const REQUEST_SCOPES = ['drive.signatures.create', 'drive.signatures.view', 'drive.file.read'];
 const SIGN_SCOPES = ['drive.signatures.sign', 'drive.signatures.view', 'drive.file.read'];
-
-/** A real one-page PDF saying `text`. */
-async function makePdf(text: string): Promise<Buffer> {
-  const document = await PDFDocument.create();
-  const page = document.addPage([595.28, 841.89]);
-  const font = await document.embedFont(StandardFonts.Helvetica);
-  page.drawText(text, { x: 56, y: 760, size: 14, font });
-  return Buffer.from(await document.save());
-}
 
 /** A drawn signature: a small PNG with a dark stroke, as a data URL. */
 async function signatureDataUrl(): Promise<string> {
@@ -65,88 +49,15 @@ function encrypted(pdf: Buffer): Buffer {
   return readFileSync(locked);
 }
 
-interface Place {
-  driveId: string;
-  libraryId: string;
-}
-
-/** A tenant-wide shared drive with one library of the default ACL, in `tenantId`. */
-async function makePlace(h: DriveHarness, tenantId: string): Promise<Place> {
-  const driveId = randomUUID();
-  const libraryId = randomUUID();
-  await h.definition.deps().inTenant(tenantId, async (trx) => {
-    await new DriveStore(trx).insert(
-      {
-        id: driveId,
-        tenantId,
-        name: 'Contracts',
-        type: 'shared',
-        slug: `contracts-${driveId.slice(0, 8)}`,
-        ownerId: REQUESTER,
-        moduleId: null,
-        visibility: 'tenant',
-        color: 'blue',
-        icon: 'Folder',
-        description: '',
-        allowExternalSharing: false,
-        retentionDays: null,
-        quotaGb: 1,
-        versioningEnabled: true,
-        maxVersions: 10,
-        defaultLibraryId: libraryId,
-        createdBy: REQUESTER,
-      },
-      [],
-    );
-    await new LibraryStore(trx).insert({
-      id: libraryId,
-      tenantId,
-      driveId,
-      name: 'Signed contracts',
-      description: '',
-      kind: 'library',
-      context: null,
-      memberIds: [],
-      visibleInDriveUI: true,
-      acl: DEFAULT_LIBRARY_ACL,
-      policies: DEFAULT_LIBRARY_POLICIES,
-      shareSourcePolicy: DEFAULT_SHARE_SOURCE_POLICY,
-      createdBy: REQUESTER,
-    });
-  });
-  return { driveId, libraryId };
-}
-
-async function insertFile(
+/** A file of `place` in `tenantId`, made by the requester. */
+const insertFile = (
   h: DriveHarness,
   tenantId: string,
   place: Place,
   name: string,
   bytes: Buffer,
   mimeType = 'application/pdf',
-): Promise<FileRecord> {
-  return h.definition
-    .deps()
-    .inTenant(tenantId, (trx) =>
-      storeServerFile(
-        h.definition.deps(),
-        trx,
-        { tenantId, userId: REQUESTER },
-        { ...place, folderId: null, name, mimeType, bytes, ownerId: REQUESTER },
-      ),
-    );
-}
-
-async function outbox(h: DriveHarness, type: string): Promise<Record<string, unknown>[]> {
-  return h.definition.deps().inTenant('demo', async (trx) => {
-    const rows = await trx('outbox').where({ type }).orderBy('id').select('payload');
-    return rows.map((row: { payload: unknown }) =>
-      typeof row.payload === 'string'
-        ? (JSON.parse(row.payload) as Record<string, unknown>)
-        : (row.payload as Record<string, unknown>),
-    );
-  });
-}
+) => insertPlaceFile(h, tenantId, place, { name, bytes, mimeType, ownerId: REQUESTER });
 
 describe('signature requests on PDFs', () => {
   let h: DriveHarness;
@@ -157,7 +68,7 @@ describe('signature requests on PDFs', () => {
 
   beforeAll(async () => {
     h = await startDriveHarness({ clock: undefined });
-    place = await makePlace(h, 'demo');
+    place = await makePlace(h, 'demo', REQUESTER);
     requester = await h.token(REQUEST_SCOPES, 'demo', REQUESTER);
     signer = await h.token(SIGN_SCOPES, 'demo', SIGNER);
     bystander = await h.token([...SIGN_SCOPES, ...REQUEST_SCOPES], 'demo', BYSTANDER);
@@ -450,7 +361,7 @@ describe('signature requests on PDFs', () => {
 
   describe("another tenant's ids", () => {
     it('answer 404 on every signature route', async () => {
-      const theirs = await makePlace(h, 'northwind');
+      const theirs = await makePlace(h, 'northwind', REQUESTER);
       const file = await insertFile(h, 'northwind', theirs, 'Their contract.pdf', await makePdf('x'));
       const taskId = randomUUID();
       await h.definition.deps().inTenant('northwind', (trx) =>

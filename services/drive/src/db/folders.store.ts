@@ -34,6 +34,11 @@ const toRecord = (row: FolderRow): FolderRecord => ({
 export class FolderStore {
   constructor(private readonly trx: Knex.Transaction) {}
 
+  /** Holds the drive's folder tree until the transaction ends (slugs among siblings, moves and deletes). */
+  async lockDrive(driveId: string): Promise<void> {
+    await this.trx.raw(`SELECT pg_advisory_xact_lock(hashtext('drive.folders:' || ?))`, [driveId]);
+  }
+
   async get(id: string): Promise<FolderRecord | undefined> {
     const row = await this.trx<FolderRow>('folders').where({ id }).first();
     return row ? toRecord(row) : undefined;
@@ -45,9 +50,11 @@ export class FolderStore {
     return row ? toRecord(row) : undefined;
   }
 
-  /** The drive's folders, oldest first (drive.md §3), with the drive's and library's names. */
-  async list(driveId: string): Promise<ListedFolder[]> {
-    const rows = await this.trx<FolderRow>('folders as f')
+  /** The drive's folders, oldest first (drive.md §3), with the drive's and library's names; or just folder `id`. */
+  async list(driveId: string, id?: string): Promise<ListedFolder[]> {
+    const query = this.trx<FolderRow>('folders as f');
+    if (id !== undefined) query.where('f.id', id);
+    const rows = await query
       .join('drives as d', 'd.id', 'f.drive_id')
       .leftJoin('libraries as l', 'l.id', 'f.library_id')
       .where('f.drive_id', driveId)

@@ -55,12 +55,20 @@ const london = new Intl.DateTimeFormat('en-GB', {
 /** An instant as the UK reads it: '27/11/2026, 06:00:03 GMT' (BST in summer). */
 export const ukDateTime = (at: Date): string => london.format(at);
 
+/** Letters NFKD does not take apart, to their base letter. */
+const LATIN_BASE: Readonly<Record<string, string>> = { Ł: 'L', ł: 'l', Đ: 'D', đ: 'd', ı: 'i' };
+
 /**
  * Text the standard PDF fonts can draw (WinAnsi): accents are dropped ('Zoë' → 'Zoe') and anything else outside the
  * set becomes '?'. The completion page also carries the signer's user id, which identifies them exactly.
  */
 export function pdfSafeText(text: string): string {
-  return Array.from(text.normalize('NFKD').replace(/[\u0300-\u036f]/g, ''))
+  return Array.from(
+    text
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/[ŁłĐđı]/g, (char) => LATIN_BASE[char] ?? char),
+  )
     .map((char) => {
       const code = char.codePointAt(0) ?? 0;
       if (code >= 0x20 && code <= 0x7e) return char;
