@@ -18,12 +18,16 @@ export interface Place {
   libraryId: string;
 }
 
-/** A tenant-wide shared drive named `name` with one library of the default ACL, in `tenantId`, owned by `ownerId`. */
+/**
+ * A tenant-wide shared drive named `name` with one library of the default ACL (and these policies), in `tenantId`,
+ * owned by `ownerId`.
+ */
 export async function makePlace(
   h: DriveHarness,
   tenantId: string,
   ownerId: string,
   name = 'Contracts',
+  policies: Partial<typeof DEFAULT_LIBRARY_POLICIES> = {},
 ): Promise<Place> {
   const driveId = randomUUID();
   const libraryId = randomUUID();
@@ -62,7 +66,7 @@ export async function makePlace(
       memberIds: [],
       visibleInDriveUI: true,
       acl: DEFAULT_LIBRARY_ACL,
-      policies: DEFAULT_LIBRARY_POLICIES,
+      policies: { ...DEFAULT_LIBRARY_POLICIES, ...policies },
       shareSourcePolicy: DEFAULT_SHARE_SOURCE_POLICY,
       createdBy: ownerId,
     });

@@ -214,6 +214,27 @@ describe('signature requests on PDFs', () => {
       expect(events.some((event) => event.targetId === taskId)).toBe(true);
     });
 
+    it('signs a PDF in a library under legal hold: a version is added, none is lost', async () => {
+      const held = await makePlace(h, 'demo', REQUESTER, 'Held', { legalHold: true });
+      const original = await makePdf('Held contract');
+      const file = await insertFile(h, 'demo', held, 'Held contract.pdf', original);
+      const taskId = ((await request(requester, file.id)).body.task as { id: string }).id;
+      const answer = await h.call(signer, 'POST', `/signatures/${taskId}/sign`, {
+        signature: await signatureDataUrl(),
+      });
+      expect(answer.status).toBe(200);
+      const versions = await h.definition
+        .deps()
+        .inTenant('demo', (trx) =>
+          trx('file_versions').where({ file_id: file.id }).orderBy('version').select('version', 'checksum'),
+        );
+      expect(versions).toEqual([
+        { version: 1, checksum: sha256Hex(original) },
+        { version: 2, checksum: (answer.body.task as { hashAfter: string }).hashAfter },
+      ]);
+      expect(await h.objects.stat(`tenants/demo/files/${file.id}/v/1`)).toBeDefined();
+    });
+
     it('lists pending requests assigned to me, then the signed document, with names', async () => {
       const file = await insertFile(
         h,
