@@ -172,12 +172,17 @@ describe('folders of a drive', () => {
       }
     });
 
-    it("refuses a blank name; without folder management: 'You don't have permission to edit folders'", async () => {
+    it("refuses a blank name; without folder management or manage-all: 'You don't have permission to edit folders'", async () => {
       const folder = await created('Guarded');
       expect((await update(folder.id, { name: '  ' })).body.detail).toBe('Folder name is required');
       const refused = await update(folder.id, { name: 'Taken over' }, creator);
       expect(refused.status).toBe(403);
       expect(refused.body.detail).toBe("You don't have permission to edit folders");
+      // Manage-all implies folder management.
+      const all = await h.token(['drive.manage_all'], 'demo', OWNER);
+      expect((await update(folder.id, { name: 'Managed' }, all)).body.folder).toMatchObject({
+        name: 'Managed',
+      });
       const noFolderId = await h.call(manager, 'POST', '/folders/update', {
         driveId: place.driveId,
         updates: {},
