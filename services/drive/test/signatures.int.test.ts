@@ -250,6 +250,14 @@ describe('signature requests on PDFs', () => {
       expect((pending.body.items as { id: string }[]).map((item) => item.id)).toContain(taskId);
       const mine = await h.call(requester, 'GET', '/signatures?status=pending&scope=created');
       expect((mine.body.items as { id: string }[]).map((item) => item.id)).toContain(taskId);
+      // A request on a file in the trash is not listed as waiting.
+      const binned = await insertFile(h, 'demo', place, 'Binned.pdf', await makePdf('Binned'));
+      const binnedTask = ((await request(requester, binned.id)).body.task as { id: string }).id;
+      await h.definition
+        .deps()
+        .inTenant('demo', (trx) => trx('files').where({ id: binned.id }).update({ status: 'trashed' }));
+      const waiting = await h.call(signer, 'GET', '/signatures?status=pending&scope=assigned');
+      expect((waiting.body.items as { id: string }[]).map((item) => item.id)).not.toContain(binnedTask);
       // Nothing is assigned to the requester.
       const none = await h.call(requester, 'GET', '/signatures');
       expect(none.body.items).toEqual([]);

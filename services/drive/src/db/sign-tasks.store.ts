@@ -76,7 +76,7 @@ export class SignTaskStore {
 
   /**
    * The tasks of one state assigned to (or created by) a user, with their file's name: newest first (pending by when
-   * asked, signed by when signed), at most `limit`.
+   * asked, signed by when signed), at most `limit`. Pending requests on trashed files are left out.
    */
   async list(filter: {
     userId: string;
@@ -90,17 +90,20 @@ export class SignTaskStore {
         : filter.status === 'declined'
           ? 't.declined_at'
           : 't.created_at';
-    const rows = await this.trx<SignTaskRow>('sign_tasks as t')
+    const query = this.trx<SignTaskRow>('sign_tasks as t')
       .join('files as f', 'f.id', 't.file_id')
       .where(filter.scope === 'assigned' ? 't.assigned_to_uid' : 't.created_by_uid', filter.userId)
-      .where('t.status', filter.status)
+      .where('t.status', filter.status);
+    // A pending request on a file in the trash cannot be signed until the file is restored.
+    if (filter.status === 'pending') void query.where('f.status', 'active');
+    const rows = await query
       .orderBy([
         { column: order, order: 'desc' },
         { column: 't.id', order: 'desc' },
       ])
       .limit(filter.limit)
       .select('t.*', 'f.name as file_name', 'f.drive_id as drive_id', 'f.version as file_version');
-    return rows.map((row) => {
+    return rows.map((row: unknown) => {
       const { file_name, drive_id, file_version, ...task } = row as SignTaskRow & {
         file_name: string;
         drive_id: string;
