@@ -1,12 +1,12 @@
 // The signature screens' calls (`/api/drive/signatures...`, forwarded to the drive), injected into the app's API.
 import { api } from '../../../app/api';
 import { idempotencyKey } from '../shares/api';
-import type { SignTask, SignTaskStatus } from './types';
+import type { SignTask, SignTaskListResponse, SignTaskResponse, SignTaskStatus } from './types';
 
 export const signaturesApi = api.enhanceEndpoints({ addTagTypes: ['DriveSignatures'] }).injectEndpoints({
   endpoints: (build) => ({
     signatureTasks: build.query<
-      { items: SignTask[] },
+      SignTaskListResponse,
       { status: SignTaskStatus; scope: 'assigned' | 'created' }
     >({
       query: (params) => ({ url: '/drive/signatures', params }),
@@ -24,7 +24,7 @@ export const signaturesApi = api.enhanceEndpoints({ addTagTypes: ['DriveSignatur
       }),
       invalidatesTags: ['DriveSignatures'],
     }),
-    signTask: build.mutation<{ message: string; task: SignTask }, { taskId: string; signature: string }>({
+    signTask: build.mutation<SignTaskResponse, { taskId: string; signature: string }>({
       query: ({ taskId, signature }) => ({
         url: `/drive/signatures/${encodeURIComponent(taskId)}/sign`,
         method: 'POST',
