@@ -40,8 +40,8 @@ function fakeDrive(
   let grants = 0;
   const deps: UploaderDeps = {
     fetch: (input, init) => {
-      const url = String(input);
-      const body = init?.body ? (JSON.parse(String(init.body)) as unknown) : undefined;
+      const url = input as string;
+      const body = init?.body ? (JSON.parse(init.body as string) as unknown) : undefined;
       recorded.calls.push({ method: init?.method ?? 'GET', url, body });
       if (url === '/api/drive/uploads') {
         const request = body as { size: number; name: string };
@@ -173,8 +173,7 @@ describe('the drive uploader', () => {
     const detail =
       'Storage limit exceeded. You have 0 GB remaining, but this file requires 1 GB. Please upgrade your storage plan or delete some files.';
     const { deps } = fakeDrive({
-      grant: () =>
-        Response.json({ status: 413, code: 'STORAGE_LIMIT_EXCEEDED', detail }, { status: 413 }),
+      grant: () => Response.json({ status: 413, code: 'STORAGE_LIMIT_EXCEEDED', detail }, { status: 413 }),
     });
     const refused = uploadFile(fileOf(10), target, deps, { signal: signal() });
     await expect(refused).rejects.toBeInstanceOf(UploadRefused);
@@ -236,7 +235,11 @@ describe('the upload progress texts and list', () => {
       expect(seen).toHaveLength(2);
       jest.advanceTimersByTime(1);
       expect(seen).toEqual([
-        expect.objectContaining({ id: 'b', status: 'error', message: 'File type ".exe" not allowed. Allowed types: pdf' }),
+        expect.objectContaining({
+          id: 'b',
+          status: 'error',
+          message: 'File type ".exe" not allowed. Allowed types: pdf',
+        }),
       ]);
     } finally {
       jest.useRealTimers();

@@ -179,8 +179,7 @@ export async function uploadFile(
     let done = 0;
     let reported = -1;
     const report = (sentOfPart: number) => {
-      const percent =
-        file.size === 0 ? 0 : Math.min(99, Math.floor(((done + sentOfPart) * 100) / file.size));
+      const percent = file.size === 0 ? 0 : Math.min(99, Math.floor(((done + sentOfPart) * 100) / file.size));
       if (percent !== reported) {
         reported = percent;
         onProgress?.(percent);
@@ -294,7 +293,7 @@ export function xhrPutPart(
       reject(new DOMException('Upload cancelled', 'AbortError'));
     };
     signal.addEventListener('abort', abort, { once: true });
-    request.send(body);
+    request.send(body as Uint8Array<ArrayBuffer>);
   });
 }
 

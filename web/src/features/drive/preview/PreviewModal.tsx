@@ -1,0 +1,189 @@
+import { DownloadOutlined, ToolOutlined } from '@ant-design/icons';
+import { Button, Modal, Result, Space, Spin, Table, Typography } from 'antd';
+import Papa from 'papaparse';
+import { useEffect, useState } from 'react';
+import { useToast } from '../../../ui/feedback';
+import { useRepairRefsMutation } from '../api/driveApi';
+import type { DriveFile } from '../api/types';
+import { inlineUrl, useDownload } from '../download';
+import { prettyJson, previewKind } from './previewKind';
+
+const UNABLE = 'Unable to load file';
+
+/** CSV, JSON and text previews read the file's text from /api/drive/preview. */
+function useText(file: DriveFile, wanted: boolean) {
+  const [state, setState] = useState<{ text?: string; failed?: boolean }>({});
+  useEffect(() => {
+    if (!wanted) return;
+    let live = true;
+    fetch(`/api/drive/preview?fileId=${encodeURIComponent(file.id)}`, { credentials: 'same-origin' })
+      .then(async (response) => {
+        if (!response.ok) throw new Error(String(response.status));
+        const text = await response.text();
+        if (live) setState({ text });
+      })
+      .catch(() => {
+        if (live) setState({ failed: true });
+      });
+    return () => {
+      live = false;
+    };
+  }, [file.id, wanted]);
+  return state;
+}
+
+function Unable() {
+  return <Result status="warning" title={UNABLE} data-testid="preview-failed" />;
+}
+
+function CsvTable({ text }: { text: string }) {
+  const rows = Papa.parse<string[]>(text.trim(), { skipEmptyLines: true }).data;
+  const [header = [], ...body] = rows;
+  return (
+    <Table
+      data-testid="preview-csv"
+      size="small"
+      pagination={false}
+      scroll={{ x: 'max-content', y: 480 }}
+      columns={header.map((title, index) => ({ title, dataIndex: index, key: String(index) }))}
+      dataSource={body.map((row, index) => ({ key: index, ...Object.fromEntries(row.entries()) }))}
+    />
+  );
+}
+
+/** The preview modal: Escape closes it; the header has Download and, for an orphaned reference, Repair reference. */
+export function PreviewModal({ file, onClose }: { file: DriveFile; onClose: () => void }) {
+  const kind = previewKind(file);
+  const textual = kind === 'csv' || kind === 'json' || kind === 'text';
+  const text = useText(file, textual);
+  const [failed, setFailed] = useState(false);
+  const download = useDownload();
+  const toast = useToast();
+  const [repair, repairing] = useRepairRefsMutation();
+  const src = inlineUrl(file.id);
+
+  const repairReference = async () => {
+    try {
+      await repair({ fileId: file.id }).unwrap();
+      toast.success('Reference repaired');
+    } catch {
+      toast.error('Repair failed');
+    }
+  };
+
+  let body;
+  if (failed || text.failed) body = <Unable />;
+  else if (textual && text.text === undefined) body = <Spin />;
+  else
+    switch (kind) {
+      case 'pdf':
+        body = (
+          <iframe
+            data-testid="preview-pdf"
+            title={file.name}
+            src={src}
+            style={{ width: '100%', height: '70vh', border: 0 }}
+          />
+        );
+        break;
+      case 'image':
+        body = (
+          <img
+            data-testid="preview-image"
+            alt={file.name}
+            src={src}
+            onError={() => {
+              setFailed(true);
+            }}
+            style={{ maxWidth: '100%', maxHeight: '70vh', display: 'block', margin: '0 auto' }}
+          />
+        );
+        break;
+      case 'video':
+        body = (
+          <video
+            data-testid="preview-video"
+            controls
+            src={src}
+            onError={() => {
+              setFailed(true);
+            }}
+            style={{ width: '100%' }}
+          />
+        );
+        break;
+      case 'audio':
+        body = (
+          <audio
+            data-testid="preview-audio"
+            controls
+            src={src}
+            onError={() => {
+              setFailed(true);
+            }}
+            style={{ width: '100%' }}
+          />
+        );
+        break;
+      case 'csv':
+        body = <CsvTable text={text.text ?? ''} />;
+        break;
+      case 'json':
+      case 'text':
+        body = (
+          <pre
+            data-testid="preview-text"
+            style={{ maxHeight: '70vh', overflow: 'auto', whiteSpace: 'pre-wrap' }}
+          >
+            {kind === 'json' ? prettyJson(text.text ?? '') : text.text}
+          </pre>
+        );
+        break;
+      default:
+        body = (
+          <Result
+            data-testid="preview-unavailable"
+            title="Preview not available for this file type"
+            extra={
+              <Button type="primary" icon={<DownloadOutlined />} onClick={() => void download(file)}>
+                Download File
+              </Button>
+            }
+          />
+        );
+    }
+
+  return (
+    <Modal
+      open
+      width={960}
+      keyboard
+      onCancel={onClose}
+      footer={null}
+      destroyOnHidden
+      title={
+        <Space style={{ width: '100%', paddingRight: 32, justifyContent: 'space-between' }}>
+          <Typography.Text strong ellipsis style={{ maxWidth: 520 }}>
+            {file.name}
+          </Typography.Text>
+          <Space>
+            {file.orphanedRef && (
+              <Button
+                icon={<ToolOutlined />}
+                loading={repairing.isLoading}
+                onClick={() => void repairReference()}
+              >
+                Repair reference
+              </Button>
+            )}
+            <Button icon={<DownloadOutlined />} onClick={() => void download(file)}>
+              Download
+            </Button>
+          </Space>
+        </Space>
+      }
+    >
+      <div data-testid="file-preview">{body}</div>
+    </Modal>
+  );
+}
