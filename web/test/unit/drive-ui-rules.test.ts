@@ -56,12 +56,12 @@ describe('the file list state', () => {
   });
 
   it('sorts by Created, newest first, by default; clicking the sorted column toggles the direction', () => {
-    expect(initialListState).toMatchObject({ sort: 'createdAt', order: 'desc', page: 1, pageSize: 50 });
+    expect(initialListState).toMatchObject({ sort: 'createdAt', direction: 'desc', page: 1, pageSize: 50 });
     const toggled = listReducer(initialListState, { type: 'sort', field: 'createdAt' });
-    expect(toggled).toMatchObject({ sort: 'createdAt', order: 'asc' });
+    expect(toggled).toMatchObject({ sort: 'createdAt', direction: 'asc' });
     const byName = listReducer(toggled, { type: 'sort', field: 'name' });
-    expect(byName).toMatchObject({ sort: 'name', order: 'asc' });
-    expect(listReducer(byName, { type: 'sort', field: 'name' })).toMatchObject({ order: 'desc' });
+    expect(byName).toMatchObject({ sort: 'name', direction: 'asc' });
+    expect(listReducer(byName, { type: 'sort', field: 'name' })).toMatchObject({ direction: 'desc' });
   });
 
   it('goes back to page 1 whenever a filter changes', () => {

@@ -51,11 +51,11 @@ export const driveApi = api.enhanceEndpoints({ addTagTypes: driveTags }).injectE
       query: () => '/drive/storage',
       providesTags: ['DriveStorage'],
     }),
-    drives: build.query<{ items: Drive[] }, undefined>({
+    drives: build.query<{ drives: Drive[] }, undefined>({
       query: () => '/drive/drives',
       providesTags: ['Drives'],
     }),
-    libraries: build.query<{ items: Library[] }, { driveId?: string }>({
+    libraries: build.query<{ libraries: Library[] }, { driveId?: string }>({
       query: ({ driveId }) => `/drive/libraries${search({ driveId })}`,
       providesTags: ['DriveLibraries'],
     }),
@@ -79,7 +79,7 @@ export const driveApi = api.enhanceEndpoints({ addTagTypes: driveTags }).injectE
       { libraryId: string },
       { driveId: string; name: string; description: string }
     >({
-      query: (body) => ({ url: '/drive/libraries/create', method: 'POST', body, headers: idempotent() }),
+      query: (body) => ({ url: '/drive/libraries', method: 'POST', body, headers: idempotent() }),
       invalidatesTags: ['DriveLibraries'],
     }),
     createFolder: build.mutation<{ folderId: string }, FolderInput>({
@@ -156,11 +156,11 @@ export const driveApi = api.enhanceEndpoints({ addTagTypes: driveTags }).injectE
       invalidatesTags: ['DriveFiles'],
     }),
     clearStars: build.mutation<unknown, undefined>({
-      query: () => ({ url: '/drive/files/stars/clear', method: 'POST', body: {}, headers: idempotent() }),
+      query: () => ({ url: '/drive/files/stars', method: 'DELETE' }),
       invalidatesTags: ['DriveFiles'],
     }),
     clearRecent: build.mutation<unknown, undefined>({
-      query: () => ({ url: '/drive/files/recent/clear', method: 'POST', body: {}, headers: idempotent() }),
+      query: () => ({ url: '/drive/files/recent', method: 'DELETE' }),
       invalidatesTags: ['DriveFiles'],
     }),
   }),

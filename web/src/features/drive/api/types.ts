@@ -18,7 +18,7 @@ export type DriveAbilities = DriveAbilitiesResponse['abilities'];
 export type FileView = 'all' | 'mine' | 'shared' | 'recent' | 'starred' | 'trash';
 export type VisibilityFilter = 'all' | 'private' | 'shared';
 export type SortField =
-  'name' | 'driveName' | 'libraryName' | 'folderName' | 'ownerName' | 'size' | 'createdAt';
+  'name' | 'drive' | 'library' | 'folder' | 'owner' | 'size' | 'shared' | 'createdAt' | 'updatedAt';
 export type SortOrder = 'asc' | 'desc';
 
 export interface FileListQuery {
@@ -29,7 +29,7 @@ export interface FileListQuery {
   folderId?: string;
   q?: string;
   sort?: SortField;
-  order?: SortOrder;
+  direction?: SortOrder;
   page?: number;
   pageSize?: number;
 }
@@ -52,6 +52,7 @@ export interface DriveFile {
   ownerName: string;
   visibility: FileVisibility;
   sharedWith: string[];
+  sharedWithCount?: number;
   status: FileStatus;
   orphanedRef: boolean;
   starred: boolean;
@@ -91,9 +92,28 @@ export interface Drive {
   createdAt: string;
 }
 
+/** GET /api/drive/download with Accept: application/json: the presigned URL. */
+export interface DownloadLink {
+  url: string;
+  name: string;
+  size: number;
+}
+
+/** GET /api/drive/preview: what to show, with the text (CSV, JSON, text) or a URL (PDF, image, video, audio). */
+export interface PreviewAnswer {
+  kind: 'pdf' | 'image' | 'video' | 'audio' | 'csv' | 'json' | 'text' | 'none';
+  name: string;
+  mimeType: string;
+  size: number;
+  text?: string;
+  url?: string;
+  message?: string;
+}
+
 export interface Library {
   id: string;
   driveId: string;
+  driveName?: string;
   name: string;
   description: string;
   visibleInDriveUI: boolean;

@@ -67,7 +67,7 @@ export function FileBrowser(props: FileBrowserProps) {
     libraryId: state.libraryId,
     folderId,
     sort: state.sort,
-    order: state.order,
+    direction: state.direction,
     page: state.page,
     pageSize: state.pageSize,
   };
@@ -183,7 +183,7 @@ export function FileBrowser(props: FileBrowserProps) {
           onChange={(libraryId?: string) => {
             dispatch({ type: 'filter', changes: { libraryId } });
           }}
-          options={(libraries.data?.items ?? []).map((library) => ({
+          options={(libraries.data?.libraries ?? []).map((library) => ({
             value: library.id,
             label: library.name,
           }))}

@@ -32,7 +32,7 @@ export const NeedsRepair = () => (
 export function FileTable(props: FileTableProps) {
   const { session, abilities, openPreview, openShare } = useDrive();
   const sortOrder = (field: SortField): AntSortOrder =>
-    props.state.sort === field ? (props.state.order === 'asc' ? 'ascend' : 'descend') : null;
+    props.state.sort === field ? (props.state.direction === 'asc' ? 'ascend' : 'descend') : null;
   const sortable = (field: SortField) => ({
     sorter: true,
     sortOrder: sortOrder(field),
@@ -68,30 +68,30 @@ export function FileTable(props: FileTableProps) {
           {
             title: 'Drive',
             key: 'driveName',
-            ...sortable('driveName'),
+            ...sortable('drive'),
             render: (_: unknown, f: DriveFile) => f.driveName,
           },
         ]),
     {
       title: 'Library',
       key: 'libraryName',
-      ...sortable('libraryName'),
+      ...sortable('library'),
       render: (_, file) => file.libraryName,
     },
     {
       title: 'Folder',
       key: 'folderName',
-      ...sortable('folderName'),
+      ...sortable('folder'),
       render: (_, file) => file.folderName ?? '—',
     },
     {
       title: 'Owner',
       key: 'ownerName',
-      ...sortable('ownerName'),
+      ...sortable('owner'),
       render: (_, file) => ownerLabel(file, session.user.uid),
     },
     { title: 'Size', key: 'size', ...sortable('size'), render: (_, file) => formatBytes(file.size) },
-    { title: 'Shared', key: 'shared', render: (_, file) => sharedLabel(file) },
+    { title: 'Shared', key: 'shared', ...sortable('shared'), render: (_, file) => sharedLabel(file) },
     {
       title: 'Created',
       key: 'createdAt',

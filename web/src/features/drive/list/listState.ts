@@ -1,5 +1,5 @@
 // The file list's state (drive.md §2): filters, sort and page. Any filter change goes back to page 1; clicking the
-// sorted column toggles its direction, another column starts descending for dates and sizes, ascending otherwise.
+// sorted column toggles its direction, another column starts descending for dates, ascending otherwise.
 import { PAGE_SIZE } from '@workspace/drive/domain';
 import type { SortField, SortOrder, VisibilityFilter } from '../api/types';
 import { acceptPageSize } from './format';
@@ -10,7 +10,7 @@ export interface ListState {
   libraryId: string | undefined;
   folderId: string | undefined;
   sort: SortField;
-  order: SortOrder;
+  direction: SortOrder;
   page: number;
   pageSize: number;
 }
@@ -21,7 +21,7 @@ export const initialListState: ListState = {
   libraryId: undefined,
   folderId: undefined,
   sort: 'createdAt',
-  order: 'desc',
+  direction: 'desc',
   page: 1,
   pageSize: PAGE_SIZE,
 };
@@ -37,11 +37,11 @@ export function listReducer(state: ListState, action: ListAction): ListState {
       return { ...state, ...action.changes, page: 1 };
     case 'sort':
       if (action.field === state.sort)
-        return { ...state, order: state.order === 'asc' ? 'desc' : 'asc', page: 1 };
+        return { ...state, direction: state.direction === 'asc' ? 'desc' : 'asc', page: 1 };
       return {
         ...state,
         sort: action.field,
-        order: action.field === 'createdAt' || action.field === 'size' ? 'desc' : 'asc',
+        direction: action.field === 'createdAt' || action.field === 'updatedAt' ? 'desc' : 'asc',
         page: 1,
       };
     case 'page': {

@@ -21,7 +21,7 @@ export function DriveDetail() {
   const drives = useDrivesQuery(undefined);
   const folders = useFoldersQuery({ driveId });
   const [dialog, setDialog] = useState<'folder' | 'settings' | null>(null);
-  const drive = drives.data?.items.find((item) => item.id === driveId);
+  const drive = drives.data?.drives.find((item) => item.id === driveId);
   if (drives.isLoading) return <Skeleton active />;
   if (!drive) return <Alert type="warning" showIcon title="Drive not found" />;
   const all = folders.data?.items ?? [];

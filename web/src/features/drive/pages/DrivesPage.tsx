@@ -16,7 +16,7 @@ export function DrivesPage() {
   const q = useDebouncedValue(search.trim().toLowerCase());
   const [creating, setCreating] = useState(false);
   const drives = useDrivesQuery(undefined);
-  const shown = (drives.data?.items ?? []).filter((drive) => drive.name.toLowerCase().includes(q));
+  const shown = (drives.data?.drives ?? []).filter((drive) => drive.name.toLowerCase().includes(q));
   return (
     <div data-testid="drive-page-drives">
       <DriveToolbar

@@ -23,7 +23,7 @@ export function FoldersPage() {
   const navigate = useNavigate();
   const slugs = (params['*'] ?? '').split('/').filter(Boolean).map(decodeURIComponent);
   const drives = useDrivesQuery(undefined);
-  const visible = drives.data?.items ?? [];
+  const visible = drives.data?.drives ?? [];
   const driveId = searchParams.get('drive') ?? visible[0]?.id;
   const folders = useFoldersQuery({ driveId: driveId ?? '' }, { skip: !driveId });
   const [search, setSearch] = useState('');

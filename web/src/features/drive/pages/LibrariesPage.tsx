@@ -23,7 +23,7 @@ export function LibrariesPage() {
   const drives = useDrivesQuery(undefined);
   const libraries = useLibrariesQuery({ driveId: driveId || undefined });
   const uid = session.user.uid;
-  const mine = (drives.data?.items ?? []).filter(
+  const mine = (drives.data?.drives ?? []).filter(
     (drive) =>
       drive.type !== 'personal' &&
       (drive.ownerId === uid ||
@@ -31,7 +31,7 @@ export function LibrariesPage() {
         drive.type === 'module'),
   );
   const driveName = new Map(mine.map((drive) => [drive.id, drive.name]));
-  const shown = (libraries.data?.items ?? []).filter(
+  const shown = (libraries.data?.libraries ?? []).filter(
     (library) =>
       library.visibleInDriveUI && driveName.has(library.driveId) && library.name.toLowerCase().includes(q),
   );

@@ -31,7 +31,7 @@ export function Overview() {
         </Col>
         <Col xs={12} md={6} lg={4}>
           <Card size="small">
-            <Statistic title="Drives" value={drives.data?.items.length ?? 0} loading={drives.isLoading} />
+            <Statistic title="Drives" value={drives.data?.drives.length ?? 0} loading={drives.isLoading} />
           </Card>
         </Col>
         <Col xs={12} md={6} lg={4}>

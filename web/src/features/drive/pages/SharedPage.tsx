@@ -14,7 +14,7 @@ export function SharedPage() {
   const q = useDebouncedValue(search.trim().toLowerCase());
   const [creating, setCreating] = useState(false);
   const drives = useDrivesQuery(undefined);
-  const shared = (drives.data?.items ?? []).filter(
+  const shared = (drives.data?.drives ?? []).filter(
     (drive) => drive.type === 'shared' && drive.name.toLowerCase().includes(q),
   );
   return (

@@ -4,23 +4,25 @@ import Papa from 'papaparse';
 import { useEffect, useState } from 'react';
 import { useToast } from '../../../ui/feedback';
 import { useRepairRefsMutation } from '../api/driveApi';
-import type { DriveFile } from '../api/types';
-import { inlineUrl, useDownload } from '../download';
+import type { DriveFile, PreviewAnswer } from '../api/types';
+import { useDownload } from '../download';
 import { prettyJson, previewKind } from './previewKind';
 
 const UNABLE = 'Unable to load file';
 
-/** CSV, JSON and text previews read the file's text from /api/drive/preview. */
-function useText(file: DriveFile, wanted: boolean) {
-  const [state, setState] = useState<{ text?: string; failed?: boolean }>({});
+/** What to show: GET /api/drive/preview answers the kind, and the text (CSV, JSON, text) or a URL to embed. */
+function usePreview(file: DriveFile) {
+  const [state, setState] = useState<{ answer?: PreviewAnswer; failed?: boolean }>({});
   useEffect(() => {
-    if (!wanted) return;
     let live = true;
-    fetch(`/api/drive/preview?fileId=${encodeURIComponent(file.id)}`, { credentials: 'same-origin' })
+    fetch(`/api/drive/preview?fileId=${encodeURIComponent(file.id)}`, {
+      credentials: 'same-origin',
+      headers: { accept: 'application/json' },
+    })
       .then(async (response) => {
         if (!response.ok) throw new Error(String(response.status));
-        const text = await response.text();
-        if (live) setState({ text });
+        const answer = (await response.json()) as PreviewAnswer;
+        if (live) setState({ answer });
       })
       .catch(() => {
         if (live) setState({ failed: true });
@@ -28,7 +30,7 @@ function useText(file: DriveFile, wanted: boolean) {
     return () => {
       live = false;
     };
-  }, [file.id, wanted]);
+  }, [file.id]);
   return state;
 }
 
@@ -53,14 +55,15 @@ function CsvTable({ text }: { text: string }) {
 
 /** The preview modal: Escape closes it; the header has Download and, for an orphaned reference, Repair reference. */
 export function PreviewModal({ file, onClose }: { file: DriveFile; onClose: () => void }) {
-  const kind = previewKind(file);
-  const textual = kind === 'csv' || kind === 'json' || kind === 'text';
-  const text = useText(file, textual);
+  const preview = usePreview(file);
+  const answer = preview.answer;
+  const kind = answer?.kind ?? previewKind(file);
+  const text = answer?.text ?? '';
   const [failed, setFailed] = useState(false);
   const download = useDownload();
   const toast = useToast();
   const [repair, repairing] = useRepairRefsMutation();
-  const src = inlineUrl(file.id);
+  const src = answer?.url;
 
   const repairReference = async () => {
     try {
@@ -72,8 +75,8 @@ export function PreviewModal({ file, onClose }: { file: DriveFile; onClose: () =
   };
 
   let body;
-  if (failed || text.failed) body = <Unable />;
-  else if (textual && text.text === undefined) body = <Spin />;
+  if (failed || preview.failed) body = <Unable />;
+  else if (!answer) body = <Spin />;
   else
     switch (kind) {
       case 'pdf':
@@ -126,7 +129,7 @@ export function PreviewModal({ file, onClose }: { file: DriveFile; onClose: () =
         );
         break;
       case 'csv':
-        body = <CsvTable text={text.text ?? ''} />;
+        body = <CsvTable text={text} />;
         break;
       case 'json':
       case 'text':
@@ -135,7 +138,7 @@ export function PreviewModal({ file, onClose }: { file: DriveFile; onClose: () =
             data-testid="preview-text"
             style={{ maxHeight: '70vh', overflow: 'auto', whiteSpace: 'pre-wrap' }}
           >
-            {kind === 'json' ? prettyJson(text.text ?? '') : text.text}
+            {kind === 'json' ? prettyJson(text) : text}
           </pre>
         );
         break;

@@ -66,8 +66,8 @@ export function UploadForm({ fixed, noRedirect, onDone, deps }: UploadFormProps)
   const drives = useDrivesQuery(undefined, { skip: !!fixed });
   const libraries = useLibrariesQuery({ driveId }, { skip: !driveId });
   const folders = useFoldersQuery({ driveId: driveId ?? '' }, { skip: !driveId });
-  const pickable = (drives.data?.items ?? []).filter((drive) => drive.type !== 'personal');
-  const driveLibraries = (libraries.data?.items ?? []).filter((library) => library.driveId === driveId);
+  const pickable = (drives.data?.drives ?? []).filter((drive) => drive.type !== 'personal');
+  const driveLibraries = (libraries.data?.libraries ?? []).filter((library) => library.driveId === driveId);
 
   // The first library of the drive is preselected.
   useEffect(() => {
