@@ -26,13 +26,14 @@ export function CreateSharedDrive({ onClose }: { onClose: () => void }) {
   if (!abilities.canCreateDrives)
     return (
       <Modal open title="Create Shared Drive" footer={null} onCancel={onClose}>
-        <Result
-          data-testid="create-drive-denied"
-          status="403"
-          icon={<LockOutlined />}
-          title="Permission denied"
-          subTitle="You don't have permission to create shared drives."
-        />
+        <div data-testid="create-drive-denied">
+          <Result
+            status="403"
+            icon={<LockOutlined />}
+            title="Permission denied"
+            subTitle="You don't have permission to create shared drives."
+          />
+        </div>
       </Modal>
     );
 

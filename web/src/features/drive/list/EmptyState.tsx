@@ -45,12 +45,13 @@ export function EmptyState({ kind }: { kind: EmptyKind }) {
 /** The no-permission state: 'Access Denied'. */
 export function AccessDenied({ detail }: { detail: string }) {
   return (
-    <Result
-      data-testid="empty-no-permission"
-      status="403"
-      icon={<LockOutlined style={{ fontSize: 48 }} />}
-      title="Access Denied"
-      subTitle={detail}
-    />
+    <div data-testid="empty-no-permission">
+      <Result
+        status="403"
+        icon={<LockOutlined style={{ fontSize: 48 }} />}
+        title="Access Denied"
+        subTitle={detail}
+      />
+    </div>
   );
 }

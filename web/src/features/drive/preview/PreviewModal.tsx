@@ -35,7 +35,11 @@ function usePreview(file: DriveFile) {
 }
 
 function Unable() {
-  return <Result status="warning" title={UNABLE} data-testid="preview-failed" />;
+  return (
+    <div data-testid="preview-failed">
+      <Result status="warning" title={UNABLE} />
+    </div>
+  );
 }
 
 function CsvTable({ text }: { text: string }) {
@@ -144,15 +148,16 @@ export function PreviewModal({ file, onClose }: { file: DriveFile; onClose: () =
         break;
       default:
         body = (
-          <Result
-            data-testid="preview-unavailable"
-            title="Preview not available for this file type"
-            extra={
-              <Button type="primary" icon={<DownloadOutlined />} onClick={() => void download(file)}>
-                Download File
-              </Button>
-            }
-          />
+          <div data-testid="preview-unavailable">
+            <Result
+              title="Preview not available for this file type"
+              extra={
+                <Button type="primary" icon={<DownloadOutlined />} onClick={() => void download(file)}>
+                  Download File
+                </Button>
+              }
+            />
+          </div>
         );
     }
 
@@ -165,7 +170,7 @@ export function PreviewModal({ file, onClose }: { file: DriveFile; onClose: () =
       footer={null}
       destroyOnHidden
       title={
-        <Space style={{ width: '100%', paddingRight: 32, justifyContent: 'space-between' }}>
+        <Space style={{ width: 'calc(100% - 40px)', justifyContent: 'space-between' }}>
           <Typography.Text strong ellipsis style={{ maxWidth: 520 }}>
             {file.name}
           </Typography.Text>

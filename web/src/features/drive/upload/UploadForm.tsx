@@ -82,18 +82,19 @@ export function UploadForm({ fixed, noRedirect, onDone, deps }: UploadFormProps)
 
   if (!abilities.canUpload)
     return (
-      <Result
-        data-testid="upload-permission-denied"
-        icon={<LockOutlined />}
-        status="403"
-        title="Permission denied"
-        subTitle={
-          <>
-            You don&apos;t have permission to upload files. This requires the{' '}
-            <Typography.Text code>file:upload</Typography.Text> permission.
-          </>
-        }
-      />
+      <div data-testid="upload-permission-denied">
+        <Result
+          icon={<LockOutlined />}
+          status="403"
+          title="Permission denied"
+          subTitle={
+            <>
+              You don&apos;t have permission to upload files. This requires the{' '}
+              <Typography.Text code>file:upload</Typography.Text> permission.
+            </>
+          }
+        />
+      </div>
     );
 
   const anyPdf = files.some(isPdf);
@@ -164,19 +165,20 @@ export function UploadForm({ fixed, noRedirect, onDone, deps }: UploadFormProps)
 
   if (phase === 'success')
     return (
-      <Result
-        data-testid="upload-success"
-        className="drive-upload-success"
-        icon={<CheckCircleFilled style={{ color: '#52c41a', animation: 'drive-pop 0.6s ease-out' }} />}
-        title="Upload Complete!"
-        extra={
-          <style>
-            {
-              '@keyframes drive-pop{0%{transform:scale(0.2);opacity:0}70%{transform:scale(1.15)}100%{transform:scale(1);opacity:1}}'
-            }
-          </style>
-        }
-      />
+      <div data-testid="upload-success">
+        <Result
+          className="drive-upload-success"
+          icon={<CheckCircleFilled style={{ color: '#52c41a', animation: 'drive-pop 0.6s ease-out' }} />}
+          title="Upload Complete!"
+          extra={
+            <style>
+              {
+                '@keyframes drive-pop{0%{transform:scale(0.2);opacity:0}70%{transform:scale(1.15)}100%{transform:scale(1);opacity:1}}'
+              }
+            </style>
+          }
+        />
+      </div>
     );
 
   const busy = phase === 'busy';

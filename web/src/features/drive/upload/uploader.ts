@@ -154,6 +154,8 @@ export async function uploadFile(
 ): Promise<Registered> {
   if (signal.aborted) throw new UploadCancelled();
   const mimeType = file.type || 'application/octet-stream';
+  // The hasher first: a browser that cannot hash (WebAssembly refused) fails before a grant is taken.
+  const hash = await deps.sha256();
   let grant: UploadGrant;
   try {
     grant = await postJson<UploadGrant>(
@@ -175,7 +177,6 @@ export async function uploadFile(
     throw error;
   }
   try {
-    const hash = await deps.sha256();
     let done = 0;
     let reported = -1;
     const report = (sentOfPart: number) => {
