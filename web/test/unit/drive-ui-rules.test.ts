@@ -2,24 +2,17 @@
 // what a preview shows, folder addresses, and the dialogs' checks.
 import { GIB } from '@workspace/drive/domain';
 import type { Folder } from '../../src/features/drive/api/types';
-import { ownedFiles } from '../../src/features/drive/dialogs/deleteRules';
 import {
   createQuotaError,
   editDriveErrors,
   remainingCapacityGb,
 } from '../../src/features/drive/dialogs/driveRules';
 import { FOLDER_SWATCHES, folderSaveNeeded } from '../../src/features/drive/dialogs/folderRules';
-import {
-  acceptPageSize,
-  formatBytes,
-  ownerLabel,
-  remainingGb,
-  sharedLabel,
-} from '../../src/features/drive/list/format';
+import { acceptPageSize, formatBytes, ownerLabel, remainingGb } from '../../src/features/drive/list/format';
 import { initialListState, listReducer, selectAllState } from '../../src/features/drive/list/listState';
 import { readViewMode, viewModeKey } from '../../src/features/drive/list/viewMode';
 import { folderChain, folderPath, resolveSlugChain } from '../../src/features/drive/pages/folderPath';
-import { prettyJson, previewKind } from '../../src/features/drive/preview/previewKind';
+import { prettyJson } from '../../src/features/drive/preview/previewKind';
 
 describe('drive display formats', () => {
   it('formats sizes in base 1024 with B, kB, MB, GB, TB', () => {
@@ -36,12 +29,6 @@ describe('drive display formats', () => {
     expect(ownerLabel({ ownerId: 'u2', ownerName: 'Bob Smith' }, 'u1')).toBe('Bob Smith');
   });
 
-  it("shows 'Shared', 'Private' or '{n} people' in the Shared column", () => {
-    expect(sharedLabel({ visibility: 'shared', sharedWith: [] })).toBe('Shared');
-    expect(sharedLabel({ visibility: 'private', sharedWith: [] })).toBe('Private');
-    expect(sharedLabel({ visibility: 'restricted', sharedWith: ['a', 'b'] })).toBe('2 people');
-  });
-
   it('shows the storage left as (cap − used) in whole GiB, floored, never below 0', () => {
     expect(remainingGb(5 * GIB, 1.5 * GIB)).toBe(3);
     expect(remainingGb(5 * GIB, 6 * GIB)).toBe(0);
@@ -55,7 +42,7 @@ describe('the file list state', () => {
     expect(acceptPageSize(200, 50)).toBe(200);
   });
 
-  it('sorts by Created, newest first, by default; clicking the sorted column toggles the direction', () => {
+  it('sorts by Created, newest first, by default; clicking the sorted column toggles the direction (the domain’s nextSort)', () => {
     expect(initialListState).toMatchObject({ sort: 'createdAt', direction: 'desc', page: 1, pageSize: 50 });
     const toggled = listReducer(initialListState, { type: 'sort', field: 'createdAt' });
     expect(toggled).toMatchObject({ sort: 'createdAt', direction: 'asc' });
@@ -87,20 +74,6 @@ describe('the file list state', () => {
 });
 
 describe('the preview', () => {
-  it.each([
-    ['plan.pdf', 'application/pdf', 'pdf'],
-    ['site.png', 'image/png', 'image'],
-    ['costs.csv', 'text/csv', 'csv'],
-    ['data.json', 'application/json', 'json'],
-    ['notes.txt', 'text/plain', 'text'],
-    ['main.ts', '', 'text'],
-    ['walk.mp4', 'video/mp4', 'video'],
-    ['memo.mp3', 'audio/mpeg', 'audio'],
-    ['bundle.zip', 'application/zip', 'none'],
-  ])('%s previews as %s', (name, mimeType, kind) => {
-    expect(previewKind({ name, mimeType })).toBe(kind);
-  });
-
   it('pretty-prints JSON and leaves other text alone', () => {
     expect(prettyJson('{"a":1,"b":[2]}')).toBe('{\n  "a": 1,\n  "b": [\n    2\n  ]\n}');
     expect(prettyJson('not json')).toBe('not json');
@@ -170,15 +143,5 @@ describe('the drive and folder dialogs', () => {
       '#10B981',
       '#6366F1',
     ]);
-  });
-
-  it('deletes only the files the user owns (owner or creator)', () => {
-    const files = [
-      { id: 'a', ownerId: 'me' },
-      { id: 'b', ownerId: 'other' },
-      { id: 'c', ownerId: 'other', createdBy: 'me' },
-    ];
-    expect(ownedFiles(files, 'me').map((file) => file.id)).toEqual(['a', 'c']);
-    expect(ownedFiles([{ id: 'b', ownerId: 'other' }], 'me')).toEqual([]);
   });
 });

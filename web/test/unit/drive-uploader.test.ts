@@ -183,20 +183,29 @@ describe('the drive uploader', () => {
   it('uploads three files at once, never more', async () => {
     let inFlight = 0;
     let most = 0;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const { deps } = fakeDrive({
       onPut: async () => {
         inFlight++;
         most = Math.max(most, inFlight);
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        await gate;
         inFlight--;
       },
     });
-    const outcomes = await uploadFiles(
-      Array.from({ length: 5 }, (_, i) => fileOf(100, `f${i}.txt`, 'text/plain')),
+    const done = uploadFiles(
+      Array.from({ length: 5 }, (_, i) => fileOf(100, `f${String(i)}.txt`, 'text/plain')),
       target,
       deps,
       { signal: signal() },
     );
+    // Let every upload that may start reach its first part (no clock: turns of the event loop).
+    for (let turn = 0; turn < 50; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(inFlight).toBe(3);
+    release();
+    const outcomes = await done;
     expect(most).toBe(3);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(Array(5).fill('complete'));
   });

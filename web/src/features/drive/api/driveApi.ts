@@ -1,6 +1,13 @@
 // The drive's endpoints of the bff (`/api/drive/*` → the drive's `/v1/*`), injected into the app's RTK Query API.
 // Tags make every mutation refresh the lists it changes; the files stream (useFileStream) refreshes them when
 // someone else changes them.
+import type {
+  DeleteResponse,
+  EmptyTrashResponse,
+  PurgeResponse,
+  RepairRefsResponse,
+  RestoreResponse,
+} from '@workspace/drive/contract';
 import { api } from '../../../app/api';
 import type {
   Colleague,
@@ -64,7 +71,7 @@ export const driveApi = api.enhanceEndpoints({ addTagTypes: driveTags }).injectE
       providesTags: ['DriveFolders'],
     }),
     people: build.query<{ items: Colleague[] }, undefined>({
-      query: () => '/drive/people',
+      query: () => '/users/directory',
     }),
 
     createDrive: build.mutation<{ driveId: string }, CreateDriveInput>({
@@ -116,7 +123,7 @@ export const driveApi = api.enhanceEndpoints({ addTagTypes: driveTags }).injectE
     }),
 
     /** Trash a file (or delete it for good when the drive says so); one call per file. */
-    deleteFile: build.mutation<{ status?: string }, { tenantId: string; fileId: string }>({
+    deleteFile: build.mutation<DeleteResponse, { tenantId: string; fileId: string }>({
       query: (body) => ({
         url: '/drive/mutations/delete',
         method: 'POST',
@@ -125,29 +132,27 @@ export const driveApi = api.enhanceEndpoints({ addTagTypes: driveTags }).injectE
       }),
       invalidatesTags: ['DriveFiles', 'DriveStorage', 'DriveFolders'],
     }),
-    purgeFile: build.mutation<unknown, { fileId: string }>({
+    purgeFile: build.mutation<PurgeResponse, { fileId: string }>({
       query: (body) => ({ url: '/drive/mutations/purge', method: 'POST', body, headers: idempotent() }),
       invalidatesTags: ['DriveFiles', 'DriveStorage', 'DriveFolders'],
     }),
-    restoreFiles: build.mutation<unknown, { fileIds: string[] }>({
+    restoreFiles: build.mutation<RestoreResponse, { fileIds: string[] }>({
       query: (body) => ({ url: '/drive/mutations/restore', method: 'POST', body, headers: idempotent() }),
       invalidatesTags: ['DriveFiles', 'DriveStorage', 'DriveFolders'],
     }),
-    emptyTrash: build.mutation<unknown, undefined>({
+    emptyTrash: build.mutation<EmptyTrashResponse, undefined>({
       query: () => ({ url: '/drive/mutations/empty-trash', method: 'POST', body: {}, headers: idempotent() }),
       invalidatesTags: ['DriveFiles', 'DriveStorage'],
     }),
-    repairRefs: build.mutation<{ fixed: string[]; skipped: string[]; pending: string[] }, { fileId: string }>(
-      {
-        query: (body) => ({
-          url: '/drive/mutations/repair-refs',
-          method: 'POST',
-          body,
-          headers: idempotent(),
-        }),
-        invalidatesTags: ['DriveFiles'],
-      },
-    ),
+    repairRefs: build.mutation<RepairRefsResponse, { fileId: string }>({
+      query: (body) => ({
+        url: '/drive/mutations/repair-refs',
+        method: 'POST',
+        body,
+        headers: idempotent(),
+      }),
+      invalidatesTags: ['DriveFiles'],
+    }),
     setStar: build.mutation<unknown, { fileId: string; starred: boolean }>({
       query: ({ fileId, starred }) => ({
         url: `/drive/files/${encodeURIComponent(fileId)}/star`,

@@ -1,71 +1,43 @@
 // The drive's views as the screens read them. The service's schemas (`@workspace/drive/contract`) are the source:
 // each type here is the contract's where it has landed, else the shape the screens were built against (NEWS.md).
-import type { DriveAbilitiesResponse } from '@workspace/drive/contract';
+import type {
+  DriveAbilitiesResponse,
+  FileDownloadResponse,
+  FileListItem,
+  FileListQuery as FileListInput,
+  FileListResponse,
+  FilePreviewResponse,
+  StorageSummaryResponse,
+} from '@workspace/drive/contract';
 import type {
   DriveColour,
   DriveType,
-  FileStatus,
-  FileTypeClass,
-  FileVisibility,
+  FileSortKey,
+  FileView,
   FolderColour,
   MemberRole,
+  SortDirection,
+  VisibilityFilter,
 } from '@workspace/drive/domain';
 
-export type { DriveAbilitiesResponse };
+export type { DriveAbilitiesResponse, FileView, VisibilityFilter };
+
+/** GET /api/drive/files's query (page numbers as numbers). */
+export type FileListQuery = Omit<FileListInput, 'page' | 'pageSize'> & { page?: number; pageSize?: number };
 export type DriveAbilities = DriveAbilitiesResponse['abilities'];
 
-/** The list's views (drive.md §2). */
-export type FileView = 'all' | 'mine' | 'shared' | 'recent' | 'starred' | 'trash';
-export type VisibilityFilter = 'all' | 'private' | 'shared';
-export type SortField =
-  'name' | 'drive' | 'library' | 'folder' | 'owner' | 'size' | 'shared' | 'createdAt' | 'updatedAt';
-export type SortOrder = 'asc' | 'desc';
+export type SortField = FileSortKey;
+export type SortOrder = SortDirection;
 
-export interface FileListQuery {
-  view: FileView;
-  visibility?: VisibilityFilter;
-  driveId?: string;
-  libraryId?: string;
-  folderId?: string;
-  q?: string;
-  sort?: SortField;
-  direction?: SortOrder;
-  page?: number;
-  pageSize?: number;
-}
-
-/** One file of the list. */
-export interface DriveFile {
-  id: string;
-  name: string;
-  ext: string;
-  mimeType: string;
-  typeClass: FileTypeClass;
-  size: number;
-  driveId: string;
-  driveName: string;
-  libraryId: string;
-  libraryName: string;
-  folderId: string | null;
-  folderName: string | null;
-  ownerId: string;
-  ownerName: string;
-  visibility: FileVisibility;
-  sharedWith: string[];
-  sharedWithCount?: number;
-  status: FileStatus;
-  orphanedRef: boolean;
-  starred: boolean;
-  createdAt: string;
-  binnedAt?: string | null;
-}
-
-export interface FileList {
-  items: DriveFile[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
+/** One file of the list (GET /api/drive/files). */
+export type DriveFile = FileListItem;
+export type FileList = FileListResponse;
+/** GET /api/drive/storage. */
+export type StorageSummary = StorageSummaryResponse;
+/** GET /api/drive/download with Accept: application/json: the presigned URL. */
+export type DownloadLink = FileDownloadResponse;
+/** GET /api/drive/preview: the kind, and the text (CSV, JSON, text) or a URL (PDF, image, video, audio). */
+export type PreviewAnswer = FilePreviewResponse;
 
 export interface DriveMember {
   userId: string;
@@ -92,24 +64,6 @@ export interface Drive {
   createdAt: string;
 }
 
-/** GET /api/drive/download with Accept: application/json: the presigned URL. */
-export interface DownloadLink {
-  url: string;
-  name: string;
-  size: number;
-}
-
-/** GET /api/drive/preview: what to show, with the text (CSV, JSON, text) or a URL (PDF, image, video, audio). */
-export interface PreviewAnswer {
-  kind: 'pdf' | 'image' | 'video' | 'audio' | 'csv' | 'json' | 'text' | 'none';
-  name: string;
-  mimeType: string;
-  size: number;
-  text?: string;
-  url?: string;
-  message?: string;
-}
-
 export interface Library {
   id: string;
   driveId: string;
@@ -134,14 +88,6 @@ export interface Folder {
   createdAt: string;
 }
 
-/** GET /api/drive/storage: the tenant's cap and use, in bytes. */
-export interface StorageSummary {
-  used: number;
-  cap: number;
-  tier: string;
-  fileCount: number;
-}
-
 export interface CreateDriveInput {
   drive: { name: string; type: 'shared'; memberIds: string[]; settings: { quotaGB: number } };
 }
@@ -164,8 +110,11 @@ export interface FolderUpdate {
   updates: { name?: string; color?: FolderColour; parentId?: string | null };
 }
 
+/** A colleague of GET /api/users/directory (identity's directory, any signed-in member). */
 export interface Colleague {
-  id: string;
-  name: string;
+  uid: string;
+  displayName: string;
+  fullName: string;
   email: string;
+  username: string;
 }

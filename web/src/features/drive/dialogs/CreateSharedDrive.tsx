@@ -77,8 +77,11 @@ export function CreateSharedDrive({ onClose }: { onClose: () => void }) {
             onChange={setMemberIds}
             showSearch={{ optionFilterProp: 'label' }}
             options={(people.data?.items ?? [])
-              .filter((person) => person.id !== session.user.uid)
-              .map((person) => ({ value: person.id, label: `${person.name} (${person.email})` }))}
+              .filter((person) => person.uid !== session.user.uid)
+              .map((person) => ({
+                value: person.uid,
+                label: `${person.displayName || person.fullName} (${person.email})`,
+              }))}
           />
         </Form.Item>
         <Form.Item

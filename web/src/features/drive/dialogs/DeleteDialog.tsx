@@ -1,11 +1,11 @@
 import { Alert, Modal, Typography } from 'antd';
+import { deleteText, ownedSelection, TRASH_TEXTS } from '@workspace/drive/domain';
 import { useState } from 'react';
 import { errorMessage } from '../../../ui/problem';
 import { useToast } from '../../../ui/feedback';
 import { useDeleteFileMutation, usePurgeFileMutation } from '../api/driveApi';
 import type { DriveFile } from '../api/types';
 import { useDrive } from '../context';
-import { NO_OWNED_FILES, ownedFiles } from './deleteRules';
 
 /**
  * The delete dialog: only the user's own files are deleted (the others stay, and with none of theirs nothing can
@@ -26,32 +26,32 @@ export function DeleteDialog({
   const [deleteFile] = useDeleteFileMutation();
   const [purgeFile] = usePurgeFileMutation();
   const [busy, setBusy] = useState(false);
-  const owned = ownedFiles(files, session.user.uid);
-  const others = files.length - owned.length;
+  const { owned, others } = ownedSelection(
+    files.map((file) => ({ ...file, createdBy: file.ownerId })),
+    session.user.uid,
+  );
 
   const run = async () => {
     setBusy(true);
     let failed = 0;
-    let lastStatus: string | undefined;
     let lastError = '';
     for (const file of owned) {
       try {
         if (permanent) await purgeFile({ fileId: file.id }).unwrap();
-        else
-          lastStatus = (await deleteFile({ tenantId: session.tenant.id, fileId: file.id }).unwrap()).status;
+        else await deleteFile({ tenantId: session.tenant.id, fileId: file.id }).unwrap();
       } catch (error) {
         failed++;
-        lastError = errorMessage(error, 'Failed to delete file');
+        lastError = errorMessage(error, TRASH_TEXTS.failed);
       }
     }
     setBusy(false);
     if (failed === owned.length) {
-      toast.error(lastError || 'Failed to delete file');
+      toast.error(lastError || TRASH_TEXTS.failed);
       onClose(false);
       return;
     }
     if (failed > 0) toast.error(lastError);
-    toast.success(permanent || lastStatus === 'purged' ? 'File permanently deleted' : 'File moved to trash');
+    toast.success(deleteText(permanent, owned.length - failed));
     onClose(true);
   };
 
@@ -67,7 +67,7 @@ export function DeleteDialog({
       }}
     >
       {owned.length === 0 ? (
-        <Alert type="warning" showIcon title={NO_OWNED_FILES} />
+        <Alert type="warning" showIcon title={TRASH_TEXTS.noOwned} />
       ) : (
         <>
           <Typography.Paragraph>
@@ -82,9 +82,9 @@ export function DeleteDialog({
               title="This action cannot be undone. The files cannot be recovered."
             />
           )}
-          {others > 0 && (
+          {others.length > 0 && (
             <Typography.Paragraph type="secondary" style={{ marginTop: 12 }}>
-              {others} selected file(s) belong to others and will not be deleted.
+              {others.length} selected file(s) belong to others and will not be deleted.
             </Typography.Paragraph>
           )}
         </>

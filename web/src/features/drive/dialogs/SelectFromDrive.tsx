@@ -15,7 +15,7 @@ export function SelectFromDrive({
   onSelect: (files: DriveFile[]) => void;
   onClose: () => void;
 }) {
-  const files = useFilesQuery({ view: 'all', sort: 'createdAt', direction: 'desc', page: 1 });
+  const files = useFilesQuery({ view: 'all', sort: 'createdAt', order: 'desc', page: 1 });
   const [chosen, setChosen] = useState<DriveFile[]>([]);
   const toggle = (file: DriveFile) => {
     const already = chosen.some((item) => item.id === file.id);

@@ -1,6 +1,7 @@
 import { DeleteOutlined, FolderOpenOutlined, UndoOutlined, UploadOutlined } from '@ant-design/icons';
 import { Alert, Button, Select, Skeleton, Space, Typography } from 'antd';
 import { useEffect, useMemo, useReducer, useState, type ReactNode } from 'react';
+import { restoreText, TRASH_TEXTS } from '@workspace/drive/domain';
 import { useDebouncedValue } from '../../../ui/useDebouncedValue';
 import { errorMessage } from '../../../ui/problem';
 import { useToast } from '../../../ui/feedback';
@@ -67,7 +68,7 @@ export function FileBrowser(props: FileBrowserProps) {
     libraryId: state.libraryId,
     folderId,
     sort: state.sort,
-    direction: state.direction,
+    order: state.direction,
     page: state.page,
     pageSize: state.pageSize,
   };
@@ -88,11 +89,12 @@ export function FileBrowser(props: FileBrowserProps) {
 
   const restoreChosen = async (ids: string[]) => {
     try {
-      await restore({ fileIds: ids }).unwrap();
-      toast.success(ids.length > 1 ? `${ids.length} files restored` : 'File restored');
+      const answer = await restore({ fileIds: ids }).unwrap();
+      toast.success(restoreText(answer.restored.length));
+      if (answer.failed > 0) toast.error(answer.errors[0]?.message ?? TRASH_TEXTS.allRestoresFailed);
       setSelected([]);
     } catch (failure) {
-      toast.error(errorMessage(failure, 'Failed to restore'));
+      toast.error(errorMessage(failure, TRASH_TEXTS.allRestoresFailed));
     }
   };
 

@@ -4,7 +4,8 @@ import type { ColumnsType, SortOrder as AntSortOrder } from 'antd/es/table/inter
 import { ukDate } from '../../../ui/format';
 import type { DriveFile, SortField } from '../api/types';
 import { useDrive } from '../context';
-import { formatBytes, ownerLabel, sharedLabel } from './format';
+import { sharedLabel } from '@workspace/drive/domain';
+import { formatBytes, ownerLabel } from './format';
 import type { ListState } from './listState';
 import { TypeIcon } from './TypeIcon';
 

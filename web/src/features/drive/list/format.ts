@@ -1,6 +1,6 @@
-// The file list's display rules (drive.md §2, §9): sizes in base 1024, the Owner and Shared columns' texts, the
-// toolbar's storage left, and the page-size check. Pure: no React.
-import { GIB, MAX_PAGE_SIZE } from '@workspace/drive/domain';
+// The file list's display rules (drive.md §2, §9): sizes in base 1024, the Owner column's text, the toolbar's
+// storage left, and the page-size check (the Shared column's text is the domain's sharedLabel). Pure: no React.
+import { GIB, isPageSizeAllowed } from '@workspace/drive/domain';
 
 const UNITS = ['B', 'kB', 'MB', 'GB', 'TB'] as const;
 
@@ -23,19 +23,12 @@ export function ownerLabel(file: { ownerId: string; ownerName?: string | null },
   return file.ownerName?.trim() || file.ownerId;
 }
 
-/** The Shared column: '{n} people' when shared with named users, else 'Shared' or 'Private'. */
-export function sharedLabel(file: { visibility: string; sharedWith?: readonly string[] }): string {
-  const people = file.sharedWith?.length ?? 0;
-  if (people > 0) return `${people} people`;
-  return file.visibility === 'shared' ? 'Shared' : 'Private';
-}
-
 /** The toolbar's remaining storage: (cap − used) in whole GiB, floored, never below 0. */
 export function remainingGb(capBytes: number, usedBytes: number): number {
   return Math.max(0, Math.floor((capBytes - usedBytes) / GIB));
 }
 
 /** A page-size change is taken only when above 0 and not above the maximum. */
-export function acceptPageSize(requested: number, current: number, max = MAX_PAGE_SIZE): number {
-  return Number.isInteger(requested) && requested > 0 && requested <= max ? requested : current;
+export function acceptPageSize(requested: number, current: number): number {
+  return isPageSizeAllowed(requested) ? requested : current;
 }

@@ -1,6 +1,6 @@
-// The file list's state (drive.md §2): filters, sort and page. Any filter change goes back to page 1; clicking the
-// sorted column toggles its direction, another column starts descending for dates, ascending otherwise.
-import { PAGE_SIZE } from '@workspace/drive/domain';
+// The file list's state (drive.md §2): filters, sort and page. Any filter change goes back to page 1; a click on a
+// column sorts by the domain's nextSort (the sorted column toggles its direction).
+import { nextSort, PAGE_SIZE } from '@workspace/drive/domain';
 import type { SortField, SortOrder, VisibilityFilter } from '../api/types';
 import { acceptPageSize } from './format';
 
@@ -36,14 +36,7 @@ export function listReducer(state: ListState, action: ListAction): ListState {
     case 'filter':
       return { ...state, ...action.changes, page: 1 };
     case 'sort':
-      if (action.field === state.sort)
-        return { ...state, direction: state.direction === 'asc' ? 'desc' : 'asc', page: 1 };
-      return {
-        ...state,
-        sort: action.field,
-        direction: action.field === 'createdAt' || action.field === 'updatedAt' ? 'desc' : 'asc',
-        page: 1,
-      };
+      return { ...state, ...nextSort(state, action.field), page: 1 };
     case 'page': {
       const pageSize = acceptPageSize(action.pageSize ?? state.pageSize, state.pageSize);
       return { ...state, pageSize, page: pageSize === state.pageSize ? Math.max(1, action.page) : 1 };

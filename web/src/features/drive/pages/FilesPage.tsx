@@ -97,8 +97,7 @@ export function TrashPage() {
     });
     if (!sure) return;
     try {
-      await empty(undefined).unwrap();
-      toast.success('Trash emptied');
+      toast.success((await empty(undefined).unwrap()).message);
       setTick((tick) => tick + 1);
     } catch (error) {
       toast.error(errorMessage(error, 'Failed to empty the trash'));

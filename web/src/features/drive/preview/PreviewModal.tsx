@@ -6,7 +6,8 @@ import { useToast } from '../../../ui/feedback';
 import { useRepairRefsMutation } from '../api/driveApi';
 import type { DriveFile, PreviewAnswer } from '../api/types';
 import { useDownload } from '../download';
-import { prettyJson, previewKind } from './previewKind';
+import { PREVIEW_NOT_AVAILABLE, previewKind } from '@workspace/drive/domain';
+import { prettyJson } from './previewKind';
 
 const UNABLE = 'Unable to load file';
 
@@ -71,8 +72,9 @@ export function PreviewModal({ file, onClose }: { file: DriveFile; onClose: () =
 
   const repairReference = async () => {
     try {
-      await repair({ fileId: file.id }).unwrap();
-      toast.success('Reference repaired');
+      const answer = await repair({ fileId: file.id }).unwrap();
+      if (answer.fixed.includes(file.id)) toast.success('Reference repaired');
+      else toast.error('Repair failed');
     } catch {
       toast.error('Repair failed');
     }
@@ -150,7 +152,7 @@ export function PreviewModal({ file, onClose }: { file: DriveFile; onClose: () =
         body = (
           <div data-testid="preview-unavailable">
             <Result
-              title="Preview not available for this file type"
+              title={answer.message ?? PREVIEW_NOT_AVAILABLE}
               extra={
                 <Button type="primary" icon={<DownloadOutlined />} onClick={() => void download(file)}>
                   Download File

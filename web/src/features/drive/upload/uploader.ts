@@ -4,6 +4,7 @@
 // incrementally as the parts are read) and register the file, which the drive checks against the stored object.
 // Three files go at once. Cancel aborts the transfer and gives the grant back (DELETE /api/drive/uploads/:id).
 import { UPLOAD_CONCURRENCY, UPLOAD_RETRIES, UPLOAD_RETRY_DELAY_MS } from '@workspace/drive/domain';
+import type { UploadGrantResponse } from '@workspace/drive/contract';
 import { createSHA256 } from 'hash-wasm';
 
 /** Where the file goes. */
@@ -16,13 +17,10 @@ export interface UploadTarget {
 }
 
 /** POST /api/drive/uploads's answer: the upload's id, the file's id and one presigned URL per part. */
-export interface UploadGrant {
-  uploadId: string;
-  fileId: string;
-  objectPath: string;
-  partSize: number;
-  parts: { partNumber: number; url: string }[];
-}
+export type UploadGrant = Pick<
+  UploadGrantResponse,
+  'uploadId' | 'fileId' | 'objectPath' | 'partSize' | 'parts'
+>;
 
 /** What the register call answers. */
 export interface Registered {
