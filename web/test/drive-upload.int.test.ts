@@ -2,6 +2,7 @@
 // dialog straight to MinIO over presigned parts with the staged progress bar, lands in the list, previews embedded
 // and downloads with the same bytes. Screenshots in test-results/screenshots/drive-upload-*.png.
 import { visible, shots } from './browser.js';
+import { until } from './cis-stack.js';
 import { driveStackPerFile, type DriveBrowserStack } from './drive-stack.js';
 import { ADMIN, pdfOf, recordTexts, sha256, sharedDrive } from './drive-support.js';
 
@@ -36,7 +37,13 @@ describe('uploading a PDF through the Upload dialog', () => {
     await dialog.getByLabel('Drive').click();
     const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
     await visible(options.first());
-    expect(await options.allTextContents()).toEqual(['Site Documents']);
+    expect(
+      await until(
+        () => options.allTextContents(),
+        (labels) => labels.length > 0,
+        'drives',
+      ),
+    ).toEqual(['Site Documents']);
     await options.first().click();
     // The drive's first library is preselected.
     await visible(dialog.locator('.ant-select-content', { hasText: 'Documents' }));
