@@ -67,7 +67,7 @@ export const driveApi = api.enhanceEndpoints({ addTagTypes: driveTags }).injectE
       providesTags: ['DriveLibraries'],
     }),
     folders: build.query<{ items: Folder[] }, { driveId: string }>({
-      query: ({ driveId }) => `/drive/folders${search({ driveId })}`,
+      query: ({ driveId }) => `/drive/drives/${encodeURIComponent(driveId)}/folders`,
       providesTags: ['DriveFolders'],
     }),
     people: build.query<{ items: Colleague[] }, undefined>({
