@@ -1,3 +1,4 @@
+import { fileParams } from './common.schemas.js';
 import type { ApiRouter } from '@workspace/kit';
 import { requireOwnTenant } from '../commands/access.js';
 import { idempotencyKey } from '../commands/idempotency.js';
@@ -6,7 +7,6 @@ import type { DriveDeps } from '../drive-deps.js';
 import {
   addReferenceRequest,
   addReferenceResponse,
-  fileParams,
   referenceParams,
   referencesResponse,
 } from './references.schemas.js';

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_REFERENCE_TYPE } from '../domain/index.js';
 
-export const fileParams = z.object({ id: z.uuid() });
 export const referenceParams = z.object({ id: z.uuid(), referenceId: z.uuid() });
 
 export const addReferenceRequest = z.object({
