@@ -11,7 +11,7 @@ import {
   deleteText,
   driveAbilities,
   ownedSelection,
-  restoreQuotaRefusal,
+  quotaRefusal,
   restoreText,
   tierLimitBytes,
   type Caller,
@@ -526,7 +526,7 @@ async function restoreOne(
   if (file.status !== 'trashed') throw problems.conflict(TRASH_TEXTS.notTrashed, 'NOT_TRASHED');
   if (file.releasedBytes !== null && capacity !== undefined) {
     const { used } = await new UsageStore(trx).get(actor.tenantId);
-    const refusal = restoreQuotaRefusal({ limitBytes: capacity, usedBytes: used }, file.releasedBytes);
+    const refusal = quotaRefusal({ limitBytes: capacity, usedBytes: used }, file.releasedBytes);
     if (refusal) {
       throw new HttpProblem(413, 'STORAGE_LIMIT_EXCEEDED', refusal.message, undefined, {
         remainingGB: refusal.remainingGB,
