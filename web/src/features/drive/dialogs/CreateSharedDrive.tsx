@@ -92,7 +92,6 @@ export function CreateSharedDrive({ onClose }: { onClose: () => void }) {
           <InputNumber
             aria-label="Quota (GB)"
             min={1}
-            max={Math.max(1, capacity)}
             value={quota}
             onChange={(value) => {
               setQuota(value ?? 1);
