@@ -8,6 +8,10 @@ import { FileCountCache } from './commands/file-list.js';
 import { downloadRoutes } from './http/downloads.routes.js';
 import { fileRoutes } from './http/files.routes.js';
 import { meRoutes } from './http/me.routes.js';
+import { drivesRoutes } from './http/drives.routes.js';
+import { librariesRoutes } from './http/libraries.routes.js';
+import { CisClient } from './clients/cis.js';
+import { cisDocumentsConsumer } from './events/cis-documents.consumer.js';
 import { storageRoutes } from './http/storage.routes.js';
 import { uploadRoutes } from './http/uploads.routes.js';
 import { versionRoutes } from './http/versions.routes.js';
@@ -19,6 +23,10 @@ import { referenceRoutes } from './http/references.routes.js';
 import { sweepRoutes } from './http/sweep.routes.js';
 import { objectRemovalWorker } from './workers/object-removal.worker.js';
 import { sweepWorker } from './workers/sweep.worker.js';
+import { publicShareRoutes } from './http/public-shares.routes.js';
+import { shareRoutes } from './http/shares.routes.js';
+import { folderRoutes } from './http/folders.routes.js';
+import { signatureRoutes } from './http/signatures.routes.js';
 
 export const DRIVE_SCHEMA = 'drive';
 
@@ -79,6 +87,8 @@ export function driveService(config: DriveConfig, seams: DriveSeams = {}): Drive
       if (!fileChanges) throw new Error('drive has not started');
       return [
         { basePath: '/v1', api: meRoutes(ready) },
+        { basePath: '/v1', api: drivesRoutes(ready) },
+        { basePath: '/v1', api: librariesRoutes(ready) },
         { basePath: '/v1', api: uploadRoutes(ready) },
         { basePath: '/v1', api: versionRoutes(ready) },
         { basePath: '/v1', api: storageRoutes(ready) },
@@ -87,6 +97,10 @@ export function driveService(config: DriveConfig, seams: DriveSeams = {}): Drive
         { basePath: '/v1', api: mutationRoutes(ready) },
         { basePath: '/v1', api: referenceRoutes(ready) },
         { basePath: '/v1', api: sweepRoutes(ready, service.metrics) },
+        { basePath: '/v1', api: shareRoutes(ready) },
+        { basePath: '/v1', api: publicShareRoutes(ready) },
+        { basePath: '/v1', api: signatureRoutes(ready) },
+        { basePath: '/v1', api: folderRoutes(ready) },
       ];
     },
     workers: (service) => {
@@ -98,6 +112,15 @@ export function driveService(config: DriveConfig, seams: DriveSeams = {}): Drive
         sweepWorker(ready, service.metrics),
         objectRemovalWorker(ready),
       ].filter((worker) => worker !== undefined);
+    },
+    consumers: () => {
+      const ready = started();
+      const { CIS_URL, CIS_DOCUMENTS_TOKEN } = ready.config;
+      return [
+        ...(CIS_URL && CIS_DOCUMENTS_TOKEN
+          ? [cisDocumentsConsumer(ready, new CisClient(CIS_URL, CIS_DOCUMENTS_TOKEN, ready.logger))]
+          : []),
+      ];
     },
   };
 }

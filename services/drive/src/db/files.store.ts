@@ -218,12 +218,7 @@ export class FileStore {
     return rows.map(camelise);
   }
 
-  // uploads helper (versions): the file locked for a new version, one version, and pruning old ones.
-
-  /** The file locked until the transaction ends (a new version or a restore changes it). */
-  // Trash, restore and purge (commands/trash.ts).
-
-  /** The file locked until the transaction ends (a trash, restore or purge; the same as the uploads helper's). */
+  /** The file locked until the transaction ends (a new version, a restore, a trash or a purge changes it). */
   async lock(id: string): Promise<FileRecord | undefined> {
     const row = await this.trx<FileRow>('files').where({ id }).forUpdate().first();
     return row ? camelise(row) : undefined;
@@ -312,13 +307,35 @@ export class FileStore {
     return (await query).map(camelise);
   }
 
+  /** These files locked until the transaction ends (a purge of many); the ones gone meanwhile are not there. */
+  async lockMany(ids: readonly string[]): Promise<FileRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.trx<FileRow>('files').whereIn('id', ids).orderBy('id').forUpdate();
+    return rows.map(camelise);
+  }
+
+  /** Every version of these files. */
+  async versionsOf(fileIds: readonly string[]): Promise<FileVersionRecord[]> {
+    if (fileIds.length === 0) return [];
+    const rows = await this.trx<VersionRow>('file_versions').whereIn('file_id', fileIds);
+    return rows.map(camelise);
+  }
+
   /**
-   * Removes the file's record and what hangs off it: versions, stars and views (by foreign key) and its share
-   * entries. Its references are the reference store's (commands/trash.ts removes them first).
+   * Removes the files' records and what hangs off them: versions, stars and views (by foreign key) and their share
+   * entries. Their references are the reference store's (commands/trash.ts removes them first).
    */
-  async purge(id: string): Promise<void> {
-    await this.trx('share_files').where({ file_id: id }).delete();
-    await this.trx('files').where({ id }).delete();
+  async purge(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.trx('share_files').whereIn('file_id', ids).delete();
+    await this.trx('files').whereIn('id', ids).delete();
+  }
+
+  /** The files of any status directly in these folders (a deleted folder's files move out first). */
+  async inFolders(folderIds: readonly string[]): Promise<FileRecord[]> {
+    if (folderIds.length === 0) return [];
+    const rows = await this.trx<FileRow>('files').whereIn('folder_id', folderIds).orderBy('created_at');
+    return rows.map(camelise);
   }
 }
 
