@@ -2,11 +2,6 @@
 // what a preview shows, folder addresses, and the dialogs' checks.
 import { GIB } from '@workspace/drive/domain';
 import type { Folder } from '../../src/features/drive/api/types';
-import {
-  createQuotaError,
-  editDriveErrors,
-  remainingCapacityGb,
-} from '../../src/features/drive/dialogs/driveRules';
 import { FOLDER_SWATCHES, folderSaveNeeded } from '../../src/features/drive/dialogs/folderRules';
 import { acceptPageSize, formatBytes, ownerLabel, remainingGb } from '../../src/features/drive/list/format';
 import { initialListState, listReducer, selectAllState } from '../../src/features/drive/list/listState';
@@ -90,7 +85,14 @@ const folder = (id: string, slug: string, parentId: string | null, ancestors: st
   color: 'primary',
   fileCount: 0,
   totalSize: 0,
+  libraryId: null,
+  colorHex: null,
+  type: 'folder',
+  driveName: 'Site',
+  libraryName: null,
+  createdBy: 'u1',
   createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:00Z',
 });
 
 describe('folders in the address', () => {
@@ -108,22 +110,7 @@ describe('folders in the address', () => {
   });
 });
 
-describe('the drive and folder dialogs', () => {
-  it('remaining capacity is the whole GB of the limit minus the GB used, floored at 0; 5 GB when the check failed', () => {
-    expect(remainingCapacityGb({ cap: 5 * GIB, used: 1.5 * GIB })).toBe(4);
-    expect(remainingCapacityGb({ cap: 5 * GIB, used: 6 * GIB })).toBe(0);
-    expect(remainingCapacityGb(undefined)).toBe(5);
-    expect(createQuotaError(4, 3)).toBe('Quota exceeds remaining capacity (3 GB)');
-    expect(createQuotaError(3, 3)).toBeUndefined();
-  });
-
-  it("Edit Drive Settings needs a name ('Drive name is required') and a quota of 1 to 1000 GB", () => {
-    expect(editDriveErrors('  ', 10).name).toBe('Drive name is required');
-    expect(editDriveErrors('Site', 0).quota).toBeDefined();
-    expect(editDriveErrors('Site', 1001).quota).toBeDefined();
-    expect(editDriveErrors('Site', 1000)).toEqual({});
-  });
-
+describe('the folder dialogs', () => {
   it('skips a folder save when the name and colour are unchanged, the name is blank, or a save is in progress', () => {
     const before = { name: 'Plans', color: 'primary' as const };
     expect(folderSaveNeeded(before, { name: ' Plans ', color: 'primary' }, false)).toBe(false);

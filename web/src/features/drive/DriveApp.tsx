@@ -9,6 +9,8 @@ import {
   StarOutlined,
   TeamOutlined,
   BookOutlined,
+  ExportOutlined,
+  EditOutlined,
 } from '@ant-design/icons';
 import { Alert, Drawer, Grid, Layout, Menu, Skeleton } from 'antd';
 import { useMemo, useState } from 'react';
@@ -28,6 +30,10 @@ import { Overview } from './pages/Overview';
 import { SharedPage } from './pages/SharedPage';
 import { UploadPage } from './pages/UploadPage';
 import { PreviewModal } from './preview/PreviewModal';
+import { ExportsPage } from './shares/ExportsPage';
+import { ShareFileDialog } from './shares/ShareFileDialog';
+import { RequestSignatureDialog } from './signatures/RequestSignatureDialog';
+import { SignaturesPage } from './signatures/SignaturesPage';
 import { UploadDialog } from './upload/UploadDialog';
 
 const NAV = [
@@ -40,6 +46,8 @@ const NAV = [
   { key: 'libraries', label: 'Libraries', icon: <BookOutlined /> },
   { key: 'folders', label: 'Folders', icon: <FolderOutlined /> },
   { key: 'upload', label: 'Upload', icon: <CloudUploadOutlined /> },
+  { key: 'exports', label: 'Exports', icon: <ExportOutlined /> },
+  { key: 'signatures', label: 'Signatures', icon: <EditOutlined /> },
   { key: 'trash', label: 'Trash', icon: <DeleteOutlined /> },
 ];
 
@@ -58,6 +66,8 @@ export function DriveApp({ session }: { session: Session }) {
     null,
   );
   const [preview, setPreview] = useState<DriveFile | null>(null);
+  const [sharing, setSharing] = useState<DriveFile | null>(null);
+  const [signing, setSigning] = useState<DriveFile | null>(null);
   const context = useMemo<DriveContextValue | null>(
     () =>
       data
@@ -68,6 +78,8 @@ export function DriveApp({ session }: { session: Session }) {
               setUpload({ fixed });
             },
             openPreview: setPreview,
+            openShare: setSharing,
+            requestSignature: setSigning,
             toggleSidebar: () => {
               setDrawer((open) => !open);
             },
@@ -135,6 +147,8 @@ export function DriveApp({ session }: { session: Session }) {
             <Route path="libraries" element={<LibrariesPage />} />
             <Route path="folders/*" element={<FoldersPage />} />
             <Route path="upload" element={<UploadPage />} />
+            <Route path="exports" element={<ExportsPage />} />
+            <Route path="signatures" element={<SignaturesPage />} />
             <Route path=":driveId" element={<DriveDetail />} />
             <Route path="*" element={<Navigate to="/drive/overview" replace />} />
           </Routes>
@@ -153,6 +167,24 @@ export function DriveApp({ session }: { session: Session }) {
           file={preview}
           onClose={() => {
             setPreview(null);
+          }}
+        />
+      )}
+      {sharing && (
+        <ShareFileDialog
+          file={sharing}
+          open
+          onClose={() => {
+            setSharing(null);
+          }}
+        />
+      )}
+      {signing && (
+        <RequestSignatureDialog
+          file={signing}
+          open
+          onClose={() => {
+            setSigning(null);
           }}
         />
       )}

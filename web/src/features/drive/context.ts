@@ -11,6 +11,8 @@ export interface DriveContextValue {
   openPreview: (file: DriveFile) => void;
   /** Opens the Share File dialog, when the sharing screens are present. */
   openShare?: (file: DriveFile) => void;
+  /** Opens the Request signature dialog for a PDF, when the signature screens are present. */
+  requestSignature?: (file: DriveFile) => void;
   /** Under 768 px: shows or hides the drive's sidebar. */
   toggleSidebar: () => void;
 }

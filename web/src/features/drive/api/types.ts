@@ -2,7 +2,10 @@
 // each type here is the contract's where it has landed, else the shape the screens were built against (NEWS.md).
 import type {
   DriveAbilitiesResponse,
+  DriveView,
   FileDownloadResponse,
+  FolderView,
+  LibraryView,
   FileListItem,
   FileListQuery as FileListInput,
   FileListResponse,
@@ -11,11 +14,9 @@ import type {
 } from '@workspace/drive/contract';
 import type {
   DriveColour,
-  DriveType,
   FileSortKey,
   FileView,
   FolderColour,
-  MemberRole,
   SortDirection,
   VisibilityFilter,
 } from '@workspace/drive/domain';
@@ -39,54 +40,12 @@ export type DownloadLink = FileDownloadResponse;
 /** GET /api/drive/preview: the kind, and the text (CSV, JSON, text) or a URL (PDF, image, video, audio). */
 export type PreviewAnswer = FilePreviewResponse;
 
-export interface DriveMember {
-  userId: string;
-  role: MemberRole;
-  displayName: string;
-}
-
-export interface Drive {
-  id: string;
-  name: string;
-  type: DriveType;
-  slug: string;
-  ownerId: string;
-  moduleId: string | null;
-  members: DriveMember[];
-  settings: {
-    color: DriveColour;
-    icon: string;
-    description: string;
-    quotaGB: number;
-    defaultLibraryId: string | null;
-  };
-  stats: { fileCount: number; totalSize: number; lastActivity: string | null };
-  createdAt: string;
-}
-
-export interface Library {
-  id: string;
-  driveId: string;
-  driveName?: string;
-  name: string;
-  description: string;
-  visibleInDriveUI: boolean;
-  policies: { readOnly: boolean; legalHold: boolean; shareAllowed: boolean; allowedExtensions: string[] };
-  createdAt: string;
-}
-
-export interface Folder {
-  id: string;
-  driveId: string;
-  parentId: string | null;
-  ancestors: string[];
-  slug: string;
-  name: string;
-  color: FolderColour;
-  fileCount: number;
-  totalSize: number;
-  createdAt: string;
-}
+/** A drive (GET /api/drive/drives): members, settings, stats. */
+export type Drive = DriveView;
+/** A library (GET /api/drive/libraries). */
+export type Library = LibraryView;
+/** A folder (GET /api/drive/drives/:driveId/folders). */
+export type Folder = FolderView;
 
 export interface CreateDriveInput {
   drive: { name: string; type: 'shared'; memberIds: string[]; settings: { quotaGB: number } };

@@ -5,7 +5,7 @@ import { errorMessage } from '../../../ui/problem';
 import { useToast } from '../../../ui/feedback';
 import { useCreateDriveMutation, usePeopleQuery, useStorageQuery } from '../api/driveApi';
 import { useDrive } from '../context';
-import { createQuotaError, remainingCapacityGb } from './driveRules';
+import { createQuotaError, remainingCapacityGB } from '@workspace/drive/domain';
 
 /**
  * Create Shared Drive: name, people to add (they become contributors; the creator is the owner), quota up to the
@@ -19,7 +19,10 @@ export function CreateSharedDrive({ onClose }: { onClose: () => void }) {
   const [create, { isLoading }] = useCreateDriveMutation();
   const [name, setName] = useState('');
   const [memberIds, setMemberIds] = useState<string[]>([]);
-  const capacity = remainingCapacityGb(storage.isError ? undefined : storage.data);
+  // The capacity check failing (no storage figures) gives the spec's fallback of 5 GB.
+  const capacity = storage.isError
+    ? remainingCapacityGB(undefined, 0)
+    : remainingCapacityGB(storage.data?.cap, storage.data?.used ?? 0);
   const [quota, setQuota] = useState<number>(Math.min(10, Math.max(1, capacity)));
   const quotaError = createQuotaError(quota, capacity);
 
@@ -92,7 +95,6 @@ export function CreateSharedDrive({ onClose }: { onClose: () => void }) {
           <InputNumber
             aria-label="Quota (GB)"
             min={1}
-            max={Math.max(1, capacity)}
             value={quota}
             onChange={(value) => {
               setQuota(value ?? 1);

@@ -1,5 +1,9 @@
 import { Form, Input, InputNumber, Modal, Radio } from 'antd';
 import {
+  DEFAULT_DRIVE_SETTINGS,
+  DRIVE_MESSAGES,
+  driveName,
+  editQuotaError,
   DRIVE_COLOURS,
   DRIVE_QUOTA_MAX_GB,
   DRIVE_QUOTA_MIN_GB,
@@ -10,7 +14,6 @@ import { useState } from 'react';
 import { useToast } from '../../../ui/feedback';
 import { useUpdateDriveMutation } from '../api/driveApi';
 import type { Drive } from '../api/types';
-import { editDriveErrors } from './driveRules';
 
 /** Edit Drive Settings: name (required), description, colour, quota 1..1000 GB (10 when the drive has none). */
 export function EditDriveSettings({ drive, onClose }: { drive: Drive; onClose: () => void }) {
@@ -18,10 +21,17 @@ export function EditDriveSettings({ drive, onClose }: { drive: Drive; onClose: (
   const [update, { isLoading }] = useUpdateDriveMutation();
   const [name, setName] = useState(drive.name);
   const [description, setDescription] = useState(drive.settings.description);
-  const [color, setColor] = useState<DriveColour>(drive.settings.color);
+  const [color, setColor] = useState<DriveColour>(
+    (DRIVE_COLOURS as readonly string[]).includes(drive.settings.color)
+      ? (drive.settings.color as DriveColour)
+      : DEFAULT_DRIVE_SETTINGS.color,
+  );
   const [quota, setQuota] = useState<number>(drive.settings.quotaGB || EDIT_FORM_DEFAULT_QUOTA_GB);
   const [touched, setTouched] = useState(false);
-  const errors = editDriveErrors(name, quota);
+  const errors = {
+    name: driveName(name) ? undefined : DRIVE_MESSAGES.nameRequired,
+    quota: editQuotaError(quota),
+  };
 
   const save = async () => {
     setTouched(true);

@@ -1,4 +1,4 @@
-import { DownloadOutlined, ShareAltOutlined } from '@ant-design/icons';
+import { DownloadOutlined, EditOutlined, ShareAltOutlined } from '@ant-design/icons';
 import { Button, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType, SortOrder as AntSortOrder } from 'antd/es/table/interface';
 import { ukDate } from '../../../ui/format';
@@ -31,7 +31,7 @@ export const NeedsRepair = () => (
 
 /** The list view: select, Name, Drive, Library, Folder, Owner, Size, Shared, Created, Actions; server-sorted. */
 export function FileTable(props: FileTableProps) {
-  const { session, abilities, openPreview, openShare } = useDrive();
+  const { session, abilities, openPreview, openShare, requestSignature } = useDrive();
   const sortOrder = (field: SortField): AntSortOrder =>
     props.state.sort === field ? (props.state.direction === 'asc' ? 'ascend' : 'descend') : null;
   const sortable = (field: SortField) => ({
@@ -126,6 +126,21 @@ export function FileTable(props: FileTableProps) {
               />
             </Tooltip>
           )}
+          {abilities.canRequestSignatures &&
+            requestSignature &&
+            file.typeClass === 'pdf' &&
+            file.status === 'active' && (
+              <Tooltip title="Request signature">
+                <Button
+                  type="text"
+                  icon={<EditOutlined />}
+                  aria-label={`Request signature on ${file.name}`}
+                  onClick={() => {
+                    requestSignature(file);
+                  }}
+                />
+              </Tooltip>
+            )}
         </Space>
       ),
     },
