@@ -78,6 +78,27 @@ export const driveConfigSchema = baseConfigSchema.extend({
         .map((entry) => entry.trim())
         .filter((entry) => entry !== ''),
     ),
+  /** How often the thumbnail worker looks for images and PDFs without a thumbnail (it is also woken by changes). */
+  THUMBNAIL_POLL_MS: z.coerce.number().int().min(100).default(60_000),
+  /** How often the sweep looks for objects without a record and records without an object (docs/runbook.md). */
+  SWEEP_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(6 * 3_600_000),
+  /** How often objects a purge could not remove at once are tried again (each batch after its own backoff). */
+  OBJECT_REMOVAL_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
+  /**
+   * The HMAC key of share viewer tokens (what a correct passcode gives a public link's visitor; ADR 0047), at least
+   * 32 characters, the same on every replica. Unset: a random key per process (tokens die with it; local runs only).
+   */
+  SHARE_LINK_SECRET: z.string().min(32).optional(),
+  /** How long a share viewer token stays valid after the passcode was entered. */
+  SHARE_VIEWER_TOKEN_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(60_000)
+    .default(30 * 60_000),
 });
 
 export type DriveConfig = z.infer<typeof driveConfigSchema>;

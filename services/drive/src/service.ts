@@ -4,6 +4,9 @@ import { driveMigrations } from '../migrations/index.js';
 import type { ObjectStore } from './clients/object-store.js';
 import type { DriveConfig } from './config.js';
 import { createDriveDeps, type DriveDeps } from './drive-deps.js';
+import { FileCountCache } from './commands/file-list.js';
+import { downloadRoutes } from './http/downloads.routes.js';
+import { fileRoutes } from './http/files.routes.js';
 import { meRoutes } from './http/me.routes.js';
 import { drivesRoutes } from './http/drives.routes.js';
 import { librariesRoutes } from './http/libraries.routes.js';
@@ -13,6 +16,15 @@ import { storageRoutes } from './http/storage.routes.js';
 import { uploadRoutes } from './http/uploads.routes.js';
 import { versionRoutes } from './http/versions.routes.js';
 import { UploadCleanupWorker } from './workers/upload-cleanup.worker.js';
+import { FileChangeHub } from './workers/file-changes.js';
+import { ThumbnailWorker } from './workers/thumbnail.worker.js';
+import { mutationRoutes } from './http/mutations.routes.js';
+import { referenceRoutes } from './http/references.routes.js';
+import { sweepRoutes } from './http/sweep.routes.js';
+import { objectRemovalWorker } from './workers/object-removal.worker.js';
+import { sweepWorker } from './workers/sweep.worker.js';
+import { publicShareRoutes } from './http/public-shares.routes.js';
+import { shareRoutes } from './http/shares.routes.js';
 
 export const DRIVE_SCHEMA = 'drive';
 
@@ -30,6 +42,10 @@ export interface DriveSeams {
 /** The drive (drive.md): drives, libraries, folders, files in the region's object store, shares, signatures. */
 export function driveService(config: DriveConfig, seams: DriveSeams = {}): DriveService {
   let deps: DriveDeps | undefined;
+  // The file list's live updates, its count cache and the thumbnail worker (docs/drive.md "File list and reading files").
+  const fileCounts = new FileCountCache();
+  let fileChanges: FileChangeHub | undefined;
+  let thumbnails: ThumbnailWorker | undefined;
   const started = () => {
     if (!deps) throw new Error('drive has not started');
     return deps;
@@ -50,6 +66,12 @@ export function driveService(config: DriveConfig, seams: DriveSeams = {}): Drive
         ...(seams.objects ? { objects: seams.objects } : {}),
       });
       deps = ready;
+      const thumbnailWorker = new ThumbnailWorker(ready);
+      thumbnails = thumbnailWorker;
+      fileChanges = new FileChangeHub(config.DATABASE_URL, service.logger, (tenantId) => {
+        fileCounts.invalidate(tenantId);
+        thumbnailWorker.wake();
+      });
       // The bucket is made now when the object store answers, else on first use (a clear error until then).
       await ready.objects.ensureBucket().catch((error: unknown) => {
         service.logger.warn(
@@ -58,8 +80,9 @@ export function driveService(config: DriveConfig, seams: DriveSeams = {}): Drive
         );
       });
     },
-    routes: () => {
+    routes: (service) => {
       const ready = started();
+      if (!fileChanges) throw new Error('drive has not started');
       return [
         { basePath: '/v1', api: meRoutes(ready) },
         { basePath: '/v1', api: drivesRoutes(ready) },
@@ -67,7 +90,24 @@ export function driveService(config: DriveConfig, seams: DriveSeams = {}): Drive
         { basePath: '/v1', api: uploadRoutes(ready) },
         { basePath: '/v1', api: versionRoutes(ready) },
         { basePath: '/v1', api: storageRoutes(ready) },
+        { basePath: '/v1', api: fileRoutes(ready, fileCounts, fileChanges) },
+        { basePath: '/v1', api: downloadRoutes(ready) },
+        { basePath: '/v1', api: mutationRoutes(ready) },
+        { basePath: '/v1', api: referenceRoutes(ready) },
+        { basePath: '/v1', api: sweepRoutes(ready, service.metrics) },
+        { basePath: '/v1', api: shareRoutes(ready) },
+        { basePath: '/v1', api: publicShareRoutes(ready) },
       ];
+    },
+    workers: (service) => {
+      const ready = started();
+      return [
+        fileChanges,
+        thumbnails,
+        new UploadCleanupWorker(ready),
+        sweepWorker(ready, service.metrics),
+        objectRemovalWorker(ready),
+      ].filter((worker) => worker !== undefined);
     },
     consumers: () => {
       const ready = started();
@@ -78,6 +118,5 @@ export function driveService(config: DriveConfig, seams: DriveSeams = {}): Drive
           : []),
       ];
     },
-    workers: () => [new UploadCleanupWorker(started())],
   };
 }

@@ -7,3 +7,7 @@ export * from './names.js';
 export * from './drives.js';
 export * from './upload-policy.js';
 export * from './storage-summary.js';
+export * from './file-list.js';
+export * from './trash.js';
+export * from './references.js';
+export * from './shares.js';

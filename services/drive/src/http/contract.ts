@@ -2,6 +2,8 @@
 // the types of the views as the browser reads them. Browser-safe: the schemas import only zod, the drive's domain/
 // and each other. The web imports this module with `import type` only, so no zod reaches its bundle.
 import type { z } from 'zod';
+import type { downloadResponse, previewResponse } from './downloads.schemas.js';
+import type { fileEntry, fileListQuery, fileListResponse } from './files.schemas.js';
 import type { abilitiesResponse } from './me.schemas.js';
 import type { driveCreatedResponse, driveView, drivesResponse } from './drives.schemas.js';
 import type {
@@ -11,6 +13,15 @@ import type {
   librariesResponse,
   libraryView,
 } from './libraries.schemas.js';
+import type { publicShareView, viewerTokenResponse } from './public-shares.schemas.js';
+import type {
+  createShareBody,
+  rebuildResponse,
+  shareDetailResponse,
+  shareListResponse,
+  shareSettingsBody,
+  shareView,
+} from './shares.schemas.js';
 
 export * from './me.schemas.js';
 export * from './drives.schemas.js';
@@ -18,11 +29,26 @@ export * from './libraries.schemas.js';
 import type { storageResponse } from './storage.schemas.js';
 import type { registeredResponse, uploadGrantResponse } from './uploads.schemas.js';
 import type { restoredResponse, versionsResponse } from './versions.schemas.js';
+import type {
+  bulkDeleteResponse,
+  deleteRequest,
+  deleteResponse,
+  emptyTrashResponse,
+  purgeResponse,
+  repairRefsResponse,
+  restoreResponse,
+} from './mutations.schemas.js';
+import type { addReferenceRequest, referencesResponse, referenceView } from './references.schemas.js';
+import type { sweepResponse } from './sweep.schemas.js';
 
+export * from './common.schemas.js';
 export * from './me.schemas.js';
 export * from './storage.schemas.js';
 export * from './uploads.schemas.js';
 export * from './versions.schemas.js';
+export * from './mutations.schemas.js';
+export * from './references.schemas.js';
+export * from './sweep.schemas.js';
 
 /** GET /v1/me/abilities. */
 export type DriveAbilitiesResponse = z.output<typeof abilitiesResponse>;
@@ -47,3 +73,51 @@ export type FileVersionsResponse = z.output<typeof versionsResponse>;
 export type RestoredVersionResponse = z.output<typeof restoredResponse>;
 /** GET /v1/storage. */
 export type StorageSummaryResponse = z.output<typeof storageResponse>;
+// The file list and reading files (docs/drive.md "File list and reading files").
+export * from './files.schemas.js';
+export * from './downloads.schemas.js';
+
+/** GET /v1/files: a page of the file list. */
+export type FileListResponse = z.output<typeof fileListResponse>;
+/** One file as the list, grid and detail show it. */
+export type FileListItem = z.output<typeof fileEntry>;
+/** GET /v1/files query (before defaults). */
+export type FileListQuery = z.input<typeof fileListQuery>;
+/** GET /v1/preview. */
+export type FilePreviewResponse = z.output<typeof previewResponse>;
+/** GET /v1/download with Accept: application/json. */
+export type FileDownloadResponse = z.output<typeof downloadResponse>;
+/** POST /v1/mutations/delete: the request, one file's answer and a bulk answer. */
+export type DeleteRequest = z.input<typeof deleteRequest>;
+export type DeleteResponse = z.output<typeof deleteResponse>;
+export type BulkDeleteResponse = z.output<typeof bulkDeleteResponse>;
+/** POST /v1/mutations/restore, /purge, /empty-trash, /repair-refs. */
+export type RestoreResponse = z.output<typeof restoreResponse>;
+export type PurgeResponse = z.output<typeof purgeResponse>;
+export type EmptyTrashResponse = z.output<typeof emptyTrashResponse>;
+export type RepairRefsResponse = z.output<typeof repairRefsResponse>;
+/** GET/POST/DELETE /v1/files/:id/references. */
+export type FileReferenceView = z.output<typeof referenceView>;
+export type AddReferenceRequest = z.input<typeof addReferenceRequest>;
+export type FileReferencesResponse = z.output<typeof referencesResponse>;
+/** POST /v1/admin/sweep. */
+export type SweepResponse = z.output<typeof sweepResponse>;
+export * from './shares.schemas.js';
+export * from './public-shares.schemas.js';
+
+/** POST /v1/mutations/share (the body as the web sends it; defaults filled by the service). */
+export type CreateShareRequest = z.input<typeof createShareBody>;
+/** A share as the staff screens read it (the create, settings and revoke answers; a card of the list). */
+export type ShareView = z.output<typeof shareView>;
+/** GET /v1/shares: the cards and the toolbar's counts per status. */
+export type ShareListResponse = z.output<typeof shareListResponse>;
+/** GET /v1/shares/:shareId. */
+export type ShareDetail = z.output<typeof shareDetailResponse>;
+/** POST /v1/shares/:shareId/settings. */
+export type ShareSettingsRequest = z.input<typeof shareSettingsBody>;
+/** POST /v1/shares/:shareId/rebuild. */
+export type ShareRebuildResponse = z.output<typeof rebuildResponse>;
+/** GET /v1/public/shares/:shareId. */
+export type PublicShareView = z.output<typeof publicShareView>;
+/** POST /v1/public/shares/:shareId/unlock. */
+export type ShareViewerToken = z.output<typeof viewerTokenResponse>;
