@@ -318,4 +318,48 @@ describe('CIS documents filed into the CIS drive', () => {
     });
     expect(reopen.status).toBe(404);
   });
+
+  it('through the file routes: 404 and left out of the list without cis.pii.unmask; never shared, by link or with people', async () => {
+    const ids = (await filings()).map((filing) => filing.fileId);
+    const viewer = await h.token(
+      ['drive.view', 'drive.read', 'drive.file.read', 'drive.file.share'],
+      'demo',
+      READER,
+    );
+    const admin = await h.token(DRIVE_ADMIN_SCOPES, 'demo', READER);
+    const holder = await h.token(UNMASK, 'demo', READER);
+    const [first = ''] = ids;
+    for (const token of [viewer, admin]) {
+      expect((await h.call(token, 'GET', `/files/${first}`)).status).toBe(404);
+      expect((await h.call(token, 'GET', `/download?fileId=${first}`)).status).toBe(404);
+      const listed = await h.call(token, 'GET', '/files?pageSize=200');
+      expect(listed.status).toBe(200);
+      const listedIds = (listed.body.items as { id: string }[]).map((item) => item.id);
+      expect(ids.filter((id) => listedIds.includes(id))).toEqual([]);
+    }
+    const opened = await h.call(holder, 'GET', `/files/${first}`);
+    expect(opened.status).toBe(200);
+    const listed = await h.call(holder, 'GET', '/files?pageSize=200');
+    expect((listed.body.items as { id: string }[]).map((item) => item.id)).toEqual(
+      expect.arrayContaining(ids),
+    );
+    const libraryId = (opened.body.file as { libraryId: string }).libraryId;
+    for (const visibility of ['restricted', 'tenant', 'public']) {
+      const share = await h.call(holder, 'POST', '/mutations/share', {
+        name: 'Statements',
+        libraryId,
+        fileIds: [first],
+        visibility,
+        allowedUids: ['00000000-0000-4000-8000-0000000000b2'],
+      });
+      expect([visibility, share.status]).toEqual([visibility, 403]);
+    }
+    const withPeople = await h.call(holder, 'POST', `/files/${first}/share-with`, {
+      userIds: ['00000000-0000-4000-8000-0000000000b2'],
+    });
+    expect(withPeople.status).toBe(403);
+    const shares = await h.call(holder, 'GET', '/shares');
+    expect(shares.status).toBe(200);
+    expect(shares.body.counts).toEqual({ all: 0, active: 0, expired: 0 });
+  });
 });
