@@ -5,6 +5,7 @@ import { fileList } from './003_file_list.js';
 import { trashSchema } from './004_trash.js';
 import { cisDocuments } from './005_cis_documents.js';
 import { shareLinks } from './006_share_links.js';
+import { signaturesAndFolders } from './007_signatures_and_folders.js';
 
 /**
  * drive's migrations in the order they apply. Append only: a new change is a new file, added at the end. A
@@ -17,4 +18,5 @@ export const driveMigrations: Migration[] = [
   trashSchema,
   cisDocuments,
   shareLinks,
+  signaturesAndFolders,
 ];

@@ -99,6 +99,8 @@ export const driveConfigSchema = baseConfigSchema.extend({
     .int()
     .min(60_000)
     .default(30 * 60_000),
+  /** The largest PDF the sign route stamps (it is read and rewritten in memory), in MB (ADR 0048). */
+  SIGNATURE_MAX_PDF_MB: z.coerce.number().int().min(1).max(1024).default(100),
 });
 
 export type DriveConfig = z.infer<typeof driveConfigSchema>;

@@ -25,6 +25,8 @@ import { objectRemovalWorker } from './workers/object-removal.worker.js';
 import { sweepWorker } from './workers/sweep.worker.js';
 import { publicShareRoutes } from './http/public-shares.routes.js';
 import { shareRoutes } from './http/shares.routes.js';
+import { folderRoutes } from './http/folders.routes.js';
+import { signatureRoutes } from './http/signatures.routes.js';
 
 export const DRIVE_SCHEMA = 'drive';
 
@@ -97,6 +99,8 @@ export function driveService(config: DriveConfig, seams: DriveSeams = {}): Drive
         { basePath: '/v1', api: sweepRoutes(ready, service.metrics) },
         { basePath: '/v1', api: shareRoutes(ready) },
         { basePath: '/v1', api: publicShareRoutes(ready) },
+        { basePath: '/v1', api: signatureRoutes(ready) },
+        { basePath: '/v1', api: folderRoutes(ready) },
       ];
     },
     workers: (service) => {

@@ -218,12 +218,7 @@ export class FileStore {
     return rows.map(camelise);
   }
 
-  // uploads helper (versions): the file locked for a new version, one version, and pruning old ones.
-
-  /** The file locked until the transaction ends (a new version or a restore changes it). */
-  // Trash, restore and purge (commands/trash.ts).
-
-  /** The file locked until the transaction ends (a trash, restore or purge; the same as the uploads helper's). */
+  /** The file locked until the transaction ends (a new version, a restore, a trash or a purge changes it). */
   async lock(id: string): Promise<FileRecord | undefined> {
     const row = await this.trx<FileRow>('files').where({ id }).forUpdate().first();
     return row ? camelise(row) : undefined;
@@ -319,6 +314,13 @@ export class FileStore {
   async purge(id: string): Promise<void> {
     await this.trx('share_files').where({ file_id: id }).delete();
     await this.trx('files').where({ id }).delete();
+  }
+
+  /** The files of any status directly in these folders (a deleted folder's files move out first). */
+  async inFolders(folderIds: readonly string[]): Promise<FileRecord[]> {
+    if (folderIds.length === 0) return [];
+    const rows = await this.trx<FileRow>('files').whereIn('folder_id', folderIds).orderBy('created_at');
+    return rows.map(camelise);
   }
 }
 

@@ -11,3 +11,4 @@ export * from './file-list.js';
 export * from './trash.js';
 export * from './references.js';
 export * from './shares.js';
+export * from './folders.js';

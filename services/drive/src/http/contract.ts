@@ -42,13 +42,32 @@ import type { addReferenceRequest, referencesResponse, referenceView } from './r
 import type { sweepResponse } from './sweep.schemas.js';
 
 export * from './common.schemas.js';
-export * from './me.schemas.js';
 export * from './storage.schemas.js';
 export * from './uploads.schemas.js';
 export * from './versions.schemas.js';
 export * from './mutations.schemas.js';
 export * from './references.schemas.js';
 export * from './sweep.schemas.js';
+import type {
+  folderAssignResponse,
+  folderCreateResponse,
+  folderCrumb,
+  folderDeleteResponse,
+  folderListResponse,
+  folderPathResponse,
+  folderUpdateResponse,
+  folderView,
+  updateCountsResponse,
+} from './folders.schemas.js';
+import type {
+  declineResponse,
+  signTaskListResponse,
+  signTaskResponse,
+  signTaskView,
+} from './signatures.schemas.js';
+
+export * from './signatures.schemas.js';
+export * from './folders.schemas.js';
 
 /** GET /v1/me/abilities. */
 export type DriveAbilitiesResponse = z.output<typeof abilitiesResponse>;
@@ -121,3 +140,19 @@ export type ShareRebuildResponse = z.output<typeof rebuildResponse>;
 export type PublicShareView = z.output<typeof publicShareView>;
 /** POST /v1/public/shares/:shareId/unlock. */
 export type ShareViewerToken = z.output<typeof viewerTokenResponse>;
+/** A signature request (GET /v1/signatures items; POST /v1/signatures and /sign answers carry one with a message). */
+export type SignTaskView = z.output<typeof signTaskView>;
+export type SignTaskResponse = z.output<typeof signTaskResponse>;
+export type SignTaskListResponse = z.output<typeof signTaskListResponse>;
+export type DeclineResponse = z.output<typeof declineResponse>;
+
+/** A folder (GET /v1/drives/:driveId/folders items and the folder calls' answers). */
+export type FolderView = z.output<typeof folderView>;
+export type FolderCrumb = z.output<typeof folderCrumb>;
+export type FolderCreateResponse = z.output<typeof folderCreateResponse>;
+export type FolderUpdateResponse = z.output<typeof folderUpdateResponse>;
+export type FolderDeleteResponse = z.output<typeof folderDeleteResponse>;
+export type FolderListResponse = z.output<typeof folderListResponse>;
+export type FolderPathResponse = z.output<typeof folderPathResponse>;
+export type UpdateCountsResponse = z.output<typeof updateCountsResponse>;
+export type FolderAssignResponse = z.output<typeof folderAssignResponse>;
