@@ -168,6 +168,17 @@ describe('PATCH /libraries/:id', () => {
     expect(updated.at(-1)?.payload).toMatchObject({ action: 'LIBRARY_UPDATED', targetId: libraryId });
   });
 
+  it('keeps the delete policy to none, ownerOnly, managerOnly or twoPerson', async () => {
+    for (const deletePolicy of ['none', 'ownerOnly', 'managerOnly', 'twoPerson']) {
+      const answer = await h.call(admin, 'PATCH', `/libraries/${libraryId}`, { policies: { deletePolicy } });
+      expect(answer.body.library).toMatchObject({ policies: { deletePolicy } });
+    }
+    const other = await h.call(admin, 'PATCH', `/libraries/${libraryId}`, {
+      policies: { deletePolicy: 'never' },
+    });
+    expect(other.status).toBe(400);
+  });
+
   it('refuses a blank name, and a caller without drive.libraries.manage', async () => {
     const blank = await h.call(admin, 'PATCH', `/libraries/${libraryId}`, { name: ' ' });
     expect(blank.body.detail).toBe('Library name is required');
