@@ -219,6 +219,19 @@ describe('GET /drives/:id', () => {
       updates: { name: 'Mine' },
     });
     expect(update.status).toBe(404);
+    expect((await h.call(admin, 'POST', `/drives/${acmeDrive}/members`, { userIds: [PEER] })).status).toBe(
+      404,
+    );
+    expect(
+      (await h.call(admin, 'PATCH', `/drives/${acmeDrive}/members/${PEER}`, { role: 'manager' })).status,
+    ).toBe(404);
+    expect((await h.call(admin, 'DELETE', `/drives/${acmeDrive}/members/${PEER}`)).status).toBe(404);
+    const own = (await createDrive(admin, { name: 'Own' })).body.driveId as string;
+    expect((await h.call(admin, 'GET', `/drives/${own}?tenantId=acme`)).status).toBe(404);
+    expect(
+      (await h.call(admin, 'POST', `/drives/${own}/members`, { tenantId: 'acme', userIds: [PEER] })).status,
+    ).toBe(404);
+    expect((await h.call(admin, 'DELETE', `/drives/${own}/members/${PEER}?tenantId=acme`)).status).toBe(404);
   });
 });
 
