@@ -48,6 +48,9 @@ describe('file versions: upload over a file, keep at most maxVersions, list and 
     const second = await upload(place, 'Programme.txt', Buffer.from('week 1 and 2'), id);
     expect(second.status).toBe(200);
     expect(second.body.file).toMatchObject({ id, name: 'Programme.txt', version: 2, versionsCount: 2 });
+    // The uploader owns the file, named as identity names them.
+    expect(first.body.file).toMatchObject({ ownerId: '00000000-0000-4000-8000-000000000001' });
+    expect((first.body.file as { ownerName: string }).ownerName).not.toBe('');
     const versions = await h.call(admin, 'GET', `/files/${id}/versions`);
     expect(versions.status).toBe(200);
     expect(versions.body).toMatchObject({ fileId: id, current: 2 });
