@@ -68,6 +68,8 @@ export const driveConfigSchema = baseConfigSchema.extend({
         .map((entry) => entry.trim())
         .filter((entry) => entry !== ''),
     ),
+  /** How often the thumbnail worker looks for images and PDFs without a thumbnail (it is also woken by changes). */
+  THUMBNAIL_POLL_MS: z.coerce.number().int().min(100).default(60_000),
 });
 
 export type DriveConfig = z.infer<typeof driveConfigSchema>;

@@ -6,3 +6,4 @@ export * from './file-types.js';
 export * from './names.js';
 export * from './upload-policy.js';
 export * from './storage-summary.js';
+export * from './file-list.js';

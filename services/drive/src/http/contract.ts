@@ -2,11 +2,14 @@
 // the types of the views as the browser reads them. Browser-safe: the schemas import only zod, the drive's domain/
 // and each other. The web imports this module with `import type` only, so no zod reaches its bundle.
 import type { z } from 'zod';
+import type { downloadResponse, previewResponse } from './downloads.schemas.js';
+import type { fileEntry, fileListQuery, fileListResponse } from './files.schemas.js';
 import type { abilitiesResponse } from './me.schemas.js';
 import type { storageResponse } from './storage.schemas.js';
 import type { registeredResponse, uploadGrantResponse } from './uploads.schemas.js';
 import type { restoredResponse, versionsResponse } from './versions.schemas.js';
 
+export * from './common.schemas.js';
 export * from './me.schemas.js';
 export * from './storage.schemas.js';
 export * from './uploads.schemas.js';
@@ -25,3 +28,17 @@ export type FileVersionsResponse = z.output<typeof versionsResponse>;
 export type RestoredVersionResponse = z.output<typeof restoredResponse>;
 /** GET /v1/storage. */
 export type StorageSummaryResponse = z.output<typeof storageResponse>;
+// The file list and reading files (docs/drive.md "File list and reading files").
+export * from './files.schemas.js';
+export * from './downloads.schemas.js';
+
+/** GET /v1/files: a page of the file list. */
+export type FileListResponse = z.output<typeof fileListResponse>;
+/** One file as the list, grid and detail show it. */
+export type FileListItem = z.output<typeof fileEntry>;
+/** GET /v1/files query (before defaults). */
+export type FileListQuery = z.input<typeof fileListQuery>;
+/** GET /v1/preview. */
+export type FilePreviewResponse = z.output<typeof previewResponse>;
+/** GET /v1/download with Accept: application/json. */
+export type FileDownloadResponse = z.output<typeof downloadResponse>;

@@ -8,10 +8,10 @@ import {
   fileParams,
   restoredResponse,
   restoreVersionBody,
-  tenantQuery,
   versionParams,
   versionsResponse,
 } from './versions.schemas.js';
+import { tenantQuery } from './common.schemas.js';
 
 /** A file's versions and their restore (drive.md §4: versions follow the tier, the drive's settings and scopes). */
 export function versionRoutes(deps: DriveDeps): ApiRouter {

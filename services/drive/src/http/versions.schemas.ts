@@ -3,7 +3,6 @@ import { uploadedFileView } from './uploads.schemas.js';
 
 export const fileParams = z.object({ id: z.uuid() });
 export const versionParams = z.object({ id: z.uuid(), version: z.coerce.number().int().min(1) });
-export const tenantQuery = z.object({ tenantId: z.string().optional() });
 export const restoreVersionBody = z.object({ tenantId: z.string().optional() });
 
 export const versionView = z.object({
