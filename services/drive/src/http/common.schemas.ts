@@ -7,3 +7,6 @@ import { z } from 'zod';
 export const tenantId = z.string().min(1).max(100).optional();
 
 export const tenantQuery = z.object({ tenantId });
+
+/** A file's id in a path; anything but a uuid is a file that is not there. */
+export const fileParams = z.object({ id: z.uuid({ error: 'File not found' }) });

@@ -34,8 +34,6 @@ export const fileListQuery = z.object({
     .default(PAGE_SIZE),
 });
 
-export const fileIdParam = z.object({ id: z.uuid({ error: 'File not found' }) });
-
 /** A file as the list, the grid and the detail show it. */
 export const fileEntry = z.object({
   id: z.string(),

@@ -4,14 +4,8 @@ import { listVersions, restoreVersion } from '../commands/versions.js';
 import type { DriveDeps } from '../drive-deps.js';
 import { driveRouter } from './router.js';
 import { isoTime, presentUploadedFile } from './uploads.present.js';
-import {
-  fileParams,
-  restoredResponse,
-  restoreVersionBody,
-  versionParams,
-  versionsResponse,
-} from './versions.schemas.js';
-import { tenantQuery } from './common.schemas.js';
+import { restoredResponse, restoreVersionBody, versionParams, versionsResponse } from './versions.schemas.js';
+import { fileParams, tenantQuery } from './common.schemas.js';
 
 /** A file's versions and their restore (drive.md §4: versions follow the tier, the drive's settings and scopes). */
 export function versionRoutes(deps: DriveDeps): ApiRouter {

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { uploadedFileView } from './uploads.schemas.js';
 
-export const fileParams = z.object({ id: z.uuid() });
 export const versionParams = z.object({ id: z.uuid(), version: z.coerce.number().int().min(1) });
 export const restoreVersionBody = z.object({ tenantId: z.string().optional() });
 
