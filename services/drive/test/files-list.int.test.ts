@@ -274,6 +274,15 @@ describe('sort', () => {
     expect(names(await list(alice, 'sort=owner&order=asc'))[0]).toBe('RAMS week 1.docx');
   });
 
+  it("sorts by the library's and the drive's name", async () => {
+    const byLibrary = (await list(admin, 'sort=library&order=desc')).items.map((item) => item.libraryName);
+    expect(byLibrary.slice(0, 2)).toEqual(['Personal', 'Operational']);
+    expect(byLibrary.slice(2).every((name) => name === 'General')).toBe(true);
+    const byDrive = (await list(admin, 'sort=drive&order=asc')).items.map((item) => item.driveName);
+    expect(byDrive[0]).toBe('My Drive');
+    expect(byDrive.slice(1).every((name) => name === 'Team Drive')).toBe(true);
+  });
+
   it('defaults to created, newest first; createdAt ascending reverses it', async () => {
     const newest = names(await list(alice));
     expect(names(await list(alice, 'sort=createdAt&order=asc'))).toEqual([...newest].reverse());
