@@ -89,6 +89,9 @@ export const fileList: Migration = {
       `CREATE INDEX files_owner_name_trgm ON files USING gin (lower(owner_name) public.gin_trgm_ops)`,
     );
     await knex.raw(`CREATE INDEX files_shared_with ON files USING gin (shared_with)`);
+    // The Shared view and the shared pill, newest first (the list's own condition, so the planner can use it).
+    await knex.raw(`CREATE INDEX files_shared_created ON files (tenant_id, status, created_at DESC, id DESC)
+      WHERE (visibility = 'shared' OR cardinality(shared_with) > 0)`);
   },
   async down(knex) {
     for (const index of [
