@@ -3,8 +3,9 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { repoRoot, sourceEntries } from '../deploy/local/workspaces.mjs';
 
-// Three entries, one build: the staff app (index.html), the subcontractor portal (portal.html) and the public
-// site (site.html). The bff serves dist/ on one origin and picks the entry by path.
+// Four entries, one build: the staff app (index.html), the subcontractor portal (portal.html), the public site
+// (site.html) and the public share page (share.html, ADR 0049). The bff serves dist/ on one origin and picks the
+// entry by path.
 export default defineConfig({
   plugins: [react()],
   // `@workspace/cis/domain` and any other workspace entry the browser code imports compile from their TypeScript
@@ -27,6 +28,7 @@ export default defineConfig({
         app: resolve(import.meta.dirname, 'index.html'),
         portal: resolve(import.meta.dirname, 'portal.html'),
         site: resolve(import.meta.dirname, 'site.html'),
+        share: resolve(import.meta.dirname, 'share.html'),
       },
     },
   },

@@ -135,6 +135,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
       metadata: limiter('metadata', config.METADATA_RATE_LIMIT_PER_MINUTE),
       invite: limiter('invite', config.INVITE_RATE_LIMIT_PER_MINUTE),
       portalSubmit: limiter('portal-submit', config.PORTAL_SUBMIT_RATE_LIMIT_PER_MINUTE),
+      publicShares: limiter('public-shares', config.PUBLIC_SHARE_RATE_LIMIT_PER_MINUTE),
     },
     streams: new SessionStreams({
       perUser: config.STREAMS_PER_USER,
@@ -155,6 +156,16 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
       ? new ServiceClient({
           service: 'cis',
           baseUrl: `${config.CIS_URL}${path}`,
+          timeoutMs: config.SERVICE_TIMEOUT_MS,
+          logger,
+        })
+      : undefined;
+
+  const drive = (path: string) =>
+    config.DRIVE_URL
+      ? new ServiceClient({
+          service: 'drive',
+          baseUrl: `${config.DRIVE_URL}${path}`,
           timeoutMs: config.SERVICE_TIMEOUT_MS,
           logger,
         })
@@ -236,6 +247,35 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
     {
       basePath: '/api',
       api: serviceProxy(context, {
+        service: 'drive',
+        client: drive('/v1'),
+        forward: {
+          prefix: 'drive',
+          routes: [
+            {
+              method: 'get',
+              path: '/files/stream',
+              summary: "Live changes of the drive's file lists (Server-Sent Events from the drive)",
+              stream: true,
+            },
+          ],
+        },
+      }),
+    },
+    {
+      basePath: '/api',
+      // The public share page (/share/{shareId}): no session needed, limited per client IP (ADR 0049).
+      api: serviceProxy(context, {
+        service: 'drive',
+        client: drive('/v1/public/shares'),
+        session: 'public',
+        rateLimit: context.limits.publicShares,
+        forward: { prefix: 'public/shares' },
+      }),
+    },
+    {
+      basePath: '/api',
+      api: serviceProxy(context, {
         service: 'live',
         client: new ServiceClient({
           service: 'live',
@@ -273,7 +313,10 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
     separateManagement: config.MANAGEMENT_PORT !== undefined,
     // One helmet pass for every answer, with the SPAs' strict CSP (the kit's endpoints get it too).
     helmet: {
-      contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicyDirectives(secure) },
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: contentSecurityPolicyDirectives(secure, config.OBJECT_STORE_PUBLIC_URL),
+      },
       frameguard: { action: 'deny' },
     },
   });

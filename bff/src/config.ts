@@ -59,6 +59,21 @@ export const bffConfigSchema = baseConfigSchema
       .url()
       .transform((value) => value.replace(/\/+$/, ''))
       .optional(),
+    /** The drive's address (internal); /api/drive/* is forwarded to `${DRIVE_URL}/v1`, /api/public/shares/* to its public shares. */
+    DRIVE_URL: z
+      .url()
+      .transform((value) => value.replace(/\/+$/, ''))
+      .optional(),
+    /**
+     * The region's object store as browsers reach it (the drive's OBJECT_STORE_PUBLIC_URL): presigned upload and
+     * download URLs point there, so the CSP lets the SPAs connect to it (uploads), show its images, media and PDFs
+     * (previews). An origin only; unset, the CSP names no other origin.
+     */
+    OBJECT_STORE_PUBLIC_URL: z
+      .url()
+      .refine(isBareOrigin, 'OBJECT_STORE_PUBLIC_URL must be an http(s) origin without a path')
+      .transform((value) => new URL(value).origin)
+      .optional(),
     SERVICE_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(60_000),
     IDENTITY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     /**
@@ -93,6 +108,8 @@ export const bffConfigSchema = baseConfigSchema
     INVITE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
     /** Per portal subcontractor for invoice submissions (`POST /api/portal/cis/invoices`). */
     PORTAL_SUBMIT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+    /** Per client IP (and per signed-in user) for the public share page's calls (`/api/public/shares/*`). */
+    PUBLIC_SHARE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
     /** Server-Sent-Event streams one user (or portal subcontractor) may hold open on one replica. */
     STREAMS_PER_USER: z.coerce.number().int().min(1).max(100).default(10),
     /** How often the sessions behind open streams are looked up; a stream of an ended session is closed. */

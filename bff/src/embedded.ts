@@ -7,7 +7,7 @@ export const embedded: EmbeddedService = {
   name: 'bff',
   port: 8080,
   public: true,
-  after: ['identity', 'cis'],
+  after: ['identity', 'cis', 'drive'],
   async start(context) {
     const config = bffConfigSchema.parse({
       ...context.env,
@@ -19,6 +19,9 @@ export const embedded: EmbeddedService = {
       STATIC_DIR: context.webDist,
       DEFAULT_TENANT: context.demoTenantId,
       CIS_URL: context.urlOf('cis'),
+      DRIVE_URL: context.urlOf('drive'),
+      // The object store browsers reach (the drive's presigned URLs point there): the CSP allows it (ADR 0049).
+      OBJECT_STORE_PUBLIC_URL: context.env.OBJECT_STORE_PUBLIC_URL ?? context.env.MINIO_ENDPOINT,
     });
     return startBff(config, { logger: context.logger });
   },

@@ -55,17 +55,27 @@ export function parseCookies(header: string | undefined): Map<string, string> {
  * The Content-Security-Policy the SPAs run under (a Vite build: hashed script and style files from this origin).
  * `style-src 'unsafe-inline'` because antd (CSS-in-JS) injects style elements at run time; scripts stay 'self'
  * only. Sign-in is a top-level redirect to the IdP, so neither `form-action` nor `connect-src` names it.
+ *
+ * `objectStore`: the region's object store as browsers reach it (ADR 0049). The drive's presigned URLs point there:
+ * the browser PUTs upload parts to it (connect-src) and shows its images, video and audio, and PDFs in a frame or an
+ * object (img-src, media-src, frame-src, object-src). Nothing else is allowed from it, and without it those
+ * directives stay as they were ('self' only, object-src 'none').
  */
-export function contentSecurityPolicyDirectives(https: boolean): Record<string, string[]> {
+export function contentSecurityPolicyDirectives(
+  https: boolean,
+  objectStore?: string,
+): Record<string, string[]> {
+  const store = objectStore ? [objectStore] : [];
   return {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'"],
     scriptSrcAttr: ["'none'"],
     styleSrc: ["'self'", "'unsafe-inline'"],
-    imgSrc: ["'self'", 'data:', 'blob:'],
+    imgSrc: ["'self'", 'data:', 'blob:', ...store],
     fontSrc: ["'self'", 'data:'],
-    connectSrc: ["'self'"],
-    objectSrc: ["'none'"],
+    connectSrc: ["'self'", ...store],
+    ...(objectStore ? { mediaSrc: ["'self'", objectStore], frameSrc: ["'self'", objectStore] } : {}),
+    objectSrc: objectStore ? [objectStore] : ["'none'"],
     frameAncestors: ["'none'"],
     baseUri: ["'self'"],
     formAction: ["'self'"],

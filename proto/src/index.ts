@@ -211,6 +211,7 @@ export const driveAuditActions = [
   'STORAGE_TIER_CHANGED',
   'CIS_DOCUMENT_FILED',
   'PERMISSION_DENIED',
+  'SHARE_SETTINGS_CHANGED',
 ] as const;
 export type DriveAuditAction = (typeof driveAuditActions)[number];
 

@@ -31,6 +31,8 @@ export interface BffContext {
     invite: RateLimiter;
     /** A portal subcontractor's invoice submissions. */
     portalSubmit: RateLimiter;
+    /** The public share links' calls (per client IP, and per user when signed in). */
+    publicShares: RateLimiter;
   };
   /** The Server-Sent-Event streams this replica forwards, bound to their sessions and capped per user. */
   streams: SessionStreams;
@@ -60,6 +62,13 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Portal link redemption starts a session, so there is no token yet; it is rate limited instead (README). */
 const CSRF_EXEMPT = new Set(['POST /portal/session']);
+
+/**
+ * Calls anyone may make without a session (a public share link's passcode): never refused for CSRF. The service
+ * proxy sends a staff session's token along with such a change only when the CSRF token matches (service-proxy.ts),
+ * so a forged one is just an anonymous call.
+ */
+const PUBLIC_PREFIX = '/public/';
 
 export function browserState(req: Request): BrowserState {
   return req.browser ?? { cookies: new Map() };
@@ -106,7 +115,7 @@ export const csrfGuard: RequestHandler = (req, _res, next) => {
     return;
   }
   const path = req.path.toLowerCase().replace(/\/+$/, '');
-  if (CSRF_EXEMPT.has(`${req.method} ${path}`)) {
+  if (CSRF_EXEMPT.has(`${req.method} ${path}`) || path.startsWith(PUBLIC_PREFIX)) {
     next();
     return;
   }

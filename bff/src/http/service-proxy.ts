@@ -11,7 +11,9 @@ import {
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { enforceLimit, type RateLimiter } from '../rate-limit.js';
-import { browserState, requireStaff, type BffContext } from './context.js';
+import { csrfTokensMatch } from '../security.js';
+import type { StaffSession } from '../sessions.js';
+import { CSRF_HEADER, browserState, limitKeys, requireStaff, type BffContext } from './context.js';
 
 /** Response headers a service's answer keeps on its way to the browser. */
 const FORWARDED_HEADERS = [
@@ -20,7 +22,15 @@ const FORWARDED_HEADERS = [
   'cache-control',
   'x-record-count',
   'x-accel-buffering',
+  'content-range',
+  'accept-ranges',
+  'etag',
+  'last-modified',
+  'retry-after',
 ] as const;
+
+/** Request headers a browser's call keeps on its way to the service (besides accept and x-request-id). */
+const FORWARDED_REQUEST_HEADERS = ['x-idempotency-key', 'range', 'if-none-match'] as const;
 
 type RequestSchemas = { params?: z.ZodType; query?: z.ZodType; body?: z.ZodType };
 
@@ -64,8 +74,14 @@ export interface ServiceProxyOptions {
   service: string;
   /** The kit's client for the service (undefined: not deployed here). Its base URL holds the API version path. */
   client: ServiceClient | undefined;
-  /** Whose session carries the token: staff (default) or the subcontractor portal's (reads and submissions). */
-  session?: 'staff' | 'portal';
+  /**
+   * Whose session carries the token: staff (default), the subcontractor portal's (reads and submissions), or
+   * `public`: no session needed (the drive's public share links); a staff session's token goes along when the
+   * browser has one (on a change, only with its CSRF token), so tenant and restricted shares open for colleagues.
+   */
+  session?: 'staff' | 'portal' | 'public';
+  /** Every call counts against this limiter first, per client IP and signed-in user (the public forwards). */
+  rateLimit?: RateLimiter;
   /**
    * What is forwarded: every path under `/api/<prefix>` (the service documents them itself; `routes` are the paths
    * with a larger body, a rate limit or a stream), only `GET /api/<prefix>` (one read, e.g. a stream), or the listed
@@ -110,6 +126,15 @@ export function staysUnderBase(baseUrl: string, path: string): boolean {
  */
 export function serviceProxy(context: BffContext, options: ServiceProxyOptions): ApiRouter {
   const portal = options.session === 'portal';
+  const open = options.session === 'public';
+  /** A public call's staff session, when the browser has a live one (and, on a change, its CSRF token). */
+  const optionalStaff = async (req: Request): Promise<StaffSession | undefined> => {
+    const session = browserState(req).staff;
+    if (!session) return undefined;
+    const safe = req.method === 'GET' || req.method === 'HEAD';
+    if (!safe && !csrfTokensMatch(session.csrfToken, req.get(CSRF_HEADER))) return undefined;
+    return context.staff.fresh(session).catch(() => undefined);
+  };
   const forward = async (
     req: Request,
     res: Response,
@@ -117,10 +142,15 @@ export function serviceProxy(context: BffContext, options: ServiceProxyOptions):
     body: unknown,
     route: Pick<ForwardedRoute, 'rateLimit' | 'stream'> = {},
   ): Promise<undefined> => {
-    const staff = portal ? undefined : await requireStaff(context, req, res);
+    if (open && options.rateLimit) await enforceLimit(options.rateLimit, limitKeys(req), res);
+    const staff = portal
+      ? undefined
+      : open
+        ? await optionalStaff(req)
+        : await requireStaff(context, req, res);
     const portalSession = portal ? browserState(req).portal : undefined;
     const accessToken = staff?.accessToken ?? portalSession?.accessToken;
-    if (!accessToken) throw problems.unauthorized();
+    if (!accessToken && !open) throw problems.unauthorized();
     // Who the call is: the signed-in user or the portal's subcontractor (rate limits and the stream cap count it).
     const who = staff
       ? `${staff.tenantId}:${staff.uid}`
@@ -147,14 +177,17 @@ export function serviceProxy(context: BffContext, options: ServiceProxyOptions):
       : undefined;
     try {
       const hasBody = !['GET', 'HEAD'].includes(req.method);
-      const requestId = req.get('x-request-id');
+      const headers: Record<string, string> = { accept: req.get('accept') ?? 'application/json' };
+      for (const name of ['x-request-id', ...FORWARDED_REQUEST_HEADERS]) {
+        const value = req.get(name);
+        if (value) headers[name] = value;
+      }
       const upstream = await options.client.open(req.method as HttpMethod, {
         path,
-        caller: { accessToken },
-        headers: {
-          accept: req.get('accept') ?? 'application/json',
-          ...(requestId ? { 'x-request-id': requestId } : {}),
-        },
+        caller: accessToken ? { accessToken } : 'anonymous',
+        headers,
+        // A redirect (a download handed to the object store's presigned URL) is the browser's to follow.
+        redirect: 'manual',
         ...(hasBody ? { body: body ?? {} } : {}),
         signal: hungUp.signal,
         ...(streaming ? { timeoutMs: null } : {}),
@@ -164,6 +197,8 @@ export function serviceProxy(context: BffContext, options: ServiceProxyOptions):
         const value = upstream.headers.get(name);
         if (value) res.set(name, value);
       }
+      const location = redirectTarget(upstream, options.client.baseUrl);
+      if (location) res.set('location', location);
       if (streaming) res.flushHeaders();
       try {
         if (upstream.body) await pipeline(Readable.fromWeb(upstream.body as never), res);
@@ -201,7 +236,7 @@ export function serviceProxy(context: BffContext, options: ServiceProxyOptions):
   // Before any body is read: a session of the proxy's kind, and a path that stays under the service's API.
   const guard = (req: Request) => {
     const state = browserState(req);
-    if (!(portal ? state.portal : state.staff)) throw problems.unauthorized();
+    if (!open && !(portal ? state.portal : state.staff)) throw problems.unauthorized();
     if (options.client && !staysUnderBase(options.client.baseUrl, under(req))) {
       throw problems.notFound(`No route for ${req.method} ${req.path}.`);
     }
@@ -231,7 +266,7 @@ export function serviceProxy(context: BffContext, options: ServiceProxyOptions):
         forward(req, res, under(req), route.method === 'get' ? undefined : req.body, route),
     });
   }
-  const methods = portal ? (['get', 'post'] as const) : (['get', 'post', 'put', 'delete'] as const);
+  const methods = portal || open ? (['get', 'post'] as const) : (['get', 'post', 'put', 'delete'] as const);
   for (const method of methods) {
     api.route({
       method,
@@ -244,6 +279,19 @@ export function serviceProxy(context: BffContext, options: ServiceProxyOptions):
     });
   }
   return api;
+}
+
+/**
+ * Where a service's redirect sends the browser: an absolute http(s) URL away from the service's own (internal)
+ * origin, such as an object store's presigned URL; anything else is not passed on.
+ */
+function redirectTarget(upstream: globalThis.Response, serviceBase: string): string | undefined {
+  if (upstream.status < 300 || upstream.status >= 400) return undefined;
+  const location = upstream.headers.get('location');
+  if (!location || !URL.canParse(location)) return undefined;
+  const target = new URL(location);
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') return undefined;
+  return target.origin === new URL(serviceBase).origin ? undefined : target.href;
 }
 
 function queryOf(req: Request): string {

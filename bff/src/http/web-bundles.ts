@@ -7,11 +7,12 @@ import type { BffContext } from './context.js';
 
 /**
  * Serves the built web bundles on the bff's origin: hashed assets (cached for a year), and for page routes the
- * entry that owns them: the portal for /portal-login and /portal/*, the public site for /login and for signed-out
- * visitors at /, the staff app for everything else. /api and the kit's endpoints never reach here.
+ * entry that owns them: the portal for /portal-login and /portal/*, the public share page for /share/* (signed in
+ * or not: a share link never loads the staff app), the public site for /login and for signed-out visitors at /, the
+ * staff app for everything else. /api and the kit's endpoints never reach here.
  */
 export function webBundles(context: BffContext, staticDir: string): ApiRouter {
-  for (const page of ['index.html', 'portal.html', 'site.html']) {
+  for (const page of ['index.html', 'portal.html', 'site.html', 'share.html']) {
     if (!existsSync(join(staticDir, page)))
       throw new Error(`STATIC_DIR ${staticDir} has no ${page}: build the web bundles first`);
   }
@@ -27,6 +28,10 @@ export function webBundles(context: BffContext, staticDir: string): ApiRouter {
     };
     if (req.path === '/portal-login' || req.path.startsWith('/portal/') || req.path === '/portal') {
       send('portal.html');
+      return;
+    }
+    if (req.path === '/share' || req.path.startsWith('/share/')) {
+      send('share.html');
       return;
     }
     if (req.path === '/login') {

@@ -25,6 +25,11 @@ export const cisConfigSchema = baseConfigSchema
     CIS_TESTING_TOOLS: flag('false'),
     /** How often the statement job worker looks for due work besides the NOTIFY wake-ups. */
     CIS_JOB_POLL_MS: z.coerce.number().int().min(50).default(5_000),
+    /**
+     * The token the drive sends for the statements and returns it files (drive ADR 0046); the drive holds the same
+     * value. Unset: no one may fetch them.
+     */
+    CIS_DOCUMENTS_TOKEN: z.string().min(32).optional(),
   })
   .refine(
     (config) =>

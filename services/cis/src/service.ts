@@ -10,6 +10,7 @@ import type { CisConfig } from './config.js';
 import { JobQueue } from './db/jobs.store.js';
 import { auditFailures } from './http/audit-failures.js';
 import { dashboardRoutes } from './http/dashboard.routes.js';
+import { driveDocumentRoutes } from './http/drive-documents.routes.js';
 import { invoiceRoutes } from './http/invoices.routes.js';
 import { jobRoutes } from './http/jobs.routes.js';
 import { portalRoutes } from './http/portal.routes.js';
@@ -109,6 +110,7 @@ export function cisService(config: CisConfig, mailer: Mailer, seams: CisSeams = 
         { basePath: '/v1', api: dashboardRoutes(ready) },
         { basePath: '/v1', api: jobRoutes(ready, jobs) },
         { basePath: '/v1', api: portalRoutes(ready) },
+        { basePath: '/v1', api: driveDocumentRoutes(ready) },
       ];
       for (const mount of mounts) mount.api.router.use(auditFailures(ready));
       return mounts;

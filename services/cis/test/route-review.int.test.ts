@@ -16,6 +16,9 @@ let h: CisHarness;
 /** Routes any signed-in staff user may call, whatever their scopes: what the caller may do. */
 const SIGNED_IN_ONLY = ['GET /v1/me/abilities'];
 
+/** Routes for other services only, with their internal token (drive ADR 0046): no user token opens them. */
+const INTERNAL_ONLY = ['GET /v1/internal/drive-documents/{kind}/{id}'];
+
 beforeAll(async () => {
   h = await startCisHarness();
 });
@@ -29,15 +32,18 @@ const operationsOf = (baseUrl: string) =>
   routesOf(baseUrl, (path) => path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000'));
 
 describe('every cis route is tenant- and scope-checked (WS-001)', () => {
-  it('has no public route; each answers 401 without a token and names its scopes', async () => {
+  it('has no public route but the internal one; each answers 401 without a token and names its scopes', async () => {
     const all = await operationsOf(h.cisUrl);
     expect(all.length).toBeGreaterThan(40);
-    expect(all.filter((operation) => operation.public).map((operation) => operation.route)).toEqual([]);
+    expect(all.filter((operation) => operation.public).map((operation) => operation.route)).toEqual(
+      INTERNAL_ONLY,
+    );
     for (const operation of all) {
-      expect([operation.route, operation.scopes.length > 0]).toEqual([
-        operation.route,
-        !SIGNED_IN_ONLY.includes(operation.route),
-      ]);
+      if (!INTERNAL_ONLY.includes(operation.route))
+        expect([operation.route, operation.scopes.length > 0]).toEqual([
+          operation.route,
+          !SIGNED_IN_ONLY.includes(operation.route),
+        ]);
       expect([operation.route, await routeStatus(h.cisUrl, operation.method, operation.url)]).toEqual([
         operation.route,
         401,
@@ -52,7 +58,10 @@ describe('every cis route is tenant- and scope-checked (WS-001)', () => {
       expect([
         operation.route,
         await routeStatus(h.cisUrl, operation.method, operation.url, unscoped),
-      ]).toEqual([operation.route, SIGNED_IN_ONLY.includes(operation.route) ? 200 : 403]);
+      ]).toEqual([
+        operation.route,
+        SIGNED_IN_ONLY.includes(operation.route) ? 200 : INTERNAL_ONLY.includes(operation.route) ? 401 : 403,
+      ]);
     }
 
     // A real portal session, from a magic link identity made for a subcontractor of the tenant.
@@ -84,7 +93,7 @@ describe('every cis route is tenant- and scope-checked (WS-001)', () => {
         expect([
           operation.route,
           await routeStatus(h.cisUrl, operation.method, operation.url, portal),
-        ]).toEqual([operation.route, 403]);
+        ]).toEqual([operation.route, INTERNAL_ONLY.includes(operation.route) ? 401 : 403]);
       }
     }
   });

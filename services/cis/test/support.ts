@@ -30,6 +30,8 @@ import { CIS_FINE_SCOPES, CIS_MANAGE_SCOPE } from '../src/domain/index.js';
 import { cisService, type CisService } from '../src/service.js';
 
 export const NOTIFICATION_TOKEN = randomBytes(24).toString('hex');
+/** The token the drive sends for the documents it files (drive ADR 0046). */
+export const CIS_DOCUMENTS_TOKEN = randomBytes(24).toString('hex');
 
 export interface CisHarness {
   identity: IdentityHarness;
@@ -90,6 +92,7 @@ export async function startCisHarness(
     NOTIFICATION_TOKEN,
     CIS_TESTING_TOOLS: 'true',
     CIS_JOB_POLL_MS: '200',
+    CIS_DOCUMENTS_TOKEN,
   });
   const issuer = await createTestIssuer();
   const identityKeys = remoteJwks(`${identity.baseUrl}/.well-known/jwks.json`);

@@ -48,8 +48,59 @@ export const driveConfigSchema = baseConfigSchema.extend({
   AUTO_PROVISION_MODULE_DRIVES: flag('true'),
   /** Wrong passcodes a share link takes before it locks. */
   SHARE_PASSCODE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
+  /**
+   * The CIS service, where the drive fetches each statement it issues and each return it submits to file them in
+   * the CIS drive (ADR 0046). With CIS_DOCUMENTS_TOKEN (cis holds the same value); either unset: nothing is filed.
+   */
+  CIS_URL: z.url().optional(),
+  CIS_DOCUMENTS_TOKEN: z.string().min(32).optional(),
+  /** The consumer group filing CIS documents (one for every replica of the release). */
+  CIS_DOCUMENTS_CONSUMER_GROUP: z.string().min(1).default('drive-cis-documents'),
+  /** A new group first files what cis.events.v1 still retains (true), or only what comes after it joins. */
+  CIS_DOCUMENTS_FROM_BEGINNING: flag('true'),
+  /** drive.md §5's configured upload.maxFileSize, in bytes (§9: 5 GiB, also the most a browser upload can be). */
+  UPLOAD_MAX_FILE_SIZE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(5 * 1024 ** 3)
+    .default(5 * 1024 ** 3),
+  /**
+   * drive.md §5's configured upload.allowedFileTypes: comma-separated MIME types ('application/pdf', 'image/*'),
+   * extensions ('.pdf' or 'pdf'), or '*' for every type (the default).
+   */
+  UPLOAD_ALLOWED_FILE_TYPES: z
+    .string()
+    .default('*')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== ''),
+    ),
   /** How often the thumbnail worker looks for images and PDFs without a thumbnail (it is also woken by changes). */
   THUMBNAIL_POLL_MS: z.coerce.number().int().min(100).default(60_000),
+  /** How often the sweep looks for objects without a record and records without an object (docs/runbook.md). */
+  SWEEP_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(6 * 3_600_000),
+  /** How often objects a purge could not remove at once are tried again (each batch after its own backoff). */
+  OBJECT_REMOVAL_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
+  /**
+   * The HMAC key of share viewer tokens (what a correct passcode gives a public link's visitor; ADR 0047), at least
+   * 32 characters, the same on every replica. Unset: a random key per process (tokens die with it; local runs only).
+   */
+  SHARE_LINK_SECRET: z.string().min(32).optional(),
+  /** How long a share viewer token stays valid after the passcode was entered. */
+  SHARE_VIEWER_TOKEN_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(60_000)
+    .default(30 * 60_000),
+  /** The largest PDF the sign route stamps (it is read and rewritten in memory), in MB (ADR 0048). */
+  SIGNATURE_MAX_PDF_MB: z.coerce.number().int().min(1).max(1024).default(100),
 });
 
 export type DriveConfig = z.infer<typeof driveConfigSchema>;

@@ -8,8 +8,25 @@ import { FileCountCache } from './commands/file-list.js';
 import { downloadRoutes } from './http/downloads.routes.js';
 import { fileRoutes } from './http/files.routes.js';
 import { meRoutes } from './http/me.routes.js';
+import { drivesRoutes } from './http/drives.routes.js';
+import { librariesRoutes } from './http/libraries.routes.js';
+import { CisClient } from './clients/cis.js';
+import { cisDocumentsConsumer } from './events/cis-documents.consumer.js';
+import { storageRoutes } from './http/storage.routes.js';
+import { uploadRoutes } from './http/uploads.routes.js';
+import { versionRoutes } from './http/versions.routes.js';
+import { UploadCleanupWorker } from './workers/upload-cleanup.worker.js';
 import { FileChangeHub } from './workers/file-changes.js';
 import { ThumbnailWorker } from './workers/thumbnail.worker.js';
+import { mutationRoutes } from './http/mutations.routes.js';
+import { referenceRoutes } from './http/references.routes.js';
+import { sweepRoutes } from './http/sweep.routes.js';
+import { objectRemovalWorker } from './workers/object-removal.worker.js';
+import { sweepWorker } from './workers/sweep.worker.js';
+import { publicShareRoutes } from './http/public-shares.routes.js';
+import { shareRoutes } from './http/shares.routes.js';
+import { folderRoutes } from './http/folders.routes.js';
+import { signatureRoutes } from './http/signatures.routes.js';
 
 export const DRIVE_SCHEMA = 'drive';
 
@@ -65,14 +82,44 @@ export function driveService(config: DriveConfig, seams: DriveSeams = {}): Drive
         );
       });
     },
-    workers: () => [fileChanges, thumbnails].filter((worker) => worker !== undefined),
-    routes: () => {
+    routes: (service) => {
       const ready = started();
       if (!fileChanges) throw new Error('drive has not started');
       return [
         { basePath: '/v1', api: meRoutes(ready) },
+        { basePath: '/v1', api: drivesRoutes(ready) },
+        { basePath: '/v1', api: librariesRoutes(ready) },
+        { basePath: '/v1', api: uploadRoutes(ready) },
+        { basePath: '/v1', api: versionRoutes(ready) },
+        { basePath: '/v1', api: storageRoutes(ready) },
         { basePath: '/v1', api: fileRoutes(ready, fileCounts, fileChanges) },
         { basePath: '/v1', api: downloadRoutes(ready) },
+        { basePath: '/v1', api: mutationRoutes(ready) },
+        { basePath: '/v1', api: referenceRoutes(ready) },
+        { basePath: '/v1', api: sweepRoutes(ready, service.metrics) },
+        { basePath: '/v1', api: shareRoutes(ready) },
+        { basePath: '/v1', api: publicShareRoutes(ready) },
+        { basePath: '/v1', api: signatureRoutes(ready) },
+        { basePath: '/v1', api: folderRoutes(ready) },
+      ];
+    },
+    workers: (service) => {
+      const ready = started();
+      return [
+        fileChanges,
+        thumbnails,
+        new UploadCleanupWorker(ready),
+        sweepWorker(ready, service.metrics),
+        objectRemovalWorker(ready),
+      ].filter((worker) => worker !== undefined);
+    },
+    consumers: () => {
+      const ready = started();
+      const { CIS_URL, CIS_DOCUMENTS_TOKEN } = ready.config;
+      return [
+        ...(CIS_URL && CIS_DOCUMENTS_TOKEN
+          ? [cisDocumentsConsumer(ready, new CisClient(CIS_URL, CIS_DOCUMENTS_TOKEN, ready.logger))]
+          : []),
       ];
     },
   };

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { provisionServiceSchema, remoteJwks, startService, type StartedService } from '@workspace/kit';
 import { ControlledClock, createTestIssuer, serviceTestEnv, type TestIssuer } from '@workspace/kit/testing';
 import { demoSeed, signIn, startIdentityHarness, type IdentityHarness } from '@workspace/identity/testing';
+import { CIS_DOCUMENTS_TOKEN, startCisHarness, type CisHarness } from '@workspace/cis/testing';
 import type { JWTVerifyGetKey } from 'jose';
 import { ObjectStore } from '../src/clients/object-store.js';
 import { driveConfigSchema, type DriveConfig } from '../src/config.js';
@@ -175,3 +176,95 @@ export const DRIVE_ADMIN_SCOPES: string[] = [
 
 /** The user id of the tests' drive administrator. */
 export const DRIVE_ADMIN_ID = '00000000-0000-4000-8000-0000000000dd';
+
+/** The drive with cis beside it (ADR 0046), sharing one identity, one test issuer and one database. */
+export interface DriveWithCisHarness {
+  cis: CisHarness;
+  drive: StartedService<DriveConfig>;
+  definition: DriveService;
+  config: DriveConfig;
+  objects: ObjectStore;
+  /** A test-issuer token both services accept (tenant 'demo' unless named). */
+  token(scopes: string[], tenantId?: string, userId?: string): Promise<string>;
+  /** A call to the drive (path under /v1). */
+  call(
+    token: string,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: Record<string, unknown>; text: string; headers: Headers }>;
+  stop(): Promise<void>;
+}
+
+/**
+ * cis (its harness: identity, notification, cis) and a drive that files cis's documents: the drive reaches cis with
+ * the documents token, in a consumer group of its own that reads only what comes after it joins.
+ */
+export async function startDriveWithCis(
+  options: {
+    env?: Record<string, string>;
+    /** Where the drive reaches cis (a test's proxy in front of it); default cis itself. */
+    cisUrl?: (cisUrl: string) => Promise<string>;
+    /** The drive's object store (a test's that fails on demand). */
+    objects?: (config: DriveConfig) => ObjectStore;
+  } = {},
+): Promise<DriveWithCisHarness> {
+  const cis = await startCisHarness();
+  const roles = await provisionServiceSchema(cis.identity.database.adminUrl, {
+    schema: 'drive',
+    extensions: ['pg_trgm'],
+    role: 'svc_drive',
+    password: 'drive-test',
+    ownerPassword: 'drive-owner-test',
+  });
+  const config = driveConfigSchema.parse({
+    ...serviceTestEnv(roles),
+    ...testObjectStoreEnv(),
+    OBJECT_STORE_BUCKET: `t-drive-${randomBytes(5).toString('hex')}`,
+    IDENTITY_URL: cis.identity.baseUrl,
+    DRIVE_REGION: 'uk',
+    CIS_URL: options.cisUrl ? await options.cisUrl(cis.cisUrl) : cis.cisUrl,
+    CIS_DOCUMENTS_TOKEN,
+    CIS_DOCUMENTS_CONSUMER_GROUP: `drive-cis-documents-test-${randomBytes(4).toString('hex')}`,
+    CIS_DOCUMENTS_FROM_BEGINNING: 'false',
+    ...options.env,
+  });
+  const identityKeys = remoteJwks(`${cis.identity.baseUrl}/.well-known/jwks.json`);
+  const keys: JWTVerifyGetKey = (header, token) =>
+    header.kid === 'test' ? cis.issuer.keys(header, token) : identityKeys(header, token);
+  const objects = options.objects ? options.objects(config) : new ObjectStore(config);
+  const definition = driveService(config, { objects });
+  const drive = await startService(definition, config, { keys });
+  const driveUrl = `http://127.0.0.1:${drive.port}`;
+  return {
+    cis,
+    drive,
+    definition,
+    config,
+    objects,
+    token: (scopes, tenantId = 'demo', userId = DRIVE_ADMIN_ID) =>
+      cis.issuer.token({ tenantId, userId, scopes }),
+    call: async (token, method, path, body) => {
+      const response = await fetch(`${driveUrl}/v1${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      let parsed: Record<string, unknown> = {};
+      try {
+        parsed = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        // Not JSON: the text is there.
+      }
+      return { status: response.status, body: parsed, text, headers: response.headers };
+    },
+    stop: async () => {
+      await drive.shutdown();
+      await cis.stop();
+    },
+  };
+}

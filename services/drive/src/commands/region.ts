@@ -1,4 +1,4 @@
-import { HttpProblem, problems } from '@workspace/kit';
+import { HttpProblem, problems, UpstreamProblem } from '@workspace/kit';
 import type { RequestHandler } from 'express';
 import type { DriveDeps } from '../drive-deps.js';
 
@@ -11,6 +11,9 @@ export async function requireTenantInRegion(deps: DriveDeps, tenantId: string): 
   try {
     region = await deps.identity.region(tenantId);
   } catch (error) {
+    // No such tenant (a share link's ?tenantId= is anyone's to type): nothing of theirs is here.
+    if (error instanceof UpstreamProblem && error.upstream.status === 404)
+      throw problems.notFound('Not found.');
     deps.logger.warn({ err: error, tenantId }, 'tenant region unknown');
     throw problems.unavailable(
       'The drive cannot tell which region this organisation’s data lives in (identity is unavailable). Try again shortly.',
@@ -29,7 +32,8 @@ export async function requireTenantInRegion(deps: DriveDeps, tenantId: string): 
 /** The region check for every signed-in request of a router (public share routes check the share's tenant). */
 export function regionGuard(deps: DriveDeps): RequestHandler {
   return (req, _res, next) => {
-    if (!req.ctx) {
+    // The public share routes check the share's tenant, not a visitor's (who may belong to any tenant).
+    if (!req.ctx || req.path.startsWith('/public/')) {
       next();
       return;
     }

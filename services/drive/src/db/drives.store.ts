@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { camelise, snakeise, type Camelised, type Knex } from '@workspace/kit';
 import type { DriveType, MemberRole } from '../domain/index.js';
 
@@ -33,6 +34,18 @@ interface MemberRow {
   display_name: string;
   added_at: Date;
   added_by: string;
+}
+
+/** The folder columns the drive's own folders are read with (module folders, the CIS tax-year folders). */
+interface FolderRow {
+  id: string;
+  name: string;
+  slug: string;
+  type: string;
+  library_id: string | null;
+  drive_id: string;
+  parent_id: string | null;
+  created_at: Date;
 }
 
 export type DriveMember = Camelised<MemberRow>;
@@ -91,5 +104,147 @@ export class DriveStore {
     await this.trx('drives')
       .where({ id })
       .update({ ...snakeise(changes), updated_at: this.trx.fn.now() });
+  }
+
+  /** The user's personal drive, when it has been made. */
+  async personalOf(userId: string): Promise<DriveRecord | undefined> {
+    const row = await this.trx<DriveRow>('drives')
+      .where({ type: 'personal', owner_id: userId })
+      .whereNull('deleted_at')
+      .first();
+    return row ? this.get(row.id) : undefined;
+  }
+
+  /**
+   * Serialises work on one key (a module's drive, a personal drive, a context library, a CIS document) until the
+   * transaction ends, so two first uses at once make one thing.
+   */
+  async lock(key: string): Promise<void> {
+    await this.trx.raw('SELECT pg_advisory_xact_lock(hashtext(current_setting(?, true) || ?))', [
+      'app.tenant_id',
+      `:${key}`,
+    ]);
+  }
+
+  /** Files, bytes and the last change of each drive's live files (drive.md §3 stats). */
+  async stats(
+    driveIds: readonly string[],
+  ): Promise<Map<string, { fileCount: number; totalSize: number; lastActivity: Date | null }>> {
+    if (driveIds.length === 0) return new Map();
+    const { rows } = await this.trx.raw<{
+      rows: { drive_id: string; file_count: number; total_size: string; last_activity: Date | null }[];
+    }>(
+      `SELECT drive_id, count(*)::int AS file_count, coalesce(sum(size), 0)::bigint AS total_size,
+              max(updated_at) AS last_activity
+         FROM files WHERE drive_id = ANY(?::uuid[]) AND status = 'active' GROUP BY drive_id`,
+      [[...driveIds]],
+    );
+    return new Map(
+      rows.map((row) => [
+        row.drive_id,
+        { fileCount: row.file_count, totalSize: Number(row.total_size), lastActivity: row.last_activity },
+      ]),
+    );
+  }
+
+  async addMembers(
+    tenantId: string,
+    driveId: string,
+    members: Omit<DriveMember, 'tenantId' | 'driveId' | 'addedAt'>[],
+  ): Promise<void> {
+    if (members.length === 0) return;
+    await this.trx('drive_members')
+      .insert(members.map((member) => snakeise({ ...member, tenantId, driveId })))
+      .onConflict(['drive_id', 'user_id'])
+      .ignore();
+  }
+
+  async removeMember(driveId: string, userId: string): Promise<boolean> {
+    return (await this.trx('drive_members').where({ drive_id: driveId, user_id: userId }).delete()) > 0;
+  }
+
+  async setMemberRole(driveId: string, userId: string, role: MemberRole): Promise<boolean> {
+    return (
+      (await this.trx('drive_members').where({ drive_id: driveId, user_id: userId }).update({ role })) > 0
+    );
+  }
+
+  /**
+   * A module drive's default folders (drive.md §3 module folders: type module), skipping any it already has. Kept here
+   * because they are made with the drive; the folders' own code (folders.store.ts) handles every other folder.
+   */
+  async addModuleFolders(
+    tenantId: string,
+    driveId: string,
+    libraryId: string,
+    folders: { name: string; slug: string }[],
+    createdBy: string,
+  ): Promise<number> {
+    if (folders.length === 0) return 0;
+    const rows = await this.trx('folders')
+      .insert(
+        folders.map((folder) => ({
+          id: randomUUID(),
+          tenant_id: tenantId,
+          drive_id: driveId,
+          library_id: libraryId,
+          parent_id: null,
+          slug: folder.slug,
+          name: folder.name,
+          type: 'module',
+          created_by: createdBy,
+        })),
+      )
+      .onConflict()
+      .ignore()
+      .returning('id');
+    return rows.length;
+  }
+
+  /** A drive's top-level folders (module folders and others), oldest first. */
+  async topFolders(
+    driveId: string,
+  ): Promise<{ id: string; name: string; slug: string; type: string; libraryId: string | null }[]> {
+    const rows = await this.trx<FolderRow>('folders')
+      .where({ drive_id: driveId })
+      .whereNull('parent_id')
+      .orderBy('created_at')
+      .select('id', 'name', 'slug', 'type', 'library_id');
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      slug: row.slug,
+      type: row.type,
+      libraryId: row.library_id,
+    }));
+  }
+
+  /** A folder of the drive with this slug at the top level, or made (system folders: the CIS tax years). */
+  async topFolder(
+    tenantId: string,
+    driveId: string,
+    libraryId: string,
+    folder: { name: string; slug: string },
+    createdBy: string,
+  ): Promise<string> {
+    await this.trx('folders')
+      .insert({
+        id: randomUUID(),
+        tenant_id: tenantId,
+        drive_id: driveId,
+        library_id: libraryId,
+        parent_id: null,
+        slug: folder.slug,
+        name: folder.name,
+        created_by: createdBy,
+      })
+      .onConflict()
+      .ignore();
+    const row = await this.trx<FolderRow>('folders')
+      .where({ drive_id: driveId, slug: folder.slug })
+      .whereNull('parent_id')
+      .first('id');
+    if (!row) throw new Error(`folder ${folder.slug} of drive ${driveId} was not made`);
+    return row.id;
   }
 }

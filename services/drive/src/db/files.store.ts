@@ -40,6 +40,8 @@ interface FileRow {
   thumbnail_path: string | null;
   /** The version the last thumbnail attempt was for (migration 003). */
   thumbnail_version: number | null;
+  /** What a soft delete released from the quota (migration 004); null: the file still counts. */
+  released_bytes: number | null;
   created_by: string;
   updated_by: string;
   created_at: Date;
@@ -74,6 +76,7 @@ export type NewFile = Omit<
   | 'signed'
   | 'thumbnailPath'
   | 'thumbnailVersion'
+  | 'releasedBytes'
   | 'version'
   | 'versionsCount'
   | 'allowedUids'
@@ -155,13 +158,16 @@ export class FileStore {
     return rows.map(camelise);
   }
 
-  /** The lower-cased names already taken in one drive, library and folder that start with `stem` (duplicate naming). */
+  /**
+   * The lower-cased names live files already hold in one drive, library and folder that start with `stem` (duplicate
+   * naming; a trashed file holds no name: migration 004).
+   */
   async namesLike(
     place: { driveId: string; libraryId: string; folderId: string | null },
     stem: string,
   ): Promise<string[]> {
     const query = this.trx<FileRow>('files')
-      .where({ drive_id: place.driveId, library_id: place.libraryId })
+      .where({ drive_id: place.driveId, library_id: place.libraryId, status: 'active' })
       .whereRaw('starts_with(name_lower, ?)', [stem.toLowerCase()])
       .select('name_lower');
     if (place.folderId === null) query.whereNull('folder_id');
@@ -212,6 +218,22 @@ export class FileStore {
     return rows.map(camelise);
   }
 
+  /** The file locked until the transaction ends (a new version, a restore, a trash or a purge changes it). */
+  async lock(id: string): Promise<FileRecord | undefined> {
+    const row = await this.trx<FileRow>('files').where({ id }).forUpdate().first();
+    return row ? camelise(row) : undefined;
+  }
+
+  async version(fileId: string, version: number): Promise<FileVersionRecord | undefined> {
+    const row = await this.trx<VersionRow>('file_versions').where({ file_id: fileId, version }).first();
+    return row ? camelise(row) : undefined;
+  }
+
+  /** Removes these version rows of the file (their objects are the caller's to remove). */
+  async removeVersions(fileId: string, versions: readonly number[]): Promise<void> {
+    if (versions.length === 0) return;
+    await this.trx('file_versions').where({ file_id: fileId }).whereIn('version', versions).delete();
+  }
   /**
    * One page of the file list: only files the reader may read (canReadFile as SQL: the library read rule, then
    * shared with them by name or their own, else a drive they see and, when restricted, allowed to them), with the
@@ -274,6 +296,37 @@ export class FileStore {
     await this.trx('files')
       .where({ id, version })
       .update({ thumbnail_path: path, thumbnail_version: version });
+  }
+
+  /** Trashed files by id after `afterId`, of one drive when given (Empty Trash pages through them). */
+  async trashed(limit: number, afterId?: string, driveId?: string): Promise<FileRecord[]> {
+    const query = this.trx<FileRow>('files').where({ status: 'trashed' }).orderBy('id').limit(limit);
+    if (afterId !== undefined) query.where('id', '>', afterId);
+    if (driveId !== undefined) query.where({ drive_id: driveId });
+    return (await query).map(camelise);
+  }
+
+  /** Orphaned files (a module reference could not be written), of these drives when given. */
+  async orphaned(driveIds?: readonly string[]): Promise<FileRecord[]> {
+    const query = this.trx<FileRow>('files').where({ orphaned_ref: true }).orderBy('created_at');
+    if (driveIds !== undefined) query.whereIn('drive_id', driveIds);
+    return (await query).map(camelise);
+  }
+
+  /**
+   * Removes the file's record and what hangs off it: versions, stars and views (by foreign key) and its share
+   * entries. Its references are the reference store's (commands/trash.ts removes them first).
+   */
+  async purge(id: string): Promise<void> {
+    await this.trx('share_files').where({ file_id: id }).delete();
+    await this.trx('files').where({ id }).delete();
+  }
+
+  /** The files of any status directly in these folders (a deleted folder's files move out first). */
+  async inFolders(folderIds: readonly string[]): Promise<FileRecord[]> {
+    if (folderIds.length === 0) return [];
+    const rows = await this.trx<FileRow>('files').whereIn('folder_id', folderIds).orderBy('created_at');
+    return rows.map(camelise);
   }
 }
 

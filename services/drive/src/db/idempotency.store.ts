@@ -37,4 +37,9 @@ export class IdempotencyStore {
   async prune(before: Date): Promise<number> {
     return this.trx('idempotency_keys').where('created_at', '<', before).delete();
   }
+
+  /** Forgets one key: a restored file's delete key (tenant:file:delete), so the next delete of it is a new request. */
+  async forget(key: string): Promise<void> {
+    await this.trx('idempotency_keys').where({ key }).delete();
+  }
 }

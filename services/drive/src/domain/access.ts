@@ -167,9 +167,21 @@ export const DEFAULT_SHARE_SOURCE_POLICY: ShareSourcePolicy = {
   requireRecord: false,
 };
 
+/**
+ * Whether the drive's manage-all scope reaches the library: it administers what the drive's own scopes guard, not a
+ * library another module gates with one of its scopes (the CIS documents library, read with cis.pii.unmask: a drive
+ * administrator without that scope must not read clear UTRs and NINOs).
+ */
+function manageAllReaches(caller: Caller, library: LibraryAccessView): boolean {
+  return (
+    holds(caller, MANAGE_ALL_SCOPE) &&
+    library.acl.readScopes.every((scope) => scope === STAR_SCOPE || scope.startsWith('drive.'))
+  );
+}
+
 /** Read: manage-all or any read scope of the library. */
 export function canReadLibrary(caller: Caller, library: LibraryAccessView): boolean {
-  return holds(caller, MANAGE_ALL_SCOPE) || holdsAny(caller, library.acl.readScopes);
+  return manageAllReaches(caller, library) || holdsAny(caller, library.acl.readScopes);
 }
 
 /**
@@ -178,7 +190,7 @@ export function canReadLibrary(caller: Caller, library: LibraryAccessView): bool
  */
 export function canWriteLibrary(caller: Caller, library: LibraryAccessView): boolean {
   if (library.policies.readOnly) return holds(caller, 'drive.file.replace_version');
-  return holds(caller, MANAGE_ALL_SCOPE) || holdsAny(caller, library.acl.writeScopes);
+  return manageAllReaches(caller, library) || holdsAny(caller, library.acl.writeScopes);
 }
 
 /** Replacing a file's version: the replace-version scope, or (outside readOnly libraries) the write rule. */

@@ -3,7 +3,7 @@ import { requireOwnTenant } from '../commands/access.js';
 import { downloadFile, previewFile, thumbnailUrl } from '../commands/downloads.js';
 import type { DriveDeps } from '../drive-deps.js';
 import { downloadResponse, fileReadQuery, previewResponse } from './downloads.schemas.js';
-import { fileIdParam, tenantQuery } from './files.schemas.js';
+import { fileParams, tenantQuery } from './common.schemas.js';
 import { driveRouter } from './router.js';
 
 const wantsJson = (accept: string | undefined): boolean => (accept ?? '').includes('application/json');
@@ -45,7 +45,7 @@ export function downloadRoutes(deps: DriveDeps): ApiRouter {
       method: 'get',
       path: '/files/:id/thumbnail',
       summary: "A 302 to the current version's JPEG thumbnail (images and PDFs), 404 while there is none",
-      request: { params: fileIdParam, query: tenantQuery },
+      request: { params: fileParams, query: tenantQuery },
       responses: { 302: { description: 'To the presigned thumbnail' } },
       handler: async ({ ctx, params, query, res }) => {
         requireOwnTenant(ctx, query.tenantId);

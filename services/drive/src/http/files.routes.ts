@@ -16,15 +16,14 @@ import type { FileChangeHub } from '../workers/file-changes.js';
 import { presentFile } from './files.present.js';
 import {
   clearedResponse,
-  fileIdParam,
   fileListQuery,
   fileListResponse,
   fileResponse,
   renameBody,
   shareWithBody,
   shareWithResponse,
-  tenantQuery,
 } from './files.schemas.js';
+import { fileParams, tenantQuery } from './common.schemas.js';
 import { driveRouter } from './router.js';
 
 /** The file list, one file, rename, Share File with users, stars and Recent, and the list's live updates. */
@@ -91,7 +90,7 @@ export function fileRoutes(deps: DriveDeps, counts: FileCountCache, hub: FileCha
       method: 'get',
       path: '/files/:id',
       summary: 'One file the caller may open',
-      request: { params: fileIdParam, query: tenantQuery },
+      request: { params: fileParams, query: tenantQuery },
       responses: { 200: { description: 'The file', schema: fileResponse } },
       handler: async ({ ctx, params, query }) => {
         requireOwnTenant(ctx, query.tenantId);
@@ -103,7 +102,7 @@ export function fileRoutes(deps: DriveDeps, counts: FileCountCache, hub: FileCha
       path: '/files/:id',
       summary:
         'Rename a file (drive.file.rename and write access to its library); a name taken in the same folder gets " (2)"',
-      request: { params: fileIdParam, body: renameBody },
+      request: { params: fileParams, body: renameBody },
       responses: { 200: { description: 'The renamed file', schema: fileResponse } },
       handler: async ({ ctx, params, body, req }) => {
         requireOwnTenant(ctx, body.tenantId);
@@ -117,7 +116,7 @@ export function fileRoutes(deps: DriveDeps, counts: FileCountCache, hub: FileCha
       path: '/files/:id/share-with',
       summary:
         'Share File with users: at least one, never the caller; the file becomes shared (FILE_SHARED, "File sharing settings updated")',
-      request: { params: fileIdParam, body: shareWithBody },
+      request: { params: fileParams, body: shareWithBody },
       responses: { 200: { description: 'The shared file', schema: shareWithResponse } },
       handler: async ({ ctx, params, body, req }) => {
         requireOwnTenant(ctx, body.tenantId);
@@ -129,7 +128,7 @@ export function fileRoutes(deps: DriveDeps, counts: FileCountCache, hub: FileCha
       method: 'put',
       path: '/files/:id/star',
       summary: 'Star a file (for the caller)',
-      request: { params: fileIdParam, query: tenantQuery },
+      request: { params: fileParams, query: tenantQuery },
       responses: { 204: { description: 'Starred' } },
       handler: async ({ ctx, params, query }) => {
         requireOwnTenant(ctx, query.tenantId);
@@ -140,7 +139,7 @@ export function fileRoutes(deps: DriveDeps, counts: FileCountCache, hub: FileCha
       method: 'delete',
       path: '/files/:id/star',
       summary: 'Unstar a file (for the caller)',
-      request: { params: fileIdParam, query: tenantQuery },
+      request: { params: fileParams, query: tenantQuery },
       responses: { 204: { description: 'Unstarred' } },
       handler: async ({ ctx, params, query }) => {
         requireOwnTenant(ctx, query.tenantId);

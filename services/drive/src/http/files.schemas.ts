@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tenantId } from './common.schemas.js';
 import {
   FILE_SORT_KEYS,
   FILE_STATUSES,
@@ -12,7 +13,6 @@ import {
 } from '../domain/index.js';
 
 /** The spec's payloads carry a tenantId: another tenant's answers 404, absent means the caller's. */
-const tenantId = z.string().min(1).max(100).optional();
 
 export const fileListQuery = z.object({
   tenantId,
@@ -33,8 +33,6 @@ export const fileListQuery = z.object({
     .refine(isPageSizeAllowed, { error: PAGE_SIZE_MESSAGE })
     .default(PAGE_SIZE),
 });
-
-export const fileIdParam = z.object({ id: z.uuid({ error: 'File not found' }) });
 
 /** A file as the list, the grid and the detail show it. */
 export const fileEntry = z.object({
@@ -103,5 +101,3 @@ export const shareWithBody = z.object({
 export const shareWithResponse = z.object({ file: fileEntry, message: z.string() });
 
 export const clearedResponse = z.object({ cleared: z.number() });
-
-export const tenantQuery = z.object({ tenantId });

@@ -83,6 +83,8 @@ export interface ServiceRequest<S extends z.ZodType | undefined = undefined> {
   signal?: AbortSignal;
   /** This call's 503 detail when the service does not answer. */
   unavailable?: string;
+  /** 'manual': a redirect is the answer (a proxy passes it on) rather than followed; default 'follow'. */
+  redirect?: 'follow' | 'manual';
 }
 
 type Answer<S> = S extends z.ZodType ? z.output<S> : unknown;
@@ -229,6 +231,7 @@ export class ServiceClient {
     const init: RequestInit = {
       method,
       headers,
+      ...(request.redirect ? { redirect: request.redirect } : {}),
       ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
       ...(signals.length === 0
         ? {}

@@ -1,0 +1,122 @@
+// Drives, libraries and files the folder and signature tests work in, made straight through the stores (the drives
+// and uploads routes are other parts' work).
+import { randomUUID } from 'node:crypto';
+import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
+import { storeServerFile } from '../src/commands/server-files.js';
+import { DriveStore } from '../src/db/drives.store.js';
+import type { FileRecord } from '../src/db/files.store.js';
+import { LibraryStore } from '../src/db/libraries.store.js';
+import {
+  DEFAULT_LIBRARY_ACL,
+  DEFAULT_LIBRARY_POLICIES,
+  DEFAULT_SHARE_SOURCE_POLICY,
+} from '../src/domain/index.js';
+import type { DriveHarness } from './support.js';
+
+export interface Place {
+  driveId: string;
+  libraryId: string;
+}
+
+/**
+ * A tenant-wide shared drive named `name` with one library of the default ACL (and these policies), in `tenantId`,
+ * owned by `ownerId`.
+ */
+export async function makePlace(
+  h: DriveHarness,
+  tenantId: string,
+  ownerId: string,
+  name = 'Contracts',
+  policies: Partial<typeof DEFAULT_LIBRARY_POLICIES> = {},
+): Promise<Place> {
+  const driveId = randomUUID();
+  const libraryId = randomUUID();
+  await h.definition.deps().inTenant(tenantId, async (trx) => {
+    await new DriveStore(trx).insert(
+      {
+        id: driveId,
+        tenantId,
+        name,
+        type: 'shared',
+        slug: `drive-${driveId.slice(0, 8)}`,
+        ownerId,
+        moduleId: null,
+        visibility: 'tenant',
+        color: 'blue',
+        icon: 'Folder',
+        description: '',
+        allowExternalSharing: false,
+        retentionDays: null,
+        quotaGb: 1,
+        versioningEnabled: true,
+        maxVersions: 10,
+        defaultLibraryId: libraryId,
+        createdBy: ownerId,
+      },
+      [],
+    );
+    await new LibraryStore(trx).insert({
+      id: libraryId,
+      tenantId,
+      driveId,
+      name: `${name} library`,
+      description: '',
+      kind: 'library',
+      context: null,
+      memberIds: [],
+      visibleInDriveUI: true,
+      acl: DEFAULT_LIBRARY_ACL,
+      policies: { ...DEFAULT_LIBRARY_POLICIES, ...policies },
+      shareSourcePolicy: DEFAULT_SHARE_SOURCE_POLICY,
+      createdBy: ownerId,
+    });
+  });
+  return { driveId, libraryId };
+}
+
+/** A file stored by the service itself (storeServerFile) in `place`, optionally in a folder. */
+export function insertFile(
+  h: DriveHarness,
+  tenantId: string,
+  place: Place & { folderId?: string | null },
+  file: { name: string; bytes: Buffer; mimeType?: string; ownerId: string },
+): Promise<FileRecord> {
+  const deps = h.definition.deps();
+  return deps.inTenant(tenantId, (trx) =>
+    storeServerFile(
+      deps,
+      trx,
+      { tenantId, userId: file.ownerId },
+      {
+        driveId: place.driveId,
+        libraryId: place.libraryId,
+        folderId: place.folderId ?? null,
+        name: file.name,
+        mimeType: file.mimeType ?? 'application/octet-stream',
+        bytes: file.bytes,
+        ownerId: file.ownerId,
+      },
+    ),
+  );
+}
+
+/** A real one-page PDF saying `text`. */
+export async function makePdf(text: string): Promise<Buffer> {
+  const document = await PDFDocument.create();
+  const page = document.addPage([595.28, 841.89]);
+  const font = await document.embedFont(StandardFonts.Helvetica);
+  page.drawText(text, { x: 56, y: 760, size: 14, font });
+  return Buffer.from(await document.save());
+}
+
+/** The payloads of the tenant's outbox events of one type, oldest first. */
+export function outbox(h: DriveHarness, type: string, tenantId = 'demo'): Promise<Record<string, unknown>[]> {
+  return h.definition.deps().inTenant(tenantId, async (trx) => {
+    const rows: { payload: unknown }[] = await trx('outbox').where({ type }).orderBy('id').select('payload');
+    return rows.map((row) =>
+      typeof row.payload === 'string'
+        ? (JSON.parse(row.payload) as Record<string, unknown>)
+        : (row.payload as Record<string, unknown>),
+    );
+  });
+}
