@@ -233,6 +233,25 @@ async function main(): Promise<void> {
         }),
       COUNT_RUNS,
     );
+    // The route's database work alone, in process: the reader's drives and libraries, then the page.
+    const inProcess = await measure(() =>
+      deps.inTenant(TENANT, async (trx) => {
+        await new FileStore(trx).listPage(await fileReader(trx, caller), filter, {
+          sort: undefined,
+          direction: 'desc',
+          offset: 0,
+          limit: 50,
+        });
+      }),
+    );
+    rows.push([
+      '[info] first page in process (access sets + page, no HTTP)',
+      fmt(inProcess.p50, 2),
+      fmt(inProcess.p95, 2),
+      fmt(bare.p95, 2),
+      fmt(inProcess.p95 / bare.p95, 2),
+      '',
+    ]);
     rows.push([
       '[info] uncached count of all 100,000 (the first request after a change)',
       fmt(count.p50, 2),
