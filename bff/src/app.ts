@@ -258,6 +258,14 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
               summary: "Live changes of the drive's file lists (Server-Sent Events from the drive)",
               stream: true,
             },
+            {
+              method: 'post',
+              path: '/signatures/:taskId/sign',
+              summary:
+                'Sign a PDF with a drawn signature (a PNG data URL, up to 512 KB; forwarded to the drive)',
+              // The drive reads up to 1 MB for it; just above, so the drive answers an oversized signature itself.
+              bodyLimit: '1100kb',
+            },
           ],
         },
       }),

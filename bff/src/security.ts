@@ -54,7 +54,8 @@ export function parseCookies(header: string | undefined): Map<string, string> {
 /**
  * The Content-Security-Policy the SPAs run under (a Vite build: hashed script and style files from this origin).
  * `style-src 'unsafe-inline'` because antd (CSS-in-JS) injects style elements at run time; scripts stay 'self'
- * only. Sign-in is a top-level redirect to the IdP, so neither `form-action` nor `connect-src` names it.
+ * only, plus compiling WebAssembly ('wasm-unsafe-eval': the drive's uploader hashes files of up to 5 GiB in the
+ * browser, which Web Crypto cannot do incrementally; it permits no JavaScript eval). Sign-in is a top-level redirect to the IdP, so neither `form-action` nor `connect-src` names it.
  *
  * `objectStore`: the region's object store as browsers reach it (ADR 0049). The drive's presigned URLs point there:
  * the browser PUTs upload parts to it (connect-src) and shows its images, video and audio, and PDFs in a frame or an
@@ -68,7 +69,8 @@ export function contentSecurityPolicyDirectives(
   const store = objectStore ? [objectStore] : [];
   return {
     defaultSrc: ["'self'"],
-    scriptSrc: ["'self'"],
+    // 'wasm-unsafe-eval' compiles WebAssembly only (the uploader's incremental SHA-256, hash-wasm), never JS eval.
+    scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
     scriptSrcAttr: ["'none'"],
     styleSrc: ["'self'", "'unsafe-inline'"],
     imgSrc: ["'self'", 'data:', 'blob:', ...store],

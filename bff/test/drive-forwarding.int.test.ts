@@ -21,6 +21,7 @@ interface Received {
   url: string;
   authorization: string | undefined;
   idempotencyKey: string | undefined;
+  shareToken: string | undefined;
   body: string;
 }
 
@@ -38,6 +39,7 @@ async function startFakeDrive() {
         url,
         authorization: req.headers.authorization,
         idempotencyKey: req.headers['x-idempotency-key'] as string | undefined,
+        shareToken: req.headers['x-share-token'] as string | undefined,
         body,
       });
       if (url.startsWith('/v1/files/stream')) {
@@ -140,6 +142,24 @@ describe('/api/drive/* (staff)', () => {
     expect(JSON.parse(drive.last()?.body ?? '{}')).toEqual({ name: 'Drawings', fileIds: ['f1'] });
   });
 
+  it('lets a drawn signature (a PNG data URL of up to 512 KB) through to the drive; other forwards keep 256 kB', async () => {
+    const admin = await staff();
+    const png = `data:image/png;base64,${'A'.repeat(700 * 1024)}`;
+    const signed = await admin.browser.api('/api/drive/signatures/t1/sign', {
+      method: 'POST',
+      csrf: admin.csrf,
+      json: { signature: png },
+    });
+    expect(signed.status).toBe(200);
+    expect(drive.last()?.url).toBe('/v1/signatures/t1/sign');
+    const other = await admin.browser.api('/api/drive/folders/create', {
+      method: 'POST',
+      csrf: admin.csrf,
+      json: { name: png },
+    });
+    expect(other.status).toBe(413);
+  });
+
   it('refuses a change without the CSRF token (403) before anything reaches the drive', async () => {
     const admin = await staff();
     const before = drive.received.length;
@@ -204,6 +224,11 @@ describe('/api/public/shares/* (no session)', () => {
     expect(drive.last()).toMatchObject({ method: 'POST', url: '/v1/public/shares/s1/unlock' });
     expect(drive.last()?.authorization).toBeUndefined();
     expect(JSON.parse(drive.last()?.body ?? '{}')).toEqual({ passcode: '123456' });
+    // The viewer token the passcode gave goes along with the next calls.
+    await new TestBrowser(base).api('/api/public/shares/s1?tenantId=demo', {
+      headers: { 'x-share-token': 'viewer-token-1' },
+    });
+    expect(drive.last()?.shareToken).toBe('viewer-token-1');
   });
 
   it("sends a signed-in colleague's token along (tenant and restricted shares), on a change only with the CSRF token", async () => {
@@ -287,7 +312,7 @@ describe('the pages', () => {
     expect(directive('media-src')).toBe(`media-src 'self' ${OBJECT_STORE}`);
     expect(directive('frame-src')).toBe(`frame-src 'self' ${OBJECT_STORE}`);
     expect(directive('object-src')).toBe(`object-src ${OBJECT_STORE}`);
-    expect(directive('script-src')).toBe("script-src 'self'");
+    expect(directive('script-src')).toBe("script-src 'self' 'wasm-unsafe-eval'");
     expect(directive('default-src')).toBe("default-src 'self'");
   });
 });

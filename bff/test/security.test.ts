@@ -82,7 +82,8 @@ describe('parseCookies', () => {
 describe('contentSecurityPolicyDirectives', () => {
   it('allows scripts from this origin only, inline styles for antd, and never framing', () => {
     const directives = contentSecurityPolicyDirectives(false);
-    expect(directives.scriptSrc).toEqual(["'self'"]);
+    // Scripts from this origin only; WebAssembly may be compiled (the uploader's hashing), JavaScript never evaluated.
+    expect(directives.scriptSrc).toEqual(["'self'", "'wasm-unsafe-eval'"]);
     expect(directives.styleSrc).toEqual(["'self'", "'unsafe-inline'"]);
     expect(directives.frameAncestors).toEqual(["'none'"]);
     expect(directives.connectSrc).toEqual(["'self'"]);

@@ -29,8 +29,11 @@ const FORWARDED_HEADERS = [
   'retry-after',
 ] as const;
 
-/** Request headers a browser's call keeps on its way to the service (besides accept and x-request-id). */
-const FORWARDED_REQUEST_HEADERS = ['x-idempotency-key', 'range', 'if-none-match'] as const;
+/**
+ * Request headers a browser's call keeps on its way to the service (besides accept and x-request-id): a mutation's
+ * idempotency key, a share link's viewer token (what its passcode gave), a range of a file.
+ */
+const FORWARDED_REQUEST_HEADERS = ['x-idempotency-key', 'x-share-token', 'range', 'if-none-match'] as const;
 
 type RequestSchemas = { params?: z.ZodType; query?: z.ZodType; body?: z.ZodType };
 

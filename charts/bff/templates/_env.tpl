@@ -3,6 +3,8 @@ The bff's environment (ConfigMap). From global.env it takes only what it reads (
 OTEL_EXPORTER_OTLP_ENDPOINT, SHUTDOWN_TIMEOUT_MS, TRUST_PROXY); it derives
   IDENTITY_URL  http://<release>-identity (the Service of identity in the same release, port 80),
   CIS_URL       http://<release>-cis (the Service of cis in the same release, port 80),
+  DRIVE_URL     http://<release>-drive (the Service of the drive in the same release, port 80),
+  OBJECT_STORE_PUBLIC_URL  global.objectStorePublicUrl (the region's object store as browsers reach it: the CSP),
   PUBLIC_URL    global.publicUrl, else the ingress host (https with ingress.tls),
   TRUST_PROXY   1 behind the ingress (one hop: its controller appends the client's address), false otherwise,
 when they are not set. Secrets (SESSION_SECRET, INTERNAL_API_TOKEN) come from existingSecrets or secretEnvVars,
@@ -17,6 +19,12 @@ plain value, or when existingSecrets is empty and neither secretEnvVars nor extr
 {{- end -}}
 {{- if not (hasKey $env "CIS_URL") -}}
 {{- $_ := set $env "CIS_URL" (printf "http://%s" (include "workspace-lib.siblingFullname" (dict "name" "cis" "context" .))) -}}
+{{- end -}}
+{{- if not (hasKey $env "DRIVE_URL") -}}
+{{- $_ := set $env "DRIVE_URL" (printf "http://%s" (include "workspace-lib.siblingFullname" (dict "name" "drive" "context" .))) -}}
+{{- end -}}
+{{- if and (not (hasKey $env "OBJECT_STORE_PUBLIC_URL")) (.Values.global).objectStorePublicUrl -}}
+{{- $_ := set $env "OBJECT_STORE_PUBLIC_URL" (.Values.global.objectStorePublicUrl | trimSuffix "/") -}}
 {{- end -}}
 {{- if not (hasKey $env "PUBLIC_URL") -}}
 {{- if (.Values.global).publicUrl -}}

@@ -11,7 +11,7 @@ if (root) {
   createRoot(root).render(
     <StrictMode>
       <ConfigProvider locale={enGB}>
-        <SharePage path={window.location.pathname} />
+        <SharePage path={window.location.pathname} search={window.location.search} />
       </ConfigProvider>
     </StrictMode>,
   );

@@ -313,13 +313,28 @@ export class FileStore {
     return (await query).map(camelise);
   }
 
+  /** These files locked until the transaction ends (a purge of many); the ones gone meanwhile are not there. */
+  async lockMany(ids: readonly string[]): Promise<FileRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.trx<FileRow>('files').whereIn('id', ids).orderBy('id').forUpdate();
+    return rows.map(camelise);
+  }
+
+  /** Every version of these files. */
+  async versionsOf(fileIds: readonly string[]): Promise<FileVersionRecord[]> {
+    if (fileIds.length === 0) return [];
+    const rows = await this.trx<VersionRow>('file_versions').whereIn('file_id', fileIds);
+    return rows.map(camelise);
+  }
+
   /**
-   * Removes the file's record and what hangs off it: versions, stars and views (by foreign key) and its share
-   * entries. Its references are the reference store's (commands/trash.ts removes them first).
+   * Removes the files' records and what hangs off them: versions, stars and views (by foreign key) and their share
+   * entries. Their references are the reference store's (commands/trash.ts removes them first).
    */
-  async purge(id: string): Promise<void> {
-    await this.trx('share_files').where({ file_id: id }).delete();
-    await this.trx('files').where({ id }).delete();
+  async purge(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.trx('share_files').whereIn('file_id', ids).delete();
+    await this.trx('files').whereIn('id', ids).delete();
   }
 
   /** The files of any status directly in these folders (a deleted folder's files move out first). */
