@@ -40,6 +40,28 @@ export const logoView = z.object({
 export const identityForwards: ForwardedOperation[] = [
   {
     method: 'get',
+    path: '/users/directory',
+    summary:
+      'The tenant’s colleagues (name, e-mail, username) for choosing people to share with or add to a drive',
+    responses: {
+      200: {
+        description: 'Colleagues',
+        schema: z.object({
+          items: z.array(
+            z.object({
+              uid: z.string(),
+              displayName: z.string(),
+              fullName: z.string(),
+              email: z.string(),
+              username: z.string(),
+            }),
+          ),
+        }),
+      },
+    },
+  },
+  {
+    method: 'get',
     path: '/me',
     summary: 'The signed-in user and their tenant',
     responses: { 200: { description: 'Profile', schema: z.object({ user: userView, tenant: tenantView }) } },

@@ -48,6 +48,28 @@ export const driveConfigSchema = baseConfigSchema.extend({
   AUTO_PROVISION_MODULE_DRIVES: flag('true'),
   /** Wrong passcodes a share link takes before it locks. */
   SHARE_PASSCODE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
+  /** drive.md §5's configured upload.maxFileSize, in bytes (§9: 5 GiB, also the most a browser upload can be). */
+  UPLOAD_MAX_FILE_SIZE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(5 * 1024 ** 3)
+    .default(5 * 1024 ** 3),
+  /**
+   * drive.md §5's configured upload.allowedFileTypes: comma-separated MIME types ('application/pdf', 'image/*'),
+   * extensions ('.pdf' or 'pdf'), or '*' for every type (the default).
+   */
+  UPLOAD_ALLOWED_FILE_TYPES: z
+    .string()
+    .default('*')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== ''),
+    ),
+  /** How often the thumbnail worker looks for images and PDFs without a thumbnail (it is also woken by changes). */
+  THUMBNAIL_POLL_MS: z.coerce.number().int().min(100).default(60_000),
   /** The largest PDF the sign route stamps (it is read and rewritten in memory), in MB (ADR 0048). */
   SIGNATURE_MAX_PDF_MB: z.coerce.number().int().min(1).max(1024).default(100),
 });

@@ -570,6 +570,7 @@ describe('every identity route is tenant- and scope-checked (WS-001)', () => {
         'GET /v1/live',
         'GET /v1/users/{uid}/public-key',
         'GET /v1/users/names',
+        'GET /v1/users/directory',
         'GET /v1/users/{uid}/avatar',
         'POST /v1/users/avatars/warm',
       ].sort(),
@@ -594,6 +595,13 @@ describe('every identity route is tenant- and scope-checked (WS-001)', () => {
     expect(names.status).toBe(200);
     expect(names.body).toEqual({ items: [{ uid: acmeAdmin, displayName: expect.any(String) }] });
     expect((await call('GET', '/v1/users/names?ids=not-a-uid', noScope)).status).toBe(400);
+    // The colleague directory (people to share with): the caller's own tenant's users, name, e-mail and username only.
+    const directory = await call('GET', '/v1/users/directory', noScope);
+    expect(directory.status).toBe(200);
+    const colleagues = directory.body.items as Record<string, unknown>[];
+    expect(colleagues.map((colleague) => colleague.uid)).toContain(acmeAdmin);
+    expect(colleagues.map((colleague) => colleague.uid)).not.toContain(uidOf('admin@demo.test'));
+    expect(Object.keys(colleagues[0] ?? {}).sort()).toEqual(['displayName', 'email', 'fullName', 'uid', 'username']);
     // A scoped route still needs its scope.
     const users = await call('GET', '/v1/users', noScope);
     expect(users.status).toBe(403);

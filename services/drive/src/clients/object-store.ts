@@ -163,4 +163,9 @@ export class ObjectStore {
       yield item;
     }
   }
+
+  /** Copies an object within the bucket (a restored version's bytes; at most 5 GiB, the drive's largest file). */
+  async copy(from: string, to: string): Promise<void> {
+    await this.client.copyObject(this.bucket, to, `/${this.bucket}/${from}`);
+  }
 }

@@ -1,5 +1,13 @@
-import { camelise, snakeise, type Camelised, type Knex } from '@workspace/kit';
-import type { FileStatus, FileTypeClass, FileVisibility } from '../domain/index.js';
+import { camelise, containing, snakeise, type Camelised, type Knex } from '@workspace/kit';
+import type {
+  FileSortKey,
+  FileStatus,
+  FileTypeClass,
+  FileView,
+  FileVisibility,
+  SortDirection,
+  VisibilityFilter,
+} from '../domain/index.js';
 
 interface FileRow {
   id: string;
@@ -30,6 +38,8 @@ interface FileRow {
   orphaned_ref: boolean;
   signed: boolean;
   thumbnail_path: string | null;
+  /** The version the last thumbnail attempt was for (migration 003). */
+  thumbnail_version: number | null;
   created_by: string;
   updated_by: string;
   created_at: Date;
@@ -63,12 +73,72 @@ export type NewFile = Omit<
   | 'orphanedRef'
   | 'signed'
   | 'thumbnailPath'
+  | 'thumbnailVersion'
   | 'version'
   | 'versionsCount'
   | 'allowedUids'
   | 'sharedWith'
 > &
   Partial<Pick<FileRecord, 'allowedUids' | 'sharedWith'>>;
+
+/** Whose list it is, as the read rule (canReadFile) needs it in SQL: worked out per tenant by commands/file-list.ts. */
+export interface FileReader {
+  userId: string;
+  /** Libraries the reader may read (the library read rule), of live drives. */
+  readableLibraryIds: readonly string[];
+  /** Drives the reader may see (canSeeDrive). */
+  visibleDriveIds: readonly string[];
+  /** Manage-all (or the super-administrator claim): restricted files too. */
+  manageAll: boolean;
+}
+
+export interface FileListFilter {
+  view: FileView;
+  driveId?: string | undefined;
+  libraryId?: string | undefined;
+  folderId?: string | undefined;
+  visibility: VisibilityFilter;
+  /** Part of the file's name or of its owner's name, any case. */
+  q?: string | undefined;
+  /** Only these files (the detail of one). */
+  ids?: readonly string[];
+  /** Recent: opened or uploaded since. */
+  recentSince: Date;
+  /** Recent: at most this many, the latest opened. */
+  recentLimit: number;
+}
+
+export interface FileListOrder {
+  /** Undefined: created descending, or for Recent the last opened first. */
+  sort: FileSortKey | undefined;
+  direction: SortDirection;
+  offset: number;
+  limit: number;
+}
+
+interface FileListRow extends FileRow {
+  drive_name: string;
+  library_name: string;
+  folder_name: string | null;
+  shared_with_count: number;
+  starred: boolean;
+  opened_at: Date | null;
+}
+
+/** A file as the list shows it: the record, the names of its drive, library and folder, and the reader's marks. */
+export type FileListEntry = Camelised<FileListRow>;
+
+const SORT_COLUMNS: Readonly<Record<FileSortKey, string>> = {
+  name: 'f.name_lower',
+  drive: 'd.name',
+  library: 'l.name',
+  folder: "coalesce(fo.name, '')",
+  owner: 'lower(f.owner_name)',
+  size: 'f.size',
+  shared: 'cardinality(f.shared_with)',
+  createdAt: 'f.created_at',
+  updatedAt: 'f.updated_at',
+};
 
 /** Files and their versions: the only code touching `files` and `file_versions`. */
 export class FileStore {
@@ -148,4 +218,129 @@ export class FileStore {
     const rows = await this.trx<FileRow>('files').whereIn('folder_id', folderIds).orderBy('created_at');
     return rows.map(camelise);
   }
+
+  // uploads helper (versions): the file locked for a new version, one version, and pruning old ones.
+
+  /** The file locked until the transaction ends (a new version or a restore changes it). */
+  async lock(id: string): Promise<FileRecord | undefined> {
+    const row = await this.trx<FileRow>('files').where({ id }).forUpdate().first();
+    return row ? camelise(row) : undefined;
+  }
+
+  async version(fileId: string, version: number): Promise<FileVersionRecord | undefined> {
+    const row = await this.trx<VersionRow>('file_versions').where({ file_id: fileId, version }).first();
+    return row ? camelise(row) : undefined;
+  }
+
+  /** Removes these version rows of the file (their objects are the caller's to remove). */
+  async removeVersions(fileId: string, versions: readonly number[]): Promise<void> {
+    if (versions.length === 0) return;
+    await this.trx('file_versions').where({ file_id: fileId }).whereIn('version', versions).delete();
+  }
+  /**
+   * One page of the file list: only files the reader may read (canReadFile as SQL: the library read rule, then
+   * shared with them by name or their own, else a drive they see and, when restricted, allowed to them), with the
+   * view's, filters' and search's conditions, in the order asked (the id breaks ties).
+   */
+  async listPage(reader: FileReader, filter: FileListFilter, order: FileListOrder): Promise<FileListEntry[]> {
+    const { from, where, bindings } = listConditions(reader, filter);
+    const direction = order.direction === 'asc' ? 'ASC' : 'DESC';
+    const orderBy =
+      order.sort === undefined
+        ? filter.view === 'recent'
+          ? 'v.viewed_at DESC, f.id DESC'
+          : 'f.created_at DESC, f.id DESC'
+        : `${SORT_COLUMNS[order.sort]} ${direction}, f.id ${direction}`;
+    const columns = `f.*, d.name AS drive_name, l.name AS library_name, fo.name AS folder_name,
+      cardinality(f.shared_with) AS shared_with_count,
+      EXISTS (SELECT 1 FROM file_stars s WHERE s.file_id = f.id AND s.user_id = ?) AS starred,
+      ${filter.view === 'recent' ? 'v.viewed_at' : 'NULL::timestamptz'} AS opened_at`;
+    const joins = `JOIN drives d ON d.id = f.drive_id JOIN libraries l ON l.id = f.library_id
+      LEFT JOIN folders fo ON fo.id = f.folder_id`;
+    const { rows } = await this.trx.raw<{ rows: FileListRow[] }>(
+      `SELECT ${columns} FROM ${from} ${joins} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
+      [reader.userId, ...bindings, order.limit, order.offset],
+    );
+    return rows.map(camelise);
+  }
+
+  /** How many files the list holds for the reader (the pager's total), the same conditions as `listPage`. */
+  async listCount(reader: FileReader, filter: FileListFilter): Promise<number> {
+    const { from, where, bindings } = listConditions(reader, filter);
+    const { rows } = await this.trx.raw<{ rows: { n: number }[] }>(
+      `SELECT count(*)::int AS n FROM ${from} WHERE ${where}`,
+      bindings,
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  /** Images and PDFs whose current version has had no thumbnail attempt, oldest first (the thumbnail worker). */
+  async thumbnailsPending(limit: number): Promise<FileRecord[]> {
+    const rows = await this.trx<FileRow>('files')
+      .whereIn('type_class', ['image', 'pdf'])
+      .where({ status: 'active' })
+      .whereRaw('(thumbnail_version IS NULL OR thumbnail_version <> version)')
+      .orderBy('created_at')
+      .limit(limit);
+    return rows.map(camelise);
+  }
+
+  /**
+   * Records a thumbnail attempt for `version` (path null: it could not be made), unless the file has moved on to
+   * another version meanwhile. Not a change of the file: updated_at stays.
+   */
+  async setThumbnail(id: string, version: number, path: string | null): Promise<void> {
+    await this.trx('files')
+      .where({ id, version })
+      .update({ thumbnail_path: path, thumbnail_version: version });
+  }
+}
+
+/**
+ * The FROM and WHERE of the list. Recent is the reader's own file_views (a new file is one its uploader opened:
+ * migration 003) since the window's start, cut to the latest `recentLimit` before any other order or page.
+ */
+function listConditions(
+  reader: FileReader,
+  filter: FileListFilter,
+): { from: string; where: string; bindings: Knex.RawBinding[] } {
+  const where: string[] = [];
+  const bindings: Knex.RawBinding[] = [];
+  const add = (condition: string, ...values: Knex.RawBinding[]) => {
+    where.push(condition);
+    bindings.push(...values);
+  };
+  add(
+    `f.library_id = ANY(?::uuid[]) AND (f.owner_id = ? OR f.shared_with @> ARRAY[?]::text[]
+      OR (f.drive_id = ANY(?::uuid[]) AND (f.visibility <> 'restricted' OR ? OR f.allowed_uids @> ARRAY[?]::text[])))`,
+    [...reader.readableLibraryIds],
+    reader.userId,
+    reader.userId,
+    [...reader.visibleDriveIds],
+    reader.manageAll,
+    reader.userId,
+  );
+  add('f.status = ?', filter.view === 'trash' ? 'trashed' : 'active');
+  if (filter.view === 'mine') add('f.owner_id = ?', reader.userId);
+  if (filter.view === 'shared') add(`(f.visibility = 'shared' OR cardinality(f.shared_with) > 0)`);
+  if (filter.view === 'starred')
+    add('EXISTS (SELECT 1 FROM file_stars st WHERE st.file_id = f.id AND st.user_id = ?)', reader.userId);
+  if (filter.visibility === 'shared') add(`(f.visibility = 'shared' OR cardinality(f.shared_with) > 0)`);
+  if (filter.visibility === 'private') add(`(f.visibility <> 'shared' AND cardinality(f.shared_with) = 0)`);
+  if (filter.driveId !== undefined) add('f.drive_id = ?', filter.driveId);
+  if (filter.libraryId !== undefined) add('f.library_id = ?', filter.libraryId);
+  if (filter.folderId !== undefined) add('f.folder_id = ?', filter.folderId);
+  if (filter.ids !== undefined) add('f.id = ANY(?::uuid[])', [...filter.ids]);
+  const q = filter.q?.trim().toLowerCase();
+  if (q) add('(f.name_lower LIKE ? OR lower(f.owner_name) LIKE ?)', containing(q), containing(q));
+  if (filter.view !== 'recent') return { from: 'files f', where: where.join(' AND '), bindings };
+  // Recent: the latest opened of the files the other conditions keep, then joined back for the page.
+  const recent = `(SELECT rv.file_id, rv.viewed_at FROM file_views rv JOIN files f ON f.id = rv.file_id
+      WHERE rv.user_id = ? AND rv.viewed_at >= ? AND ${where.join(' AND ')}
+      ORDER BY rv.viewed_at DESC LIMIT ?) v`;
+  return {
+    from: `${recent} JOIN files f ON f.id = v.file_id`,
+    where: 'TRUE',
+    bindings: [reader.userId, filter.recentSince, ...bindings, filter.recentLimit],
+  };
 }

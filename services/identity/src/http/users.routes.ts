@@ -4,6 +4,7 @@ import type { IdentityContext } from '../context.js';
 import { presentUser } from './users.present.js';
 import {
   updateUserBody,
+  userDirectoryView,
   userNamesQuery,
   userNamesView,
   userParams,
@@ -44,6 +45,26 @@ export function usersRoutes(context: IdentityContext): ApiRouter {
           items: users
             .filter((user) => wanted.has(user.uid))
             .map((user) => ({ uid: user.uid, displayName: personName(user) })),
+        };
+      },
+    })
+    .route({
+      method: 'get',
+      path: '/users/directory',
+      summary:
+        'The tenant’s colleagues (name, e-mail, username) for choosing people to share with or add to a ' +
+        'drive, to any signed-in member of the tenant; nothing about their roles or access',
+      responses: { 200: { description: 'Active colleagues', schema: userDirectoryView } },
+      handler: async ({ ctx }) => {
+        const users = await context.inTenant(ctx.tenantId, (stores) => stores.users.users());
+        return {
+          items: users.map((user) => ({
+            uid: user.uid,
+            displayName: personName(user),
+            fullName: [user.firstName, user.lastName].filter(Boolean).join(' ').trim(),
+            email: user.email,
+            username: user.username ?? '',
+          })),
         };
       },
     })

@@ -61,3 +61,19 @@ export const userNamesQuery = z.object({
 export const userNamesView = z.object({
   items: z.array(z.object({ uid: z.string(), displayName: z.string() })),
 });
+
+/**
+ * The colleague directory: every staff user of the tenant with what a person picking colleagues needs
+ * (the Share File dialog and Create Shared Drive's people, drive.md §2), to any signed-in member of the tenant.
+ */
+export const userDirectoryView = z.object({
+  items: z.array(
+    z.object({
+      uid: z.string(),
+      displayName: z.string(),
+      fullName: z.string(),
+      email: z.string(),
+      username: z.string(),
+    }),
+  ),
+});

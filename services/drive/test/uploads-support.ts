@@ -1,0 +1,146 @@
+// Fixtures of the uploads suites: a drive and library written through their stores (the drives part's routes are
+// another helper's), and the browser's side of an upload (presigned part PUTs with fetch, the SHA-256 of the file).
+import { createHash, randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { DriveStore, type NewDrive } from '../src/db/drives.store.js';
+import { LibraryStore } from '../src/db/libraries.store.js';
+import { UsageStore } from '../src/db/usage.store.js';
+import {
+  DEFAULT_LIBRARY_ACL,
+  DEFAULT_LIBRARY_POLICIES,
+  DEFAULT_SHARE_SOURCE_POLICY,
+  type LibraryAcl,
+  type LibraryPolicies,
+  type StorageTier,
+} from '../src/domain/index.js';
+import { DRIVE_ADMIN_ID, type DriveHarness } from './support.js';
+
+export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+
+export interface Place {
+  driveId: string;
+  libraryId: string;
+}
+
+/** A tenant-wide drive with one library (its policies and ACL as given), written through the stores. */
+export async function seedPlace(
+  h: DriveHarness,
+  options: {
+    tenantId?: string;
+    drive?: Partial<NewDrive>;
+    policies?: Partial<LibraryPolicies>;
+    acl?: Partial<LibraryAcl>;
+  } = {},
+): Promise<Place> {
+  const tenantId = options.tenantId ?? 'demo';
+  const driveId = randomUUID();
+  const libraryId = randomUUID();
+  await h.definition.deps().inTenant(tenantId, async (trx) => {
+    await new DriveStore(trx).insert(
+      {
+        id: driveId,
+        tenantId,
+        name: `Projects ${driveId.slice(0, 4)}`,
+        type: 'shared',
+        slug: `projects-${driveId.slice(0, 8)}`,
+        ownerId: DRIVE_ADMIN_ID,
+        moduleId: null,
+        visibility: 'tenant',
+        color: 'blue',
+        icon: 'Folder',
+        description: '',
+        allowExternalSharing: false,
+        retentionDays: null,
+        quotaGb: 1,
+        versioningEnabled: true,
+        maxVersions: 10,
+        defaultLibraryId: null,
+        createdBy: DRIVE_ADMIN_ID,
+        ...options.drive,
+      },
+      [{ userId: DRIVE_ADMIN_ID, role: 'owner', displayName: '', addedBy: DRIVE_ADMIN_ID }],
+    );
+    await new LibraryStore(trx).insert({
+      id: libraryId,
+      tenantId,
+      driveId,
+      name: 'Documents',
+      description: '',
+      kind: 'library',
+      context: null,
+      memberIds: [],
+      visibleInDriveUI: true,
+      acl: { ...DEFAULT_LIBRARY_ACL, ...options.acl },
+      policies: { ...DEFAULT_LIBRARY_POLICIES, ...options.policies },
+      shareSourcePolicy: DEFAULT_SHARE_SOURCE_POLICY,
+      createdBy: DRIVE_ADMIN_ID,
+    });
+  });
+  return { driveId, libraryId };
+}
+
+/** Bytes taken in the tenant's usage (as if files of that size were stored). */
+export async function useStorage(h: DriveHarness, bytes: number, tenantId = 'demo'): Promise<void> {
+  await h.definition
+    .deps()
+    .inTenant(tenantId, (trx) =>
+      new UsageStore(trx).record(tenantId, { bytes, files: 0, counter: 'other', day: '2026-01-01' }),
+    );
+}
+
+/** Sets the tenant's storage tier in identity's record (and makes the drive forget what it cached). */
+export async function setTier(h: DriveHarness, tier: StorageTier, tenantId = 'demo'): Promise<void> {
+  await adminQuery(h, 'UPDATE identity.tenants SET storage_tier = $1 WHERE tenant_id = $2', [tier, tenantId]);
+  h.definition.deps().identity.forget(tenantId);
+}
+
+export interface Grant {
+  uploadId: string;
+  fileId: string;
+  objectPath: string;
+  partSize: number;
+  parts: { partNumber: number; url: string }[];
+  expiresAt: string;
+}
+
+/** The browser's part: each part PUT to its presigned URL with fetch, `concurrency` at a time. */
+export async function putParts(grant: Grant, bytes: Buffer, concurrency = 3): Promise<void> {
+  const queue = [...grant.parts];
+  const worker = async () => {
+    for (let part = queue.shift(); part; part = queue.shift()) {
+      const start = (part.partNumber - 1) * grant.partSize;
+      const body = bytes.subarray(start, Math.min(start + grant.partSize, bytes.length));
+      const response = await fetch(part.url, { method: 'PUT', body });
+      if (!response.ok)
+        throw new Error(
+          `part ${String(part.partNumber)}: ${String(response.status)} ${await response.text()}`,
+        );
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+/** A query as the database's superuser (outbox rows, identity's tenant record). */
+export async function adminQuery(
+  h: DriveHarness,
+  text: string,
+  params: unknown[] = [],
+): Promise<Record<string, unknown>[]> {
+  const client = new pg.Client({ connectionString: h.identity.database.adminUrl });
+  await client.connect();
+  try {
+    return (await client.query(text, params)).rows as Record<string, unknown>[];
+  } finally {
+    await client.end();
+  }
+}
+
+/** The audit events of this type the drive recorded (its outbox), oldest first. */
+export async function outboxRows(
+  h: DriveHarness,
+  type: string,
+): Promise<{ type: string; payload: Record<string, unknown> }[]> {
+  return (await adminQuery(h, 'SELECT type, payload FROM drive.outbox WHERE type = $1 ORDER BY id', [
+    type,
+  ])) as { type: string; payload: Record<string, unknown> }[];
+}
