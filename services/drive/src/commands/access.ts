@@ -58,6 +58,31 @@ export async function readableFile(
 }
 
 /**
+ * The files the caller may open among `fileIds`, with their library and drive (readableFile for many: each library
+ * and drive read once); the ids of the others (missing, another tenant's, not theirs to see) apart.
+ */
+export async function readableFiles(
+  trx: Knex.Transaction,
+  caller: Caller,
+  fileIds: readonly string[],
+): Promise<{ readable: FileInPlace[]; notFound: string[] }> {
+  const files = await new FileStore(trx).getMany([...new Set(fileIds)]);
+  const libraries = new Map<string, Promise<LibraryRecord | undefined>>();
+  const drives = new Map<string, Promise<DriveRecord | undefined>>();
+  const readable: FileInPlace[] = [];
+  for (const file of files) {
+    if (!libraries.has(file.libraryId))
+      libraries.set(file.libraryId, new LibraryStore(trx).get(file.libraryId));
+    if (!drives.has(file.driveId)) drives.set(file.driveId, new DriveStore(trx).get(file.driveId));
+    const [library, drive] = [await libraries.get(file.libraryId), await drives.get(file.driveId)];
+    if (library && drive && canReadFile(caller, drive, library, file))
+      readable.push({ file, library, drive });
+  }
+  const found = new Set(readable.map(({ file }) => file.id));
+  return { readable, notFound: [...new Set(fileIds)].filter((id) => !found.has(id)) };
+}
+
+/**
  * The spec's payloads carry a tenantId (drive.md §7). The caller's tenant is the token's; a tenantId naming any other
  * answers 404 like any other tenant's object, and an absent one is the caller's own.
  */

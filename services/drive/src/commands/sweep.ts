@@ -5,8 +5,8 @@ import type { DriveDeps } from '../drive-deps.js';
 
 /** A version's object: tenants/{t}/files/{id}/v/{n} (commands/server-files.ts versionPath). */
 const VERSION_KEY = /^tenants\/[^/]+\/files\/[0-9a-f-]{36}\/v\/\d+$/;
-/** A thumbnail: thumbs/{id}/v/{version}/{name}.jpg (drive.md §7). */
-const THUMBNAIL_KEY = /^thumbs\/([0-9a-f-]{36})\//;
+/** A thumbnail: drive.md §7's thumbs/{id}/v/{version}/{name}.jpg under the tenant's prefix (domain/file-list.ts). */
+const THUMBNAIL_KEY = /^tenants\/[^/]+\/thumbs\/([0-9a-f-]{36})\//;
 /** The content flag of a file one of whose versions has no object. */
 export const MISSING_FLAG = 'missing';
 const PAGE = 1_000;
@@ -43,7 +43,7 @@ export function sweepMetrics(registry: Registry): SweepMetrics {
 }
 
 export interface SweepReport {
-  /** region: every tenant's objects and records and the thumbnails; tenant: one tenant's versions. */
+  /** region: every tenant's objects and records; tenant: one tenant's. */
   scope: 'region' | 'tenant';
   objectsScanned: number;
   recordsScanned: number;
@@ -103,7 +103,7 @@ async function* listedObjects(deps: DriveDeps, prefix: string): AsyncGenerator<L
  * and the version records, both in byte order, are walked side by side. An object without a record older than the
  * upload grant TTL is removed (younger ones may be uploads in flight); a version without its object is logged,
  * counted (drive_sweep_missing_objects) and its file flagged missing, and a flag whose objects are back is cleared.
- * A region sweep also removes thumbnails of files that no longer exist.
+ * Thumbnails of files that no longer exist are removed as orphans too.
  */
 export async function sweep(
   deps: DriveDeps,
@@ -145,6 +145,15 @@ export async function sweep(
     if (doomed.length >= PAGE) await removeDoomed();
   };
 
+  // Thumbnails of files that no longer exist, checked a page at a time (their keys are never a version's).
+  let thumbnails: ListedObject[] = [];
+  const settleThumbnails = async () => {
+    const fileOf = (item: ListedObject) => THUMBNAIL_KEY.exec(item.name)?.[1] ?? '';
+    const known = await store.knownFiles([...new Set(thumbnails.map(fileOf))]);
+    for (const item of thumbnails) if (!known.has(fileOf(item))) await orphan(item);
+    thumbnails = [];
+  };
+
   // Versions: tenants/{t}/files/{id}/v/{n} against file_versions.
   const missingFiles = new Map<string, { tenantId: string; flagged: boolean }>();
   const flaggedPresent = new Map<string, string>();
@@ -156,8 +165,14 @@ export async function sweep(
   while (object || record) {
     if (object && (!record || object.name < record.key)) {
       report.objectsScanned += 1;
-      if (VERSION_KEY.test(object.name)) await orphan(object);
-      else report.unrecognisedObjects += 1;
+      if (VERSION_KEY.test(object.name)) {
+        await orphan(object);
+      } else if (THUMBNAIL_KEY.test(object.name)) {
+        thumbnails.push(object);
+        if (thumbnails.length >= PAGE) await settleThumbnails();
+      } else {
+        report.unrecognisedObjects += 1;
+      }
       object = await next(objects);
     } else if (record && (!object || record.key < object.name)) {
       report.recordsScanned += 1;
@@ -190,29 +205,7 @@ export async function sweep(
     }
   }
 
-  // Thumbnails: thumbs/{id}/... of files that no longer exist (a region sweep: the keys name no tenant).
-  if (tenantId === undefined) {
-    let batch: ListedObject[] = [];
-    const settle = async () => {
-      const known = await store.knownFiles([
-        ...new Set(batch.map((item) => THUMBNAIL_KEY.exec(item.name)?.[1] ?? '')),
-      ]);
-      for (const item of batch) {
-        if (!known.has(THUMBNAIL_KEY.exec(item.name)?.[1] ?? '')) await orphan(item);
-      }
-      batch = [];
-    };
-    for await (const item of listedObjects(deps, 'thumbs/')) {
-      report.objectsScanned += 1;
-      if (!THUMBNAIL_KEY.test(item.name)) {
-        report.unrecognisedObjects += 1;
-        continue;
-      }
-      batch.push(item);
-      if (batch.length >= PAGE) await settle();
-    }
-    await settle();
-  }
+  await settleThumbnails();
   await removeDoomed();
 
   for (const [fileId, file] of missingFiles) {

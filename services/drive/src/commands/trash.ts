@@ -11,15 +11,16 @@ import {
   deleteText,
   driveAbilities,
   ownedSelection,
-  restoreQuotaRefusal,
+  quotaRefusal,
   restoreText,
   tierLimitBytes,
   type Caller,
   type DeleteRefusal,
+  type FileTypeClass,
 } from '../domain/index.js';
 import type { DriveDeps } from '../drive-deps.js';
 import type { Actor } from '../events/audit.js';
-import { callerOf, FILE_NOT_FOUND, readableFile } from './access.js';
+import { callerOf, FILE_NOT_FOUND, readableFile, readableFiles, type FileInPlace } from './access.js';
 import { once } from './idempotency.js';
 import { removeQueuedObjects } from './object-removals.js';
 import { freeName } from './server-files.js';
@@ -124,18 +125,88 @@ async function trashOne(
 }
 
 interface Purged {
-  file: FileRecord;
+  purgedIds: string[];
+  /** Bytes the quota released (what a soft delete had not released already). */
   releasedBytes: number;
+  totalSize: number;
   /** The object_removals rows to act on once the transaction has committed. */
   removalIds: string[];
 }
 
+/** The library rule refusing the caller's delete of a file they may see, as its problem; undefined when allowed. */
+function refusalOf(caller: Caller, place: FileInPlace): HttpProblem | undefined {
+  const refusal = deleteRefusal(caller, place.library, place.file);
+  return refusal ? refusalProblem(refusal) : undefined;
+}
+
 /**
- * Permanent deletion (purge): the record, its versions, stars, views, share entries and references go, the quota
- * is released and every version's object (and the thumbnail) is queued for removal in the same transaction; the
- * objects are removed after the commit (removeQueuedObjects), so a failing object store never leaves a record
- * without its object and never loses track of an object.
+ * Permanent deletion (purge) of files already checked: the records, their versions, stars, views, share entries
+ * and references go, the quota is released and every version's object (and the thumbnail) is queued for removal,
+ * all in the caller's transaction, a few statements for any number of files; the objects are removed after the
+ * commit (removeQueuedObjects), so a failing object store never leaves a record without its object and never loses
+ * track of an object. One audit event per file.
  */
+async function purgeFiles(
+  deps: DriveDeps,
+  trx: Knex.Transaction,
+  actor: Actor,
+  fileIds: readonly string[],
+  action: 'FILE_PURGED' | 'FILE_DELETED',
+): Promise<Purged> {
+  const store = new FileStore(trx);
+  const files = await store.lockMany(fileIds);
+  const ids = files.map((file) => file.id);
+  const versions = await store.versionsOf(ids);
+  const objects: { fileId: string; key: string }[] = [];
+  const usage = new Map<FileTypeClass, { bytes: number; files: number }>();
+  let releasedBytes = 0;
+  let totalSize = 0;
+  for (const file of files) {
+    const own = versions.filter((version) => version.fileId === file.id);
+    const keys = new Set([
+      file.storagePath,
+      ...own.map((version) => version.storagePath),
+      ...(file.thumbnailPath ? [file.thumbnailPath] : []),
+    ]);
+    for (const key of keys) objects.push({ fileId: file.id, key });
+    const stored = own.reduce((sum, version) => sum + version.size, 0);
+    const released = Math.max(stored - (file.releasedBytes ?? 0), 0);
+    const counted = usage.get(file.typeClass) ?? { bytes: 0, files: 0 };
+    usage.set(file.typeClass, {
+      bytes: counted.bytes + released,
+      files: counted.files + (file.releasedBytes === null ? 1 : 0),
+    });
+    releasedBytes += released;
+    totalSize += file.size;
+  }
+  await new ReferenceStore(trx).removeAll(ids);
+  await store.purge(ids);
+  const removalIds = await new ObjectRemovalStore(deps.db).add(
+    trx,
+    actor.tenantId,
+    objects,
+    deps.clock.now(),
+  );
+  for (const [typeClass, change] of usage) {
+    await accountUsage(deps, trx, actor.tenantId, { bytes: -change.bytes, files: -change.files, typeClass });
+  }
+  for (const file of files) {
+    await deps.audit.write(trx, actor, action, {
+      targetType: 'file',
+      targetId: file.id,
+      details: {
+        name: file.name,
+        size: file.size,
+        versions: versions.filter((version) => version.fileId === file.id).length,
+        driveId: file.driveId,
+        wasTrashed: file.status === 'trashed',
+      },
+    });
+  }
+  return { purgedIds: ids, releasedBytes, totalSize, removalIds };
+}
+
+/** One file purged: the caller may see it, holds hard delete, and its library's rules allow it. */
 async function purgeOne(
   deps: DriveDeps,
   trx: Knex.Transaction,
@@ -143,49 +214,13 @@ async function purgeOne(
   fileId: string,
   action: 'FILE_PURGED' | 'FILE_DELETED',
 ): Promise<Purged> {
-  await readableFile(trx, caller, fileId);
-  if (!driveAbilities(caller).canHardDeleteFiles) {
-    throw problems.forbidden(TRASH_TEXTS.noHardDelete);
-  }
-  const file = await deletableFile(trx, caller, fileId);
-  const store = new FileStore(trx);
-  const versions = await store.versions(file.id);
-  const keys = [
-    ...new Set([
-      file.storagePath,
-      ...versions.map((version) => version.storagePath),
-      ...(file.thumbnailPath ? [file.thumbnailPath] : []),
-    ]),
-  ];
-  const stored = versions.reduce((sum, version) => sum + version.size, 0);
-  const releasedBytes = Math.max(stored - (file.releasedBytes ?? 0), 0);
-  await new ReferenceStore(trx).removeAll(file.id);
-  await store.purge(file.id);
-  const removalIds = await new ObjectRemovalStore(deps.db).add(
-    trx,
-    actor.tenantId,
-    file.id,
-    keys,
-    deps.clock.now(),
-  );
-  await accountUsage(deps, trx, actor.tenantId, {
-    bytes: -releasedBytes,
-    files: file.releasedBytes === null ? -1 : 0,
-    typeClass: file.typeClass,
-  });
-  await deps.audit.write(trx, actor, action, {
-    targetType: 'file',
-    targetId: file.id,
-    details: {
-      name: file.name,
-      size: file.size,
-      versions: versions.length,
-      releasedBytes,
-      driveId: file.driveId,
-      wasTrashed: file.status === 'trashed',
-    },
-  });
-  return { file, releasedBytes, removalIds };
+  const place = await readableFile(trx, caller, fileId);
+  if (!driveAbilities(caller).canHardDeleteFiles) throw problems.forbidden(TRASH_TEXTS.noHardDelete);
+  const refusal = refusalOf(caller, place);
+  if (refusal) throw refusal;
+  const purged = await purgeFiles(deps, trx, actor, [fileId], action);
+  if (purged.purgedIds.length === 0) throw problems.notFound(FILE_NOT_FOUND);
+  return purged;
 }
 
 export interface DeleteAnswer {
@@ -266,36 +301,48 @@ export async function deleteFiles(
   const removalIds: string[] = [];
   const answer = await deps.inTenant(ctx.tenantId, (trx) =>
     once(trx, ctx.tenantId, key, 'delete', async (): Promise<BulkDeleteAnswer> => {
-      const errors: FileError[] = [];
-      const visible: FileRecord[] = [];
-      for (const fileId of new Set(input.fileIds)) {
-        try {
-          visible.push((await readableFile(trx, acting.caller, fileId)).file);
-        } catch (error) {
-          if (!(error instanceof HttpProblem) || error.status !== 404) throw error;
-          errors.push({ fileId, code: 'not_found', message: FILE_NOT_FOUND });
-        }
-      }
-      if (visible.length === 0) throw problems.notFound(FILE_NOT_FOUND);
-      const { owned, others } = ownedSelection(visible, ctx.userId);
+      const { readable, notFound } = await readableFiles(trx, acting.caller, input.fileIds);
+      const errors: FileError[] = notFound.map((fileId) => ({
+        fileId,
+        code: 'not_found',
+        message: FILE_NOT_FOUND,
+      }));
+      if (readable.length === 0) throw problems.notFound(FILE_NOT_FOUND);
+      const { owned, others } = ownedSelection(
+        readable.map((place) => ({
+          ...place,
+          id: place.file.id,
+          ownerId: place.file.ownerId,
+          createdBy: place.file.createdBy,
+        })),
+        ctx.userId,
+      );
       if (owned.length === 0) throw new HttpProblem(403, 'NO_OWNED_FILES', TRASH_TEXTS.noOwned);
       const deletedIds: string[] = [];
       let totalSize = 0;
-      for (const file of owned) {
-        try {
-          await trx.transaction(async (savepoint) => {
-            if (input.permanent) {
-              removalIds.push(
-                ...(await purgeOne(deps, savepoint, acting, file.id, 'FILE_DELETED')).removalIds,
-              );
-            } else {
-              await trashOne(deps, savepoint, acting, file.id);
-            }
-          });
-          deletedIds.push(file.id);
-          totalSize += file.size;
-        } catch (error) {
-          errors.push(fileError(deps, file.id, error, 'DELETE_FAILED'));
+      if (input.permanent) {
+        const permitted: string[] = [];
+        const hardDelete = driveAbilities(acting.caller).canHardDeleteFiles;
+        for (const place of owned) {
+          const refusal = hardDelete
+            ? refusalOf(acting.caller, place)
+            : problems.forbidden(TRASH_TEXTS.noHardDelete);
+          if (refusal) errors.push(fileError(deps, place.id, refusal, 'DELETE_FAILED'));
+          else permitted.push(place.id);
+        }
+        const purged = await purgeFiles(deps, trx, acting.actor, permitted, 'FILE_DELETED');
+        deletedIds.push(...purged.purgedIds);
+        totalSize = purged.totalSize;
+        removalIds.push(...purged.removalIds);
+      } else {
+        for (const { file } of owned) {
+          try {
+            await trx.transaction((savepoint) => trashOne(deps, savepoint, acting, file.id));
+            deletedIds.push(file.id);
+            totalSize += file.size;
+          } catch (error) {
+            errors.push(fileError(deps, file.id, error, 'DELETE_FAILED'));
+          }
         }
       }
       if (deletedIds.length === 0) {
@@ -399,19 +446,23 @@ export async function emptyTrash(
       let after: string | undefined;
       for (;;) {
         const page = await store.trashed(EMPTY_TRASH_PAGE, after, input.driveId);
-        for (const file of page) {
-          try {
-            const purged = await trx.transaction((savepoint) =>
-              purgeOne(deps, savepoint, acting, file.id, 'FILE_PURGED'),
-            );
-            purgedIds.push(file.id);
-            releasedBytes += purged.releasedBytes;
-            removalIds.push(...purged.removalIds);
-          } catch (error) {
-            if (!(error instanceof HttpProblem)) throw error;
-            skipped += 1;
-          }
-        }
+        const { readable, notFound } = await readableFiles(
+          trx,
+          acting.caller,
+          page.map((file) => file.id),
+        );
+        const permitted = readable.filter((place) => !refusalOf(acting.caller, place));
+        skipped += notFound.length + readable.length - permitted.length;
+        const purged = await purgeFiles(
+          deps,
+          trx,
+          acting.actor,
+          permitted.map((place) => place.file.id),
+          'FILE_PURGED',
+        );
+        purgedIds.push(...purged.purgedIds);
+        releasedBytes += purged.releasedBytes;
+        removalIds.push(...purged.removalIds);
         const last = page.at(-1);
         if (page.length < EMPTY_TRASH_PAGE || !last) break;
         after = last.id;
@@ -475,7 +526,7 @@ async function restoreOne(
   if (file.status !== 'trashed') throw problems.conflict(TRASH_TEXTS.notTrashed, 'NOT_TRASHED');
   if (file.releasedBytes !== null && capacity !== undefined) {
     const { used } = await new UsageStore(trx).get(actor.tenantId);
-    const refusal = restoreQuotaRefusal({ limitBytes: capacity, usedBytes: used }, file.releasedBytes);
+    const refusal = quotaRefusal({ limitBytes: capacity, usedBytes: used }, file.releasedBytes);
     if (refusal) {
       throw new HttpProblem(413, 'STORAGE_LIMIT_EXCEEDED', refusal.message, undefined, {
         remainingGB: refusal.remainingGB,

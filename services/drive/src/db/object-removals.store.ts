@@ -34,23 +34,30 @@ export class ObjectRemovalStore {
   constructor(private readonly db: Knex) {}
 
   /**
-   * Queues the keys in the purge's transaction (they commit with the record's removal), due at `at`; answers the
+   * Queues the keys in the purge's transaction (they commit with the records' removal), due at `at`; answers the
    * queue ids (the purge removes them right after its commit).
    */
   async add(
     trx: Knex.Transaction,
     tenantId: string,
-    fileId: string,
-    keys: readonly string[],
+    objects: readonly { fileId: string; key: string }[],
     at: Date,
   ): Promise<string[]> {
-    if (keys.length === 0) return [];
-    const rows = await trx<RemovalRow>('object_removals')
-      .insert(
-        keys.map((key) => ({ tenant_id: tenantId, object_key: key, file_id: fileId, next_attempt_at: at })),
-      )
-      .returning('id');
-    return rows.map((row) => String(row.id));
+    const ids: string[] = [];
+    for (let start = 0; start < objects.length; start += 1_000) {
+      const rows = await trx<RemovalRow>('object_removals')
+        .insert(
+          objects.slice(start, start + 1_000).map((object) => ({
+            tenant_id: tenantId,
+            object_key: object.key,
+            file_id: object.fileId,
+            next_attempt_at: at,
+          })),
+        )
+        .returning('id');
+      ids.push(...rows.map((row) => String(row.id)));
+    }
+    return ids;
   }
 
   /**

@@ -87,10 +87,11 @@ export class ReferenceStore {
     return (await this.trx('file_refs').where({ file_id: fileId, id }).delete()) > 0;
   }
 
-  /** Every reference of the file and every one still to write (a purge). */
-  async removeAll(fileId: string): Promise<void> {
-    await this.trx('file_refs').where({ file_id: fileId }).delete();
-    await this.trx('file_ref_intents').where({ file_id: fileId }).delete();
+  /** Every reference of these files and every one still to write (a purge). */
+  async removeAll(fileIds: readonly string[]): Promise<void> {
+    if (fileIds.length === 0) return;
+    await this.trx('file_refs').whereIn('file_id', fileIds).delete();
+    await this.trx('file_ref_intents').whereIn('file_id', fileIds).delete();
   }
 
   /** Keeps the reference to write later; a second failure of the same one counts another attempt. */

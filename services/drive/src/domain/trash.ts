@@ -1,7 +1,6 @@
 // Trash, restore and purge (drive.md §4, §6, §8): who a bulk delete applies to, what a refused delete says, and the
 // texts of the answers. Browser-safe: the web shows the same texts.
 import type { DeleteRefusal } from './access.js';
-import { GIB } from './constants.js';
 
 export const TRASH_TEXTS = {
   trashed: 'File moved to trash',
@@ -55,27 +54,4 @@ export function deleteText(permanent: boolean, count: number): string {
 /** The answer line of a restore of `count` files. */
 export function restoreText(count: number): string {
   return count === 1 ? TRASH_TEXTS.restored : `${String(count)} files restored`;
-}
-
-/** A size in GB (GiB) with two decimals, as the storage limit text gives it. */
-const gigabytes = (bytes: number): number => Number((Math.max(bytes, 0) / GIB).toFixed(2));
-
-/**
- * A restore takes back the bytes its soft delete released: refused with drive.md §8's STORAGE_LIMIT_EXCEEDED text
- * when they no longer fit in what remains. Undefined when they fit.
- */
-export function restoreQuotaRefusal(
-  quota: { limitBytes: number; usedBytes: number },
-  bytes: number,
-): { message: string; remainingGB: number; requiredGB: number } | undefined {
-  const remaining = Math.max(quota.limitBytes - quota.usedBytes, 0);
-  if (bytes <= remaining) return undefined;
-  const [remainingGB, requiredGB] = [gigabytes(remaining), gigabytes(bytes)];
-  return {
-    message:
-      `Storage limit exceeded. You have ${remainingGB.toFixed(2)} GB remaining, but this file requires ` +
-      `${requiredGB.toFixed(2)} GB. Please upgrade your storage plan or delete some files.`,
-    remainingGB,
-    requiredGB,
-  };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 export const sweepRequest = z.object({
-  /** Every tenant of the region and the thumbnails (system.superadmin only); otherwise the caller's tenant. */
+  /** Every tenant of the region (system.superadmin only); otherwise the caller's tenant. */
   region: z.boolean().default(false),
 });
 

@@ -1,0 +1,201 @@
+// The drive's endpoints of the bff (`/api/drive/*` → the drive's `/v1/*`), injected into the app's RTK Query API.
+// Tags make every mutation refresh the lists it changes; the files stream (useFileStream) refreshes them when
+// someone else changes them.
+import type {
+  DeleteResponse,
+  EmptyTrashResponse,
+  PurgeResponse,
+  RepairRefsResponse,
+  RestoreResponse,
+} from '@workspace/drive/contract';
+import { api } from '../../../app/api';
+import type {
+  Colleague,
+  CreateDriveInput,
+  Drive,
+  DriveAbilitiesResponse,
+  FileList,
+  FileListQuery,
+  Folder,
+  FolderInput,
+  FolderUpdate,
+  Library,
+  StorageSummary,
+  UpdateDriveInput,
+} from './types';
+
+const driveTags = [
+  'DriveAbilities',
+  'DriveFiles',
+  'Drives',
+  'DriveLibraries',
+  'DriveFolders',
+  'DriveStorage',
+] as const;
+
+const search = (params: Record<string, string | number | undefined | null>): string => {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined && value !== null && value !== '') query.set(key, String(value));
+  const text = query.toString();
+  return text ? `?${text}` : '';
+};
+
+/** A mutation's idempotency key: random, or the spec's form for deletes (tenant:file:delete). */
+const idempotent = (key: string = crypto.randomUUID()) => ({ 'x-idempotency-key': key });
+
+export const driveApi = api.enhanceEndpoints({ addTagTypes: driveTags }).injectEndpoints({
+  endpoints: (build) => ({
+    driveAbilities: build.query<DriveAbilitiesResponse, undefined>({
+      query: () => '/drive/me/abilities',
+      providesTags: ['DriveAbilities'],
+    }),
+    files: build.query<FileList, FileListQuery>({
+      query: (filters) => `/drive/files${search({ ...filters })}`,
+      providesTags: ['DriveFiles'],
+    }),
+    storage: build.query<StorageSummary, undefined>({
+      query: () => '/drive/storage',
+      providesTags: ['DriveStorage'],
+    }),
+    drives: build.query<{ drives: Drive[] }, undefined>({
+      query: () => '/drive/drives',
+      providesTags: ['Drives'],
+    }),
+    libraries: build.query<{ libraries: Library[] }, { driveId?: string }>({
+      query: ({ driveId }) => `/drive/libraries${search({ driveId })}`,
+      providesTags: ['DriveLibraries'],
+    }),
+    folders: build.query<{ items: Folder[] }, { driveId: string }>({
+      query: ({ driveId }) => `/drive/drives/${encodeURIComponent(driveId)}/folders`,
+      providesTags: ['DriveFolders'],
+    }),
+    people: build.query<{ items: Colleague[] }, undefined>({
+      query: () => '/users/directory',
+    }),
+
+    createDrive: build.mutation<{ driveId: string }, CreateDriveInput>({
+      query: (body) => ({ url: '/drive/drives/create', method: 'POST', body, headers: idempotent() }),
+      invalidatesTags: ['Drives', 'DriveLibraries'],
+    }),
+    updateDrive: build.mutation<unknown, UpdateDriveInput>({
+      query: (body) => ({ url: '/drive/drives/update', method: 'POST', body, headers: idempotent() }),
+      invalidatesTags: ['Drives', 'DriveFiles'],
+    }),
+    createLibrary: build.mutation<
+      { libraryId: string },
+      { driveId: string; name: string; description: string }
+    >({
+      query: (body) => ({ url: '/drive/libraries', method: 'POST', body, headers: idempotent() }),
+      invalidatesTags: ['DriveLibraries'],
+    }),
+    createFolder: build.mutation<{ folderId: string }, FolderInput>({
+      query: (body) => ({ url: '/drive/folders/create', method: 'POST', body, headers: idempotent() }),
+      invalidatesTags: ['DriveFolders'],
+    }),
+    updateFolder: build.mutation<unknown, FolderUpdate>({
+      query: (body) => ({ url: '/drive/folders/update', method: 'POST', body, headers: idempotent() }),
+      invalidatesTags: ['DriveFolders', 'DriveFiles'],
+    }),
+    deleteFolder: build.mutation<unknown, { driveId: string; folderId: string }>({
+      query: (body) => ({ url: '/drive/folders/delete', method: 'POST', body, headers: idempotent() }),
+      invalidatesTags: ['DriveFolders', 'DriveFiles'],
+    }),
+    /** Move files into a folder (null: the root), then refresh the drive's folder counts. */
+    folderAssign: build.mutation<unknown, { driveId: string; fileIds: string[]; toFolderId: string | null }>({
+      async queryFn(body, _api, _extra, baseQuery) {
+        const moved = await baseQuery({
+          url: '/drive/mutations/folder-assign',
+          method: 'POST',
+          body,
+          headers: idempotent(),
+        });
+        if (moved.error) return { error: moved.error };
+        await baseQuery({
+          url: '/drive/folders/update-counts',
+          method: 'POST',
+          body: { driveId: body.driveId },
+          headers: idempotent(),
+        });
+        return { data: moved.data };
+      },
+      invalidatesTags: ['DriveFolders', 'DriveFiles'],
+    }),
+
+    /** Trash a file (or delete it for good when the drive says so); one call per file. */
+    deleteFile: build.mutation<DeleteResponse, { tenantId: string; fileId: string }>({
+      query: (body) => ({
+        url: '/drive/mutations/delete',
+        method: 'POST',
+        body,
+        headers: idempotent(`${body.tenantId}:${body.fileId}:delete`),
+      }),
+      invalidatesTags: ['DriveFiles', 'DriveStorage', 'DriveFolders'],
+    }),
+    purgeFile: build.mutation<PurgeResponse, { fileId: string }>({
+      query: (body) => ({ url: '/drive/mutations/purge', method: 'POST', body, headers: idempotent() }),
+      invalidatesTags: ['DriveFiles', 'DriveStorage', 'DriveFolders'],
+    }),
+    restoreFiles: build.mutation<RestoreResponse, { fileIds: string[] }>({
+      query: (body) => ({ url: '/drive/mutations/restore', method: 'POST', body, headers: idempotent() }),
+      invalidatesTags: ['DriveFiles', 'DriveStorage', 'DriveFolders'],
+    }),
+    emptyTrash: build.mutation<EmptyTrashResponse, undefined>({
+      query: () => ({ url: '/drive/mutations/empty-trash', method: 'POST', body: {}, headers: idempotent() }),
+      invalidatesTags: ['DriveFiles', 'DriveStorage'],
+    }),
+    repairRefs: build.mutation<RepairRefsResponse, { fileId: string }>({
+      query: (body) => ({
+        url: '/drive/mutations/repair-refs',
+        method: 'POST',
+        body,
+        headers: idempotent(),
+      }),
+      invalidatesTags: ['DriveFiles'],
+    }),
+    setStar: build.mutation<unknown, { fileId: string; starred: boolean }>({
+      query: ({ fileId, starred }) => ({
+        url: `/drive/files/${encodeURIComponent(fileId)}/star`,
+        method: starred ? 'PUT' : 'DELETE',
+      }),
+      invalidatesTags: ['DriveFiles'],
+    }),
+    clearStars: build.mutation<unknown, undefined>({
+      query: () => ({ url: '/drive/files/stars', method: 'DELETE' }),
+      invalidatesTags: ['DriveFiles'],
+    }),
+    clearRecent: build.mutation<unknown, undefined>({
+      query: () => ({ url: '/drive/files/recent', method: 'DELETE' }),
+      invalidatesTags: ['DriveFiles'],
+    }),
+  }),
+});
+
+export const {
+  useDriveAbilitiesQuery,
+  useFilesQuery,
+  useStorageQuery,
+  useDrivesQuery,
+  useLibrariesQuery,
+  useFoldersQuery,
+  usePeopleQuery,
+  useCreateDriveMutation,
+  useUpdateDriveMutation,
+  useCreateLibraryMutation,
+  useCreateFolderMutation,
+  useUpdateFolderMutation,
+  useDeleteFolderMutation,
+  useFolderAssignMutation,
+  useDeleteFileMutation,
+  usePurgeFileMutation,
+  useRestoreFilesMutation,
+  useEmptyTrashMutation,
+  useRepairRefsMutation,
+  useSetStarMutation,
+  useClearStarsMutation,
+  useClearRecentMutation,
+} = driveApi;
+
+/** Refetches every file list (the files stream, an upload finished). */
+export const invalidateFiles = () =>
+  driveApi.util.invalidateTags(['DriveFiles', 'DriveStorage', 'DriveFolders']);
