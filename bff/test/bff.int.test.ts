@@ -568,6 +568,18 @@ describe('HTTP surface', () => {
         'GET /api/cis/jobs/{id}/stream',
         'POST /api/portal/cis/invoices',
         'POST /api/portal/invite',
+        // The drive (ADR 0049): its API with the staff token, the file list's stream, a drawn signature's larger body,
+        // and the public share links without a session.
+        'GET /api/drive/*path',
+        'POST /api/drive/*path',
+        'PUT /api/drive/*path',
+        'DELETE /api/drive/*path',
+        'GET /api/drive/files/stream',
+        'POST /api/drive/signatures/{taskId}/sign',
+        'GET /api/public/shares/*path',
+        'POST /api/public/shares/*path',
+        // The colleague directory (Share File, Create Shared Drive).
+        'GET /api/users/directory',
       ].sort(),
     );
   });

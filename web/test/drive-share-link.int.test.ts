@@ -4,7 +4,7 @@
 import type { Page } from 'playwright-core';
 import { shots, visible } from './browser.js';
 import { choose, dialog, until } from './cis-stack.js';
-import { ADMIN, pdfBytes, seedPlace, uploadFile } from './drive-share-seed.js';
+import { ADMIN, MANAGER, pdfBytes, seedPlace, uploadFile } from './drive-share-seed.js';
 import { driveStackPerFile, type DriveBrowserStack } from './drive-stack.js';
 
 let stack: DriveBrowserStack;
@@ -149,6 +149,44 @@ describe('sharing a file by link', () => {
     await visible(visitor.getByText('Sign in to open this share', { exact: true }));
     await visitor.screenshot({ path: `${shots}/drive-share-sign-in.png` });
     await visitor.context().close();
+    await page.context().close();
+  });
+
+  it('Share File: colleagues but yourself, searched, selected, shared with ("Share with {n} user(s)")', async () => {
+    const page = await stack.newPage(ADMIN.email);
+    await page.goto(`${stack.baseUrl}/drive/all`);
+    await page.getByTestId('drive-toolbar').getByText('List', { exact: true }).click();
+    await page.getByRole('button', { name: 'Share RAMS.pdf' }).click();
+    const share = dialog(page, 'Share File');
+    await visible(share.getByPlaceholder('Search by name or email...'));
+    // The seven demo users but the one signed in.
+    await visible(share.getByText('6 user(s) available'));
+    expect(await share.getByText(ADMIN.name, { exact: true }).count()).toBe(0);
+    const list = share.locator('.share-user-list');
+    expect(
+      await list.evaluate(
+        (element) => (element as unknown as { style: { maxHeight: string } }).style.maxHeight,
+      ),
+    ).toBe('20rem');
+    await visible(share.getByText('0 user(s) selected'));
+    expect(await share.getByRole('button', { name: 'Share with 0 user(s)' }).isDisabled()).toBe(true);
+
+    await share.getByPlaceholder('Search by name or email...').fill('zzz');
+    await visible(share.getByText('No users found'));
+    await share.getByPlaceholder('Search by name or email...').fill('');
+    await share.getByRole('button', { name: 'Select All' }).click();
+    await visible(share.getByText('6 user(s) selected'));
+    await share.getByRole('button', { name: 'Clear' }).click();
+    await visible(share.getByText('0 user(s) selected'));
+
+    await share.getByPlaceholder('Search by name or email...').fill('manager@');
+    await visible(share.getByText('1 user(s) available'));
+    await share.getByText(MANAGER.name, { exact: true }).click();
+    await visible(share.getByText('1 user(s) selected'));
+    await page.screenshot({ path: `${shots}/drive-share-file-dialog.png` });
+    await share.getByRole('button', { name: 'Share with 1 user(s)' }).click();
+    await visible(page.getByText('File sharing settings updated'));
+    await share.waitFor({ state: 'detached' });
     await page.context().close();
   });
 });

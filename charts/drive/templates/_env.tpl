@@ -1,11 +1,12 @@
 {{/*
 The drive's environment (ConfigMap): the shared base, and what the chart derives when not set:
   IDENTITY_URL   http://<release>-identity (tenant regions, storage tiers, colleagues' names),
+  CIS_URL        http://<release>-cis (the CIS documents the drive files, ADR 0046),
   JWKS_URL       http://<release>-identity/.well-known/jwks.json (access token keys),
   DRIVE_REGION   global.region (one release per region, ADR 0049),
   OBJECT_STORE_PUBLIC_URL  global.objectStorePublicUrl (the bff's CSP reads the same value).
 OBJECT_STORE_URL and OBJECT_STORE_PUBLIC_URL are required: the drive stores objects only in its region's object store.
-Secrets (DATABASE_URL, OBJECT_STORE_ACCESS_KEY, OBJECT_STORE_SECRET_KEY) come from existingSecrets and secretEnvVars,
+Secrets (DATABASE_URL, SHARE_LINK_SECRET, OBJECT_STORE_ACCESS_KEY, OBJECT_STORE_SECRET_KEY, CIS_DOCUMENTS_TOKEN) come from existingSecrets and secretEnvVars,
 never from here.
 */}}
 {{- define "drive.env" -}}
@@ -16,6 +17,9 @@ never from here.
 {{- end -}}
 {{- if not (hasKey $env "JWKS_URL") -}}
 {{- $_ := set $env "JWKS_URL" (printf "%s/.well-known/jwks.json" ((get $env "IDENTITY_URL") | trimSuffix "/")) -}}
+{{- end -}}
+{{- if not (hasKey $env "CIS_URL") -}}
+{{- $_ := set $env "CIS_URL" (printf "http://%s" (include "workspace-lib.siblingFullname" (dict "name" "cis" "context" .))) -}}
 {{- end -}}
 {{- if and (not (hasKey $env "DRIVE_REGION")) .Values.global.region -}}
 {{- $_ := set $env "DRIVE_REGION" .Values.global.region -}}

@@ -28,6 +28,8 @@ export const embedded: EmbeddedService = {
       IDENTITY_URL: identityUrl,
       NOTIFICATION_URL: context.urlOf('notification'),
       NOTIFICATION_TOKEN: context.secret('notificationToken'),
+      // The drive fetches the documents cis issues with it (ADR 0046); the drive's embedded entry reads the same.
+      CIS_DOCUMENTS_TOKEN: context.secret('cisDocumentsToken'),
       CIS_TESTING_TOOLS: context.env.CIS_TESTING_TOOLS ?? 'true',
     });
     const mailer = new NotificationClient({

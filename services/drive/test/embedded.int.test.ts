@@ -14,6 +14,7 @@ let running: EmbeddedRunning | undefined;
 const bus = new MemoryBus(createLogger({ name: 'bus', level: 'silent' }));
 const bucket = `t-drive-embedded-${randomBytes(4).toString('hex')}`;
 const store = testObjectStoreEnv();
+const secretsAsked: string[] = [];
 
 beforeAll(async () => {
   identity = await startIdentityHarness();
@@ -41,10 +42,15 @@ function context(): EmbeddedContext {
     logger: createLogger({ name: 'embedded', level: 'silent' }),
     publicUrl: 'http://localhost:8080',
     urlOf: (name) => {
-      if (name !== 'identity') throw new Error(`the drive asked for ${name}`);
-      return identity.baseUrl;
+      if (name === 'identity') return identity.baseUrl;
+      // cis is asked only when a CIS document is to be filed: none is here.
+      if (name === 'cis') return 'http://127.0.0.1:9';
+      throw new Error(`the drive asked for ${name}`);
     },
-    secret: () => randomBytes(32).toString('hex'),
+    secret: (name) => {
+      secretsAsked.push(name);
+      return randomBytes(32).toString('hex');
+    },
     provision: (options) =>
       provisionServiceSchema(identity.database.adminUrl, {
         ...options,
@@ -60,7 +66,7 @@ function context(): EmbeddedContext {
 
 describe("the drive's embedded entry (make up)", () => {
   it("starts on its port with up.sh's MinIO settings, makes its region's bucket, and serves identity's users", async () => {
-    expect(embedded).toMatchObject({ name: 'drive', port: 8084, after: ['identity'] });
+    expect(embedded).toMatchObject({ name: 'drive', port: 8084, after: ['identity', 'cis'] });
     running = await embedded.start(context());
     const base = `http://127.0.0.1:${embedded.port}`;
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
@@ -82,5 +88,7 @@ describe("the drive's embedded entry (make up)", () => {
       headers: { authorization: `Bearer ${String(signedIn.body.accessToken)}` },
     });
     expect(abilities.status).toBe(200);
+    // The CIS documents' token is the local secret cis's embedded entry reads too.
+    expect(secretsAsked).toContain('cisDocumentsToken');
   });
 });
