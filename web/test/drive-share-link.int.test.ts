@@ -30,7 +30,13 @@ describe('sharing a file by link', () => {
     const create = dialog(page, 'Create Share');
     await create.getByLabel('Name').fill('RAMS for Brick Ltd');
     await choose(page, create.getByLabel('Library'), 'Site documents');
-    await choose(page, create.getByLabel('Files'), 'RAMS.pdf');
+    // A multiple select stays open after a pick: Escape closes it.
+    await create.getByLabel('Files').click();
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: 'RAMS.pdf' })
+      .click();
+    await page.keyboard.press('Escape');
+    await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
     await create.getByLabel('Passcode').fill('4821');
     await create.getByRole('button', { name: 'Create' }).click();
 
@@ -50,7 +56,7 @@ describe('sharing a file by link', () => {
     );
     expect(copied).toBe(shareUrl);
     await page.screenshot({ path: `${shots}/drive-share-links.png` });
-    await links.getByRole('button', { name: 'Close' }).click();
+    await links.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
 
     const card = page.locator('.share-card', { hasText: 'RAMS for Brick Ltd' });
     await visible(card);
@@ -96,7 +102,8 @@ describe('sharing a file by link', () => {
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Download RAMS.pdf' }).click(),
+      // A download is a link (the browser follows the drive's redirect to the object store).
+      page.getByRole('link', { name: 'Download RAMS.pdf' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('RAMS.pdf');
     const saved = await download.path();
@@ -128,7 +135,10 @@ describe('sharing a file by link', () => {
       ),
     );
     await page.screenshot({ path: `${shots}/drive-share-links-not-public.png` });
-    await dialog(page, 'Share Links').getByRole('button', { name: 'Close' }).click();
+    await dialog(page, 'Share Links')
+      .locator('.ant-modal-footer')
+      .getByRole('button', { name: 'Close' })
+      .click();
 
     await card.getByRole('button', { name: 'Rebuild' }).click();
     await page.locator('.confirm-dialog').getByRole('button', { name: 'Rebuild' }).click();

@@ -1,7 +1,7 @@
 // Journey: a contractor asks a colleague to sign a PDF (Request Signature on the signatures page's file), the
 // colleague finds it among the pending requests, signs by drawing on the canvas, and the document moves to the
 // signed list; the empty states of both lists first.
-import { shots, visible } from './browser.js';
+import { animationsDone, shots, visible } from './browser.js';
 import { choose, dialog } from './cis-stack.js';
 import { ADMIN, MANAGER, pdfBytes, seedPlace, uploadFile } from './drive-share-seed.js';
 import { driveStackPerFile, type DriveBrowserStack } from './drive-stack.js';
@@ -47,6 +47,8 @@ describe('requesting and completing a signature', () => {
     const sign = dialog(signer, 'Sign PDF');
     const pad = sign.getByLabel('Signature');
     await visible(pad);
+    // Measured once the dialog has finished opening (its zoom would move the strokes onto the mask).
+    await animationsDone(sign);
     const box = await pad.boundingBox();
     if (!box) throw new Error('no signature pad');
     await signer.mouse.move(box.x + 30, box.y + box.height * 0.7);

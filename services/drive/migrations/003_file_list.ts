@@ -81,22 +81,26 @@ export const fileList: Migration = {
           LIMIT greatest(1, least(max_tenants, 1000))
       $$`);
 
-    // The list's other sorts within a drive, the owner-name search, and files shared with a user by name.
-    await knex.raw(`CREATE INDEX files_drive_name ON files (tenant_id, drive_id, status, name_lower, id)`);
-    await knex.raw(`CREATE INDEX files_drive_size ON files (tenant_id, drive_id, status, size, id)`);
-    await knex.raw(`CREATE INDEX files_drive_updated ON files (tenant_id, drive_id, status, updated_at, id)`);
+    // The list's other sorts (walked either way), the owner-name search, and files shared with a user by name.
+    await knex.raw(`CREATE INDEX files_tenant_name ON files (tenant_id, status, name_lower, id)`);
+    await knex.raw(`CREATE INDEX files_tenant_size ON files (tenant_id, status, size, id)`);
+    await knex.raw(`CREATE INDEX files_tenant_updated ON files (tenant_id, status, updated_at, id)`);
     await knex.raw(
       `CREATE INDEX files_owner_name_trgm ON files USING gin (lower(owner_name) public.gin_trgm_ops)`,
     );
     await knex.raw(`CREATE INDEX files_shared_with ON files USING gin (shared_with)`);
+    // The Shared view and the shared pill, newest first (the list's own condition, so the planner can use it).
+    await knex.raw(`CREATE INDEX files_shared_created ON files (tenant_id, status, created_at DESC, id DESC)
+      WHERE (visibility = 'shared' OR cardinality(shared_with) > 0)`);
   },
   async down(knex) {
     for (const index of [
       'files_shared_with',
+      'files_shared_created',
       'files_owner_name_trgm',
-      'files_drive_updated',
-      'files_drive_size',
-      'files_drive_name',
+      'files_tenant_updated',
+      'files_tenant_size',
+      'files_tenant_name',
       'files_thumbnail_pending',
     ]) {
       await knex.raw(`DROP INDEX IF EXISTS ${index}`);

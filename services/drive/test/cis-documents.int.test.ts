@@ -50,11 +50,11 @@ class FlakyObjects extends ObjectStore {
 }
 
 /** A proxy in front of cis that answers 503 on demand, as cis does when it is down. */
-const proxy = { failing: false, refused: 0, server: undefined as Server | undefined };
+const proxy = { failing: false, refused: [] as string[], server: undefined as Server | undefined };
 async function startProxy(target: string): Promise<string> {
   const server = createServer((req, res) => {
     if (proxy.failing) {
-      proxy.refused += 1;
+      proxy.refused.push(req.url ?? '');
       res.writeHead(503).end();
       return;
     }
@@ -163,6 +163,16 @@ describe('CIS documents filed into the CIS drive', () => {
     const bytes = Buffer.concat(chunks);
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
     expect(sha256Hex(bytes)).toBe(stored.file?.checksum);
+    // The drive's stats count it (a drive administrator sees the tenant-wide cis drive, not its documents).
+    const drive = await h.call(
+      await h.token(DRIVE_ADMIN_SCOPES),
+      'GET',
+      `/drives/${stored.file?.driveId ?? ''}`,
+    );
+    expect(drive.body.drive).toMatchObject({
+      name: 'CIS Documents',
+      stats: { fileCount: 1, totalSize: bytes.length, lastActivity: expect.any(String) },
+    });
     const audited = await h.definition
       .deps()
       .inTenant('demo', (trx) => trx('outbox').where({ type: 'drive.cis.document_filed' }).select('payload'));
@@ -194,10 +204,12 @@ describe('CIS documents filed into the CIS drive', () => {
   it('retries while cis is down, never dropping the document, and files it once cis answers', async () => {
     const [, id = ''] = statements;
     proxy.failing = true;
-    proxy.refused = 0;
+    proxy.refused = [];
+    // The client tries a GET three times (its own retries): more than three refusals is the consumer trying again.
+    const tries = () => proxy.refused.filter((url) => url.includes(id)).length;
     try {
       expect((await issue(id)).status).toBe(200);
-      await eventually(() => Promise.resolve(proxy.refused >= 2), 60_000, 'the drive to try cis twice');
+      await eventually(() => Promise.resolve(tries() > 3), 60_000, 'the drive to try cis again');
       expect(await filingOf('statement', id)).toBeUndefined();
     } finally {
       proxy.failing = false;
@@ -305,5 +317,49 @@ describe('CIS documents filed into the CIS drive', () => {
       policies: { shareAllowed: true },
     });
     expect(reopen.status).toBe(404);
+  });
+
+  it('through the file routes: 404 and left out of the list without cis.pii.unmask; never shared, by link or with people', async () => {
+    const ids = (await filings()).map((filing) => filing.fileId);
+    const viewer = await h.token(
+      ['drive.view', 'drive.read', 'drive.file.read', 'drive.file.share'],
+      'demo',
+      READER,
+    );
+    const admin = await h.token(DRIVE_ADMIN_SCOPES, 'demo', READER);
+    const holder = await h.token(UNMASK, 'demo', READER);
+    const [first = ''] = ids;
+    for (const token of [viewer, admin]) {
+      expect((await h.call(token, 'GET', `/files/${first}`)).status).toBe(404);
+      expect((await h.call(token, 'GET', `/download?fileId=${first}`)).status).toBe(404);
+      const listed = await h.call(token, 'GET', '/files?pageSize=200');
+      expect(listed.status).toBe(200);
+      const listedIds = (listed.body.items as { id: string }[]).map((item) => item.id);
+      expect(ids.filter((id) => listedIds.includes(id))).toEqual([]);
+    }
+    const opened = await h.call(holder, 'GET', `/files/${first}`);
+    expect(opened.status).toBe(200);
+    const listed = await h.call(holder, 'GET', '/files?pageSize=200');
+    expect((listed.body.items as { id: string }[]).map((item) => item.id)).toEqual(
+      expect.arrayContaining(ids),
+    );
+    const libraryId = (opened.body.file as { libraryId: string }).libraryId;
+    for (const visibility of ['restricted', 'tenant', 'public']) {
+      const share = await h.call(holder, 'POST', '/mutations/share', {
+        name: 'Statements',
+        libraryId,
+        fileIds: [first],
+        visibility,
+        allowedUids: ['00000000-0000-4000-8000-0000000000b2'],
+      });
+      expect([visibility, share.status]).toEqual([visibility, 403]);
+    }
+    const withPeople = await h.call(holder, 'POST', `/files/${first}/share-with`, {
+      userIds: ['00000000-0000-4000-8000-0000000000b2'],
+    });
+    expect(withPeople.status).toBe(403);
+    const shares = await h.call(holder, 'GET', '/shares');
+    expect(shares.status).toBe(200);
+    expect(shares.body.counts).toEqual({ all: 0, active: 0, expired: 0 });
   });
 });

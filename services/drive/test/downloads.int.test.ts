@@ -258,6 +258,49 @@ describe('thumbnails', () => {
     expect(await sharp(bytes).metadata()).toMatchObject({ width: 320, height: 160 });
   });
 
+  it("a new version gets its own thumbnail, and the previous version's goes", async () => {
+    const png = (colour: string) =>
+      sharp({ create: { width: 64, height: 64, channels: 3, background: colour } })
+        .png()
+        .toBuffer();
+    const file = await seedFile(h, {
+      driveId: drive,
+      libraryId: library,
+      name: 'Logo.png',
+      bytes: await png('#ff0000'),
+      mimeType: 'image/png',
+    });
+    const first = await eventually(
+      async () => (await storedFile(file.id))?.thumbnailPath ?? undefined,
+      60_000,
+      'the first thumbnail',
+    );
+    const deps = h.definition.deps();
+    const current = await storedFile(file.id);
+    if (!current) throw new Error('file vanished');
+    await deps.inTenant('demo', async (trx) =>
+      storeServerVersion(deps, trx, { tenantId: 'demo', userId: DRIVE_ADMIN_ID }, current, {
+        bytes: await png('#00ff00'),
+        mimeType: 'image/png',
+        note: 'recoloured',
+      }),
+    );
+    const second = await eventually(
+      async () => {
+        const path = (await storedFile(file.id))?.thumbnailPath;
+        return path !== first ? path : undefined;
+      },
+      60_000,
+      'the second thumbnail',
+    );
+    expect(second).toBe(`tenants/demo/thumbs/${file.id}/v/2/logo.jpg`);
+    await eventually(
+      async () => (await h.objects.stat(first)) === undefined,
+      30_000,
+      'the old thumbnail removed',
+    );
+  });
+
   it('skips a file whose thumbnail cannot be made, which stays listed and downloadable', async () => {
     const broken = await seedFile(h, {
       driveId: drive,

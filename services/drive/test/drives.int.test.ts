@@ -164,6 +164,21 @@ describe('POST /drives/create (Create Shared Drive)', () => {
     }
   });
 
+  it('keeps a drive’s type to personal, shared, module or custom', async () => {
+    const custom = await createDrive(admin, { name: 'Client handover', type: 'custom' });
+    expect(custom.status).toBe(201);
+    expect(custom.body.drive).toMatchObject({ type: 'custom' });
+    expect((await createDrive(admin, { name: 'Team', type: 'team' })).status).toBe(400);
+    await expect(
+      h.definition.deps().inTenant('demo', (trx) =>
+        trx.raw(
+          `INSERT INTO drives (id, tenant_id, name, type, slug, owner_id, created_by)
+           VALUES (gen_random_uuid(), 'demo', 'X', 'team', 'x', 'u', 'u')`,
+        ),
+      ),
+    ).rejects.toThrow(/drives_type/);
+  });
+
   it('answers a repeated idempotency key with the first drive', async () => {
     const key = { 'x-idempotency-key': `drive-${String(Date.now())}` };
     const first = await createDrive(admin, { name: 'Once' }, key);
@@ -204,6 +219,19 @@ describe('GET /drives/:id', () => {
       updates: { name: 'Mine' },
     });
     expect(update.status).toBe(404);
+    expect((await h.call(admin, 'POST', `/drives/${acmeDrive}/members`, { userIds: [PEER] })).status).toBe(
+      404,
+    );
+    expect(
+      (await h.call(admin, 'PATCH', `/drives/${acmeDrive}/members/${PEER}`, { role: 'manager' })).status,
+    ).toBe(404);
+    expect((await h.call(admin, 'DELETE', `/drives/${acmeDrive}/members/${PEER}`)).status).toBe(404);
+    const own = (await createDrive(admin, { name: 'Own' })).body.driveId as string;
+    expect((await h.call(admin, 'GET', `/drives/${own}?tenantId=acme`)).status).toBe(404);
+    expect(
+      (await h.call(admin, 'POST', `/drives/${own}/members`, { tenantId: 'acme', userIds: [PEER] })).status,
+    ).toBe(404);
+    expect((await h.call(admin, 'DELETE', `/drives/${own}/members/${PEER}?tenantId=acme`)).status).toBe(404);
   });
 });
 
@@ -291,6 +319,16 @@ describe('drive members', () => {
     expect(ownerOut.status).toBe(409);
     expect(ownerOut.body.detail).toBe('The drive owner cannot be removed or given another role');
     expect((await h.call(owner, 'DELETE', `/drives/${id}/members/${OUTSIDER}`)).status).toBe(404);
+    expect((await h.call(owner, 'PATCH', `/drives/${id}/members/${PEER}`, { role: 'owner' })).status).toBe(
+      400,
+    );
+    await expect(
+      h.definition
+        .deps()
+        .inTenant('demo', (trx) =>
+          trx.raw(`UPDATE drive_members SET role = 'admin' WHERE drive_id = ? AND user_id = ?`, [id, PEER]),
+        ),
+    ).rejects.toThrow(/drive_members_role/);
     const events = await outboxRows('drive.drive.members_changed');
     expect(events.length).toBeGreaterThanOrEqual(3);
   });

@@ -168,6 +168,17 @@ describe('PATCH /libraries/:id', () => {
     expect(updated.at(-1)?.payload).toMatchObject({ action: 'LIBRARY_UPDATED', targetId: libraryId });
   });
 
+  it('keeps the delete policy to none, ownerOnly, managerOnly or twoPerson', async () => {
+    for (const deletePolicy of ['none', 'ownerOnly', 'managerOnly', 'twoPerson']) {
+      const answer = await h.call(admin, 'PATCH', `/libraries/${libraryId}`, { policies: { deletePolicy } });
+      expect(answer.body.library).toMatchObject({ policies: { deletePolicy } });
+    }
+    const other = await h.call(admin, 'PATCH', `/libraries/${libraryId}`, {
+      policies: { deletePolicy: 'never' },
+    });
+    expect(other.status).toBe(400);
+  });
+
   it('refuses a blank name, and a caller without drive.libraries.manage', async () => {
     const blank = await h.call(admin, 'PATCH', `/libraries/${libraryId}`, { name: ' ' });
     expect(blank.body.detail).toBe('Library name is required');
@@ -180,6 +191,19 @@ describe('PATCH /libraries/:id', () => {
 
   it('answers 404 for an unknown id, and for a library gated by a scope the caller lacks (not theirs to reopen)', async () => {
     expect((await h.call(admin, 'PATCH', `/libraries/${randomUUID()}`, { name: 'X' })).status).toBe(404);
+    expect(
+      (await h.call(admin, 'PATCH', `/libraries/${libraryId}`, { tenantId: 'acme', name: 'X' })).status,
+    ).toBe(404);
+    const acmeDriveId = await bareDrive('acme');
+    const acmeLibrary = await h.definition.deps().inTenant('acme', async (trx) => {
+      const { rows } = await trx.raw<{ rows: { id: string }[] }>(
+        `INSERT INTO libraries (id, tenant_id, drive_id, name, read_scopes, write_scopes, delete_scopes, share_scopes, created_by)
+         VALUES (gen_random_uuid(), 'acme', ?, 'Acme', '{drive.file.read}', '{}', '{}', '{}', 'u') RETURNING id`,
+        [acmeDriveId],
+      );
+      return rows[0]?.id ?? '';
+    });
+    expect((await h.call(admin, 'PATCH', `/libraries/${acmeLibrary}`, { name: 'X' })).status).toBe(404);
     const gated = await h.call(admin, 'POST', '/libraries', {
       driveId,
       name: 'Payroll',

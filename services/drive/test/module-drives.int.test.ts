@@ -118,6 +118,13 @@ describe('module drives, auto-provision on', () => {
       expect.objectContaining({ name: 'Operational' }),
       expect.objectContaining({
         name: 'Statements and returns',
+        kind: 'context',
+        context: {
+          moduleKey: 'cis',
+          entityType: 'documents',
+          entityId: 'statements-and-returns',
+          entityName: 'Statements and returns',
+        },
         acl: {
           readScopes: ['cis.pii.unmask'],
           writeScopes: [],

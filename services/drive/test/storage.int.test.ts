@@ -1,7 +1,15 @@
 import { londonDate } from '@workspace/rules';
 import { GIB } from '../src/domain/index.js';
 import { DRIVE_ADMIN_SCOPES, startDriveHarness, type DriveHarness } from './support.js';
-import { putParts, seedPlace, sha256, useStorage, type Grant } from './uploads-support.js';
+import {
+  adminQuery,
+  outboxRows,
+  putParts,
+  seedPlace,
+  sha256,
+  useStorage,
+  type Grant,
+} from './uploads-support.js';
 
 describe('storage: tier, capacity, use and usage stats', () => {
   let h: DriveHarness;
@@ -127,5 +135,57 @@ describe('storage: tier, capacity, use and usage stats', () => {
         })
       ).status,
     ).toBe(404);
+  });
+
+  it('changes the tier for a super-administrator: identity’s record and the drive’s custom limit (STORAGE_TIER_CHANGED)', async () => {
+    const refused = await h.call(admin, 'POST', '/storage/tier', { tenantId: 'demo', tier: 'enterprise' });
+    expect(refused.status).toBe(403);
+
+    await adminQuery(h, "UPDATE identity.users SET super_admin = true WHERE email = 'admin@demo.test'");
+    h.identity.definition.context().scopeCache.invalidateTenant('demo');
+    try {
+      const superAdmin = await h.signInAs('admin@demo.test');
+      const missing = await h.call(superAdmin, 'POST', '/storage/tier', { tier: 'starter' });
+      expect(missing.status).toBe(400);
+      expect(missing.body.detail).toBe('Tenant ID is required');
+      const noLimit = await h.call(superAdmin, 'POST', '/storage/tier', { tenantId: 'demo', tier: 'custom' });
+      expect(noLimit.status).toBe(400);
+
+      const changed = await h.call(superAdmin, 'POST', '/storage/tier', {
+        tenantId: 'demo',
+        tier: 'custom',
+        customLimitGB: 42,
+        customFeatures: { analytics: true },
+      });
+      expect(changed.status).toBe(200);
+      expect(changed.body).toMatchObject({
+        tier: 'custom',
+        limit: null,
+        customLimit: 42 * GIB,
+        cap: 42 * GIB,
+        features: { versioning: true, analytics: true, advancedSharing: false, customRetention: true },
+      });
+      const [tenant] = await adminQuery(
+        h,
+        "SELECT storage_tier FROM identity.tenants WHERE tenant_id = 'demo'",
+      );
+      expect(tenant?.storage_tier).toBe('custom');
+      expect(await outboxRows(h, 'drive.storage.tier_changed')).toHaveLength(1);
+      // Everyone's quota now reads the new tier.
+      expect((await h.call(admin, 'GET', '/storage')).body).toMatchObject({ tier: 'custom', cap: 42 * GIB });
+
+      const back = await h.call(superAdmin, 'POST', '/storage/tier', {
+        tenantId: 'demo',
+        tier: 'professional',
+      });
+      expect(back.body).toMatchObject({ tier: 'professional', customLimit: null, cap: 200 * GIB });
+    } finally {
+      await adminQuery(h, "UPDATE identity.users SET super_admin = false WHERE email = 'admin@demo.test'");
+      h.identity.definition.context().scopeCache.invalidateTenant('demo');
+      await adminQuery(
+        h,
+        "UPDATE identity.tenants SET storage_tier = 'professional' WHERE tenant_id = 'demo'",
+      );
+    }
   });
 });

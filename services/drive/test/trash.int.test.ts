@@ -186,7 +186,7 @@ describe('trash, restore and purge', () => {
       await adminQuery(
         h,
         `INSERT INTO drive.file_stars (tenant_id, file_id, user_id) VALUES ('demo', $1, $2);
-         INSERT INTO drive.file_views (tenant_id, file_id, user_id) VALUES ('demo', $1, $2);
+         INSERT INTO drive.file_views (tenant_id, file_id, user_id) VALUES ('demo', $1, $2) ON CONFLICT DO NOTHING;
          INSERT INTO drive.file_refs (id, tenant_id, file_id, module_id, entity_id) VALUES (gen_random_uuid(), 'demo', $1, 'schedule', 'event-1');`
           .replace(/\$2/g, `'${OTHER_ID}'`)
           .replace(/\$1/g, `'${file.id}'`),

@@ -96,4 +96,23 @@ describe('upload limits: the tenant quota first, then the library policy, then t
       expect(allowed.status).toBe(file.name === 'Scan' ? 422 : 201);
     }
   });
+
+  it('refuses an upload from the viewer role (a read-only drive role)', async () => {
+    const viewer = await h.signInAs('viewer@demo.test');
+    const answer = await h.call(viewer, 'POST', '/uploads', { ...place, name: 'notes.txt', size: 10 });
+    expect(answer.status).toBe(403);
+    expect(answer.body.detail).toBe("You don't have permission to upload files (requires file:upload).");
+  });
+
+  it('lets the upload continue when the configured-limits check itself fails (a warning only)', async () => {
+    const config = h.definition.deps().config as { UPLOAD_ALLOWED_FILE_TYPES: unknown };
+    const saved = config.UPLOAD_ALLOWED_FILE_TYPES;
+    config.UPLOAD_ALLOWED_FILE_TYPES = null; // the check throws on it
+    try {
+      const answer = await h.call(admin, 'POST', '/uploads', { ...place, name: 'setup.exe', size: 10 });
+      expect(answer.status).toBe(201);
+    } finally {
+      config.UPLOAD_ALLOWED_FILE_TYPES = saved;
+    }
+  });
 });

@@ -62,7 +62,22 @@ describe('uploads straight to the object store', () => {
     });
 
     const row = await fileRow(g.fileId);
-    expect(row).toMatchObject({ storagePath: g.objectPath, ownerId: DRIVE_ADMIN_ID, size: bytes.length });
+    expect(row).toMatchObject({
+      name: 'Site plan.bin',
+      nameLower: 'site plan.bin',
+      ext: 'bin',
+      mimeType: 'application/octet-stream',
+      size: bytes.length,
+      checksum: sha256(bytes),
+      version: 1,
+      versionsCount: 1,
+      storagePath: g.objectPath,
+      ownerId: DRIVE_ADMIN_ID,
+      createdBy: DRIVE_ADMIN_ID,
+      status: 'active',
+      scanStatus: 'pending',
+      visibility: 'private',
+    });
     expect((await grantRow(g.uploadId))?.status).toBe('registered');
 
     const url = await h.objects.presignGet(g.objectPath, 'Site plan.bin');
@@ -156,6 +171,42 @@ describe('uploads straight to the object store', () => {
       names.push((done.body.file as { name: string }).name);
     }
     expect(names).toEqual(['Method statement.txt', 'Method statement (2).txt', 'Method statement (3).txt']);
+
+    // Only within the same drive, library and folder: the same name elsewhere keeps its name.
+    const folderId = '5f0c1d2e-0000-4000-8000-00000000f001';
+    await h.definition.deps().inTenant('demo', (trx) =>
+      trx('folders').insert({
+        id: folderId,
+        tenant_id: 'demo',
+        drive_id: place.driveId,
+        slug: 'handover',
+        name: 'Handover',
+        created_by: DRIVE_ADMIN_ID,
+      }),
+    );
+    const inFolder = await upload('Method statement.txt', Buffer.from('in a folder\n'), { folderId });
+    expect(inFolder.body.file).toMatchObject({ name: 'Method statement.txt', folderId });
+    const elsewhere = await seedPlace(h);
+    const otherLibrary = await h.call(admin, 'POST', '/uploads', {
+      ...elsewhere,
+      name: 'Method statement.txt',
+      size: 3,
+    });
+    expect(otherLibrary.status).toBe(201);
+    const g = otherLibrary.body as unknown as Grant;
+    await putParts(g, Buffer.from('abc'));
+    const done = await h.call(admin, 'POST', `/uploads/${g.uploadId}/complete`, {
+      checksum: sha256(Buffer.from('abc')),
+    });
+    expect(done.body.file).toMatchObject({ name: 'Method statement.txt' });
+    // A folder of another drive is not found.
+    const foreignFolder = await h.call(admin, 'POST', '/uploads', {
+      ...elsewhere,
+      folderId,
+      name: 'x.txt',
+      size: 1,
+    });
+    expect(foreignFolder.status).toBe(404);
   });
 
   it('cuts a long name to 255 characters keeping its extension, and its duplicate stays within 255', async () => {

@@ -1,4 +1,5 @@
 import { UsageStore } from '../src/db/usage.store.js';
+import { GIB } from '../src/domain/index.js';
 import { DRIVE_ADMIN_SCOPES, startDriveHarness, type DriveHarness } from './support.js';
 import {
   outboxRows,
@@ -6,6 +7,7 @@ import {
   seedPlace,
   setTier,
   sha256,
+  useStorage,
   type Grant,
   type Place,
 } from './uploads-support.js';
@@ -48,6 +50,9 @@ describe('file versions: upload over a file, keep at most maxVersions, list and 
     const second = await upload(place, 'Programme.txt', Buffer.from('week 1 and 2'), id);
     expect(second.status).toBe(200);
     expect(second.body.file).toMatchObject({ id, name: 'Programme.txt', version: 2, versionsCount: 2 });
+    // The uploader owns the file, named as identity names them.
+    expect(first.body.file).toMatchObject({ ownerId: '00000000-0000-4000-8000-000000000001' });
+    expect((first.body.file as { ownerName: string }).ownerName).not.toBe('');
     const versions = await h.call(admin, 'GET', `/files/${id}/versions`);
     expect(versions.status).toBe(200);
     expect(versions.body).toMatchObject({ fileId: id, current: 2 });
@@ -104,6 +109,23 @@ describe('file versions: upload over a file, keep at most maxVersions, list and 
       ),
     ).toBe(true);
     expect((await h.call(admin, 'POST', `/files/${id}/versions/9/restore`, {})).status).toBe(404);
+  });
+
+  it('refuses a restore whose bytes do not fit the quota, with STORAGE_LIMIT_EXCEEDED', async () => {
+    const place = await seedPlace(h);
+    const id = fileIdOf(await upload(place, 'Budget.txt', Buffer.from('a'.repeat(4096))));
+    await upload(place, 'Budget.txt', Buffer.from('b'), id);
+    const usage = await used();
+    await useStorage(h, 200 * GIB - usage - 100);
+    try {
+      const refused = await h.call(admin, 'POST', `/files/${id}/versions/1/restore`, {});
+      expect(refused.status).toBe(413);
+      expect(refused.body).toMatchObject({ code: 'STORAGE_LIMIT_EXCEEDED', remainingGB: 0 });
+      const versions = (await h.call(admin, 'GET', `/files/${id}/versions`)).body.versions as unknown[];
+      expect(versions).toHaveLength(2);
+    } finally {
+      await useStorage(h, -(200 * GIB - usage - 100));
+    }
   });
 
   it('refuses a version that would remove an old one under legal hold', async () => {

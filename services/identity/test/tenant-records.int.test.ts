@@ -601,7 +601,13 @@ describe('every identity route is tenant- and scope-checked (WS-001)', () => {
     const colleagues = directory.body.items as Record<string, unknown>[];
     expect(colleagues.map((colleague) => colleague.uid)).toContain(acmeAdmin);
     expect(colleagues.map((colleague) => colleague.uid)).not.toContain(uidOf('admin@demo.test'));
-    expect(Object.keys(colleagues[0] ?? {}).sort()).toEqual(['displayName', 'email', 'fullName', 'uid', 'username']);
+    expect(Object.keys(colleagues[0] ?? {}).sort()).toEqual([
+      'displayName',
+      'email',
+      'fullName',
+      'uid',
+      'username',
+    ]);
     // A scoped route still needs its scope.
     const users = await call('GET', '/v1/users', noScope);
     expect(users.status).toBe(403);

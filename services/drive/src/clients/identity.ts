@@ -79,4 +79,14 @@ export class IdentityClient {
       return new Map();
     }
   }
+
+  /** Sets the tenant's storage tier at identity (PUT /v1/tenant/storage-tier, the caller's super-admin token). */
+  async setStorageTier(tenantId: string, authorization: string, tier: StorageTier): Promise<void> {
+    await this.client.put({
+      path: '/v1/tenant/storage-tier',
+      caller: { authorization },
+      body: { storageTier: tier },
+    });
+    this.forget(tenantId);
+  }
 }

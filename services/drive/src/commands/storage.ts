@@ -1,9 +1,10 @@
-import { HttpProblem, type RequestContext } from '@workspace/kit';
+import { HttpProblem, problems, type RequestContext } from '@workspace/kit';
 import { addDays, londonDate } from '@workspace/rules';
 import { UsageStore } from '../db/usage.store.js';
 import {
   DEFAULT_STORAGE_TIER,
   FALLBACK_CAPACITY_BYTES,
+  GIB,
   fullCounters,
   monthlyUsage,
   presetLimitBytes,
@@ -131,4 +132,50 @@ export function trackStorage(ctx: RequestContext, request: TrackRequest) {
     reason:
       'The drive counts storage itself when a file is registered, versioned or purged; nothing was added.',
   };
+}
+
+export interface TierChange {
+  tenantId?: string | undefined;
+  tier: StorageTier;
+  /** The custom tier's limit in GB (GiB); required for custom. */
+  customLimitGB?: number | undefined;
+  /** The custom tier's optional features (drive.md §9: advanced sharing and analytics "when set"). */
+  customFeatures?: { advancedSharing?: boolean | undefined; analytics?: boolean | undefined } | undefined;
+}
+
+/**
+ * POST /storage/tier (super-administrators): the tier is set in identity's tenant record, the custom limit and
+ * features in the drive's storage_usage; audited STORAGE_TIER_CHANGED; answers the new summary.
+ */
+export async function changeTier(
+  deps: DriveDeps,
+  ctx: RequestContext,
+  authorization: string,
+  request: TierChange,
+): Promise<StorageSummary> {
+  if (request.tenantId === undefined) throw new HttpProblem(400, 'TENANT_ID_REQUIRED', TENANT_ID_REQUIRED);
+  requireTenantId(request.tenantId);
+  requireOwnTenant(ctx, request.tenantId);
+  const custom = request.tier === 'custom';
+  if (custom && request.customLimitGB === undefined) {
+    throw problems.badRequest('A custom storage tier needs its limit in GB (customLimitGB).');
+  }
+  await deps.identity.setStorageTier(ctx.tenantId, authorization, request.tier);
+  await deps.inTenant(ctx.tenantId, async (trx) => {
+    await new UsageStore(trx).setCustom(ctx.tenantId, {
+      customLimit: custom ? (request.customLimitGB ?? 0) * GIB : null,
+      customFeatures: custom
+        ? {
+            advancedSharing: request.customFeatures?.advancedSharing === true,
+            analytics: request.customFeatures?.analytics === true,
+          }
+        : {},
+    });
+    await deps.audit.write(trx, { tenantId: ctx.tenantId, userId: ctx.userId }, 'STORAGE_TIER_CHANGED', {
+      targetType: 'storage',
+      targetId: ctx.tenantId,
+      details: { tier: request.tier, customLimitGB: custom ? request.customLimitGB : undefined },
+    });
+  });
+  return storageSummary(deps, ctx, authorization, ctx.tenantId);
 }

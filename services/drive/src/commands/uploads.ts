@@ -5,7 +5,6 @@ import { DriveStore } from '../db/drives.store.js';
 import { FileStore, type FileRecord } from '../db/files.store.js';
 import { LibraryStore } from '../db/libraries.store.js';
 import { UploadExpiryQueue, UploadStore, type UploadRecord } from '../db/uploads.store.js';
-import { UsageStore } from '../db/usage.store.js';
 import {
   canWriteLibrary,
   configuredLimitRefusal,
@@ -14,17 +13,15 @@ import {
   fileTypeClass,
   libraryPolicyRefusal,
   partCount,
-  quotaRefusal,
   sniffVerdict,
-  tierLimitBytes,
   UPLOAD_PART_SIZE,
   type SniffedType,
-  type StorageTier,
 } from '../domain/index.js';
 import type { DriveDeps } from '../drive-deps.js';
 import type { Actor } from '../events/audit.js';
 import { callerOf, FILE_NOT_FOUND, readableFile, readableLibrary, requireOwnTenant } from './access.js';
 import { once } from './idempotency.js';
+import { checkQuota, quotaProblem, tierOf } from './quota.js';
 import { isNoSuchUpload, isObjectStoreDown, objectStoreUnavailable } from './object-errors.js';
 import { freeName, versionPath } from './server-files.js';
 import { accountUsage } from './usage.js';
@@ -55,49 +52,6 @@ export interface UploadGrant {
   partSize: number;
   parts: { partNumber: number; url: string }[];
   expiresAt: string;
-}
-
-/** The tier, or undefined when identity cannot say (drive.md §5: a failed quota check is non-fatal). */
-async function tierOf(
-  deps: DriveDeps,
-  tenantId: string,
-  authorization: string,
-): Promise<StorageTier | undefined> {
-  try {
-    return await deps.identity.storageTier(tenantId, authorization);
-  } catch (error) {
-    deps.logger.warn({ err: error, tenantId }, 'storage tier unknown: the quota check is skipped');
-    return undefined;
-  }
-}
-
-class QuotaExceeded extends Error {
-  constructor(readonly refusal: { message: string; remainingGB: number; requiredGB: number }) {
-    super(refusal.message);
-  }
-}
-
-/** drive.md §5's quota check: remaining space at least the file's size; a failure to check is only a warning. */
-async function checkQuota(
-  deps: DriveDeps,
-  trx: Knex.Transaction,
-  tenantId: string,
-  tier: StorageTier | undefined,
-  size: number,
-): Promise<void> {
-  if (tier === undefined) return;
-  let refusal: ReturnType<typeof quotaRefusal>;
-  try {
-    const usage = await new UsageStore(trx).get(tenantId);
-    refusal = quotaRefusal(
-      { limitBytes: tierLimitBytes(tier, usage.customLimit), usedBytes: usage.used },
-      size,
-    );
-  } catch (error) {
-    deps.logger.warn({ err: error, tenantId }, 'quota check failed; the upload continues');
-    return;
-  }
-  if (refusal) throw new QuotaExceeded(refusal);
 }
 
 /** The configured limits (§5); a failing check only logs a warning and lets the upload continue. */
@@ -224,23 +178,10 @@ export async function grantUpload(
       }),
     );
   } catch (error) {
-    if (!(error instanceof QuotaExceeded)) throw error;
-    // The refusal is audited in a transaction of its own (the grant's rolled back).
-    await deps.inTenant(ctx.tenantId, (trx) =>
-      deps.audit.write(trx, { tenantId: ctx.tenantId, userId: ctx.userId }, 'STORAGE_QUOTA_EXCEEDED', {
-        targetType: 'storage',
-        targetId: request.driveId,
-        details: {
-          libraryId: request.libraryId,
-          size,
-          remainingGB: error.refusal.remainingGB,
-          requiredGB: error.refusal.requiredGB,
-        },
-      }),
-    );
-    throw new HttpProblem(413, 'STORAGE_LIMIT_EXCEEDED', error.refusal.message, undefined, {
-      remainingGB: error.refusal.remainingGB,
-      requiredGB: error.refusal.requiredGB,
+    throw await quotaProblem(deps, ctx, error, {
+      targetId: request.driveId,
+      libraryId: request.libraryId,
+      size,
     });
   }
 }

@@ -8,6 +8,7 @@ import type { DriveDeps } from '../drive-deps.js';
 import type { Actor } from '../events/audit.js';
 import { callerOf, readableFile, requireOwnTenant } from './access.js';
 import { once } from './idempotency.js';
+import { checkQuota, quotaProblem, tierOf } from './quota.js';
 import { objectStoreUnavailable, isObjectStoreDown } from './object-errors.js';
 import { versionPath } from './server-files.js';
 import { accountUsage } from './usage.js';
@@ -165,59 +166,64 @@ export async function restoreVersion(
 ): Promise<{ file: FileRecord; restoredFrom: number }> {
   requireOwnTenant(ctx, request.tenantId);
   const caller = callerOf(ctx);
-  const tier = await deps.identity.storageTier(ctx.tenantId, authorization).catch((error: unknown) => {
-    deps.logger.warn({ err: error, tenantId: ctx.tenantId }, 'storage tier unknown');
-    return undefined;
-  });
+  const tier = await tierOf(deps, ctx.tenantId, authorization);
   let prunedKeys: string[] = [];
-  const result = await deps.inTenant(ctx.tenantId, (trx) =>
-    once(trx, ctx.tenantId, key, `versions.restore:${request.fileId}`, async () => {
-      const place = await readableFile(trx, caller, request.fileId);
-      const store = new FileStore(trx);
-      const file = await store.lock(place.file.id);
-      if (!file || file.status !== 'active') throw problems.notFound('File not found');
-      const old = await store.version(file.id, request.version);
-      if (!old) throw problems.notFound('Version not found');
-      const refusal = versionRefusal(caller, tier, place.drive, place.library, file);
-      if (refusal) throw refusal;
-      if (await new UploadStore(trx).openVersionGrant(file.id, deps.clock.now())) {
-        throw problems.conflict(
-          'A new version of this file is being uploaded. Try again when it has finished.',
-          'VERSION_UPLOAD_IN_PROGRESS',
+  let size = 0;
+  const result = await deps
+    .inTenant(ctx.tenantId, (trx) =>
+      once(trx, ctx.tenantId, key, `versions.restore:${request.fileId}`, async () => {
+        const place = await readableFile(trx, caller, request.fileId);
+        const store = new FileStore(trx);
+        const file = await store.lock(place.file.id);
+        if (!file || file.status !== 'active') throw problems.notFound('File not found');
+        const old = await store.version(file.id, request.version);
+        if (!old) throw problems.notFound('Version not found');
+        const refusal = versionRefusal(caller, tier, place.drive, place.library, file);
+        if (refusal) throw refusal;
+        if (await new UploadStore(trx).openVersionGrant(file.id, deps.clock.now())) {
+          throw problems.conflict(
+            'A new version of this file is being uploaded. Try again when it has finished.',
+            'VERSION_UPLOAD_IN_PROGRESS',
+          );
+        }
+        size = old.size;
+        // The restored bytes are counted again: they must fit the quota like an upload's.
+        await checkQuota(deps, trx, ctx.tenantId, tier, old.size);
+        const next = file.version + 1;
+        const storagePath = versionPath(ctx.tenantId, file.id, next);
+        try {
+          await deps.objects.copy(old.storagePath, storagePath);
+        } catch (error) {
+          if (isObjectStoreDown(error)) throw objectStoreUnavailable();
+          throw error;
+        }
+        const actor = { tenantId: ctx.tenantId, userId: ctx.userId };
+        const added = await addStoredVersion(
+          deps,
+          trx,
+          actor,
+          { ...place, file },
+          {
+            version: next,
+            storagePath,
+            size: old.size,
+            checksum: old.checksum,
+            mimeType: old.mimeType,
+            note: `Restored from version ${String(old.version)}`,
+          },
         );
-      }
-      const next = file.version + 1;
-      const storagePath = versionPath(ctx.tenantId, file.id, next);
-      try {
-        await deps.objects.copy(old.storagePath, storagePath);
-      } catch (error) {
-        if (isObjectStoreDown(error)) throw objectStoreUnavailable();
-        throw error;
-      }
-      const actor = { tenantId: ctx.tenantId, userId: ctx.userId };
-      const added = await addStoredVersion(
-        deps,
-        trx,
-        actor,
-        { ...place, file },
-        {
-          version: next,
-          storagePath,
-          size: old.size,
-          checksum: old.checksum,
-          mimeType: old.mimeType,
-          note: `Restored from version ${String(old.version)}`,
-        },
-      );
-      prunedKeys = added.prunedKeys;
-      await deps.audit.write(trx, actor, 'FILE_VERSION_RESTORED', {
-        targetType: 'file',
-        targetId: file.id,
-        details: { restoredFrom: old.version, version: next, size: old.size },
-      });
-      return { file: added.file, restoredFrom: old.version };
-    }),
-  );
+        prunedKeys = added.prunedKeys;
+        await deps.audit.write(trx, actor, 'FILE_VERSION_RESTORED', {
+          targetType: 'file',
+          targetId: file.id,
+          details: { restoredFrom: old.version, version: next, size: old.size },
+        });
+        return { file: added.file, restoredFrom: old.version };
+      }),
+    )
+    .catch(async (error: unknown) => {
+      throw await quotaProblem(deps, ctx, error, { targetId: request.fileId, fileId: request.fileId, size });
+    });
   await removePrunedObjects(deps, prunedKeys);
   return result;
 }

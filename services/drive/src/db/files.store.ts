@@ -242,21 +242,27 @@ export class FileStore {
   async listPage(reader: FileReader, filter: FileListFilter, order: FileListOrder): Promise<FileListEntry[]> {
     const { from, where, bindings } = listConditions(reader, filter);
     const direction = order.direction === 'asc' ? 'ASC' : 'DESC';
-    const orderBy =
+    const recent = filter.view === 'recent';
+    // The page is picked from `files` alone (an index walk that stops at the page's end), then given its names.
+    // Only a sort by the drive's, library's or folder's name needs them while picking.
+    const byPlaceName = order.sort === 'drive' || order.sort === 'library' || order.sort === 'folder';
+    const orderBy = (opened: string) =>
       order.sort === undefined
-        ? filter.view === 'recent'
-          ? 'v.viewed_at DESC, f.id DESC'
+        ? recent
+          ? `${opened} DESC, f.id DESC`
           : 'f.created_at DESC, f.id DESC'
         : `${SORT_COLUMNS[order.sort]} ${direction}, f.id ${direction}`;
-    const columns = `f.*, d.name AS drive_name, l.name AS library_name, fo.name AS folder_name,
-      cardinality(f.shared_with) AS shared_with_count,
-      EXISTS (SELECT 1 FROM file_stars s WHERE s.file_id = f.id AND s.user_id = ?) AS starred,
-      ${filter.view === 'recent' ? 'v.viewed_at' : 'NULL::timestamptz'} AS opened_at`;
-    const joins = `JOIN drives d ON d.id = f.drive_id JOIN libraries l ON l.id = f.library_id
+    const names = `JOIN drives d ON d.id = f.drive_id JOIN libraries l ON l.id = f.library_id
       LEFT JOIN folders fo ON fo.id = f.folder_id`;
+    const page = `SELECT f.*, ${recent ? 'v.viewed_at' : 'NULL::timestamptz'} AS opened_at
+      FROM ${from} ${byPlaceName ? names : ''} WHERE ${where} ORDER BY ${orderBy('v.viewed_at')} LIMIT ? OFFSET ?`;
     const { rows } = await this.trx.raw<{ rows: FileListRow[] }>(
-      `SELECT ${columns} FROM ${from} ${joins} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
-      [reader.userId, ...bindings, order.limit, order.offset],
+      `WITH page AS MATERIALIZED (${page})
+      SELECT f.*, d.name AS drive_name, l.name AS library_name, fo.name AS folder_name,
+        cardinality(f.shared_with) AS shared_with_count,
+        EXISTS (SELECT 1 FROM file_stars s WHERE s.file_id = f.id AND s.user_id = ?) AS starred
+      FROM page f ${names} ORDER BY ${orderBy('f.opened_at')}`,
+      [...bindings, order.limit, order.offset, reader.userId],
     );
     return rows.map(camelise);
   }

@@ -109,4 +109,17 @@ export class UsageStore {
       filesRemoved: Number(row.files_removed),
     }));
   }
+
+  /** The tenant's custom limit (bytes; null: none) and custom features (the tier change). */
+  async setCustom(
+    tenantId: string,
+    custom: { customLimit: number | null; customFeatures: Record<string, boolean> },
+  ): Promise<void> {
+    await this.trx.raw(
+      `INSERT INTO storage_usage (tenant_id, custom_limit, custom_features) VALUES (?, ?, ?::jsonb)
+       ON CONFLICT (tenant_id) DO UPDATE SET custom_limit = excluded.custom_limit,
+         custom_features = excluded.custom_features, updated_at = now()`,
+      [tenantId, custom.customLimit, JSON.stringify(custom.customFeatures)],
+    );
+  }
 }

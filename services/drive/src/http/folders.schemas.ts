@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FOLDER_COLOURS, FOLDER_NAME_MAX } from '../domain/index.js';
+import { tenantId } from './common.schemas.js';
 
-const tenantId = z.string().min(1).max(100).optional();
 const folderName = z.string().max(FOLDER_NAME_MAX);
 /** A named colour (primary, blue, ...) or one of the dialog's hex swatches; the drive stores the name. */
 const colour = z.string().max(20);

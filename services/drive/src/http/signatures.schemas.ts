@@ -1,6 +1,5 @@
 import { z } from 'zod';
-
-const tenantId = z.string().min(1).max(100).optional();
+import { tenantId } from './common.schemas.js';
 
 export const signatureRequestBody = z.object({
   tenantId,

@@ -1,9 +1,15 @@
 import type { ApiRouter } from '@workspace/kit';
 import { idempotencyKey } from '../commands/idempotency.js';
-import { storageSummary, trackStorage } from '../commands/storage.js';
+import { changeTier, storageSummary, trackStorage } from '../commands/storage.js';
 import type { DriveDeps } from '../drive-deps.js';
 import { driveRouter } from './router.js';
-import { storageQuery, storageResponse, trackStorageBody, trackStorageResponse } from './storage.schemas.js';
+import {
+  changeTierBody,
+  storageQuery,
+  storageResponse,
+  trackStorageBody,
+  trackStorageResponse,
+} from './storage.schemas.js';
 
 /** The tenant's storage: tier, capacity, use and usage stats (drive.md §3, §5, §9). */
 export function storageRoutes(deps: DriveDeps): ApiRouter {
@@ -31,6 +37,23 @@ export function storageRoutes(deps: DriveDeps): ApiRouter {
       handler: ({ ctx, body, req }) => {
         idempotencyKey(req);
         return Promise.resolve(trackStorage(ctx, body));
+      },
+    })
+    .route({
+      method: 'post',
+      path: '/storage/tier',
+      summary:
+        "Change the tenant's storage tier (identity's record) and custom limit (the drive's); super-administrators only",
+      scopes: ['system.superadmin'],
+      request: { body: changeTierBody },
+      responses: {
+        200: { description: 'The new storage summary', schema: storageResponse },
+        400: { description: "'Tenant ID is required'" },
+        403: { description: 'Not a super-administrator' },
+      },
+      handler: ({ ctx, body, req }) => {
+        idempotencyKey(req);
+        return changeTier(deps, ctx, req.headers.authorization ?? '', body);
       },
     });
 }

@@ -43,3 +43,13 @@ export const trackStorageBody = z.object({
 });
 
 export const trackStorageResponse = z.object({ tracked: z.literal(false), reason: z.string() });
+
+/** POST /storage/tier (super-administrators). */
+export const changeTierBody = z.object({
+  tenantId: z.string().optional(),
+  tier: z.enum(STORAGE_TIERS),
+  customLimitGB: z.number().int().min(1).max(1_000_000).optional(),
+  customFeatures: z
+    .object({ advancedSharing: z.boolean().optional(), analytics: z.boolean().optional() })
+    .optional(),
+});

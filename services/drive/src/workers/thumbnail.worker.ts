@@ -138,5 +138,11 @@ export class ThumbnailWorker implements BackgroundWorker {
     await this.deps.inTenant(file.tenantId, (trx) =>
       new FileStore(trx).setThumbnail(file.id, file.version, path),
     );
+    // One thumbnail per file: the previous version's goes once the new one is recorded.
+    if (path !== null && file.thumbnailPath !== null && file.thumbnailPath !== path) {
+      await this.deps.objects.remove([file.thumbnailPath]).catch((error: unknown) => {
+        this.deps.logger.warn({ err: error, fileId: file.id }, 'previous thumbnail could not be removed');
+      });
+    }
   }
 }

@@ -159,18 +159,55 @@ describe('library read and write (drive.md §6)', () => {
 
 describe('delete policies (drive.md §4, §6)', () => {
   const DELETER = caller(['drive.file.soft_delete']);
-  const table: [DeletePolicy, Caller, string, string | undefined][] = [
-    ['none', DELETER, OTHER, undefined],
-    ['none', caller(['drive.file.read']), ME, 'no_scope'],
-    ['ownerOnly', DELETER, ME, undefined],
-    ['ownerOnly', DELETER, OTHER, 'owner_only'],
-    ['ownerOnly', MANAGE_ALL, OTHER, 'owner_only'],
-    ['managerOnly', DELETER, ME, 'manager_only'],
-    ['managerOnly', MANAGE_ALL, OTHER, undefined],
-    ['twoPerson', MANAGE_ALL, ME, 'two_person'],
-    ['twoPerson', STAR, ME, 'two_person'],
+  const READER_ONLY = caller(['drive.file.read']);
+  const table: [string, DeletePolicy, Caller, string, string | undefined][] = [
+    ['none: a delete-scope holder deleting another’s file → allowed', 'none', DELETER, OTHER, undefined],
+    [
+      'none: a caller without a delete scope deleting their own file → no_scope',
+      'none',
+      READER_ONLY,
+      ME,
+      'no_scope',
+    ],
+    [
+      'ownerOnly: a delete-scope holder deleting their own file → allowed',
+      'ownerOnly',
+      DELETER,
+      ME,
+      undefined,
+    ],
+    [
+      'ownerOnly: a delete-scope holder deleting another’s file → owner_only',
+      'ownerOnly',
+      DELETER,
+      OTHER,
+      'owner_only',
+    ],
+    [
+      'ownerOnly: manage-all deleting another’s file → owner_only',
+      'ownerOnly',
+      MANAGE_ALL,
+      OTHER,
+      'owner_only',
+    ],
+    [
+      'managerOnly: a delete-scope holder deleting their own file → manager_only',
+      'managerOnly',
+      DELETER,
+      ME,
+      'manager_only',
+    ],
+    [
+      'managerOnly: manage-all deleting another’s file → allowed',
+      'managerOnly',
+      MANAGE_ALL,
+      OTHER,
+      undefined,
+    ],
+    ['twoPerson: manage-all deleting their own file → two_person', 'twoPerson', MANAGE_ALL, ME, 'two_person'],
+    ['twoPerson: the star scope deleting their own file → two_person', 'twoPerson', STAR, ME, 'two_person'],
   ];
-  it.each(table)('%s: %o deleting a file of %s → %s', (deletePolicy, who, owner, refusal) => {
+  it.each(table)('%s', (_name, deletePolicy, who, owner, refusal) => {
     expect(deleteRefusal(who, library({ deletePolicy }), file({ ownerId: owner }))).toBe(refusal);
   });
 

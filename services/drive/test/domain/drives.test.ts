@@ -21,12 +21,12 @@ import {
 
 describe('remaining capacity for Create Shared Drive (drive.md §5)', () => {
   it.each([
-    ['5 GB limit, nothing used', 5 * GIB, 0, 5],
-    ['5 GB limit, 6 GB used: floored at 0', 5 * GIB, 6 * GIB, 0],
-    ['5 GB limit, 0.5 GB used: whole GB left', 5 * GIB, 0.5 * GIB, 4],
-    ['200 GB limit, 180.5 GB used', 200 * GIB, 180.5 * GIB, 19],
-    ['a limit of 5.9 GB counts 5 whole GB', 5.9 * GIB, 0, 5],
-  ])('%s → %i GB', (_case, limit, used, remaining) => {
+    ['5 GB limit, nothing used → 5', 5 * GIB, 0, 5],
+    ['5 GB limit, 6 GB used → 0 (floored)', 5 * GIB, 6 * GIB, 0],
+    ['5 GB limit, 0.5 GB used → 4 (whole GB)', 5 * GIB, 0.5 * GIB, 4],
+    ['200 GB limit, 180.5 GB used → 19', 200 * GIB, 180.5 * GIB, 19],
+    ['a limit of 5.9 GB → 5 whole GB', 5.9 * GIB, 0, 5],
+  ])('%s', (_case, limit, used, remaining) => {
     expect(remainingCapacityGB(limit, used)).toBe(remaining);
   });
 

@@ -5,11 +5,11 @@ import { defaultFooter, footerAsShown, type FooterSettings } from '../domain/foo
 import { tenantChangedData } from '../events/identity-events.js';
 import { requireTenant } from './records.js';
 
-/** Changes the tenant's name, branding or modules and records identity.tenant.updated. */
+/** Changes the tenant's name, branding, modules or storage tier and records identity.tenant.updated. */
 export function updateTenant(
   context: IdentityContext,
   tenantId: string,
-  changes: Partial<Pick<Tenant, 'name' | 'branding' | 'modules'>>,
+  changes: Partial<Pick<Tenant, 'name' | 'branding' | 'modules' | 'storageTier'>>,
 ): Promise<Tenant> {
   return context.inTenant(tenantId, async (stores) => {
     await stores.tenants.updateTenant(tenantId, changes);

@@ -3,7 +3,13 @@ import { requireTenant } from '../commands/records.js';
 import { saveFooter, tenantFooter, updateTenant } from '../commands/tenant-settings.js';
 import type { IdentityContext } from '../context.js';
 import { presentFooter, presentTenant } from './tenant.present.js';
-import { entitlementsView, footerSettings, tenantView, updateTenantBody } from './tenant.schemas.js';
+import {
+  entitlementsView,
+  footerSettings,
+  storageTierBody,
+  tenantView,
+  updateTenantBody,
+} from './tenant.schemas.js';
 
 /** The caller's tenant: its settings, footer and entitlements. */
 export function tenantRoutes(context: IdentityContext): ApiRouter {
@@ -22,6 +28,15 @@ export function tenantRoutes(context: IdentityContext): ApiRouter {
       summary: 'Change the tenant’s name, branding or modules',
       scopes: ['tenant.edit_settings'],
       request: { body: updateTenantBody },
+      responses: { 200: { description: 'Updated', schema: tenantView } },
+      handler: async ({ ctx, body }) => presentTenant(await updateTenant(context, ctx.tenantId, body)),
+    })
+    .route({
+      method: 'put',
+      path: '/tenant/storage-tier',
+      summary: 'Change the tenant’s storage tier (super-administrators; the drive’s POST /v1/storage/tier)',
+      scopes: ['system.superadmin'],
+      request: { body: storageTierBody },
       responses: { 200: { description: 'Updated', schema: tenantView } },
       handler: async ({ ctx, body }) => presentTenant(await updateTenant(context, ctx.tenantId, body)),
     })

@@ -82,4 +82,7 @@ export const updateTenantBody = z.object({
   modules: z.array(tenantModule).optional(),
 });
 
+/** PUT /tenant/storage-tier (super-administrators: the drive's tier change, docs/drive.md). */
+export const storageTierBody = z.object({ storageTier: z.enum(STORAGE_TIERS) });
+
 export const entitlementsView = z.object({ enabled: z.array(z.string()) });
