@@ -49,12 +49,23 @@ describe('the drive toolbar', () => {
       ['/drive/libraries', 'Search libraries...', ['New Library']],
       ['/drive/folders', 'Search folders...', ['New Folder', 'Edit Folder']],
       [`/drive/${driveId}`, 'Search drive...', ['New Folder', 'Upload']],
+      ['/drive/drives', 'Search drive...', ['New Shared Drive']],
     ];
     for (const [path, placeholder, buttons] of pages) {
       await page.goto(`${stack.baseUrl}${path}`);
       await visible(toolbar(page).getByPlaceholder(placeholder));
       for (const name of buttons) await visible(toolbar(page).getByRole('button', { name }));
     }
+    await visible(page.getByTestId('drive-card').filter({ hasText: 'Project Files' }));
+    // The tabs go to their views: My Files is All Files for the caller's own.
+    await page.goto(`${stack.baseUrl}/drive/all`);
+    await toolbar(page).locator('..').getByRole('tab', { name: 'My Files' }).click();
+    await page.waitForURL(/\/drive\/all\?view=mine$/);
+    await page.getByRole('tab', { name: 'Trash' }).click();
+    await page.waitForURL(/\/drive\/trash$/);
+    // The standalone upload page holds the upload form.
+    await page.goto(`${stack.baseUrl}/drive/upload`);
+    await visible(page.getByTestId('upload-form'));
     // The libraries page's drive selector starts at All Drives; the drive page shows its breadcrumb.
     await page.goto(`${stack.baseUrl}/drive/libraries`);
     await visible(toolbar(page).getByText('All Drives'));
@@ -62,6 +73,23 @@ describe('the drive toolbar', () => {
     await visible(page.getByTestId('drive-breadcrumb').getByText('Project Files'));
     expect(await styleOf(toolbar(page), 'height')).toBe('56px');
     await visible(page.getByTestId('storage-left').getByText(/^\d+ GB left$/));
+
+    // Edit Drive Settings: name, description, colour (the six drive colours) and quota.
+    await page.getByRole('button', { name: 'Drive settings' }).click();
+    const settings = page.locator('.ant-modal', { hasText: 'Edit Drive Settings' });
+    expect(await settings.getByLabel('Name').inputValue()).toBe('Project Files');
+    await visible(settings.getByLabel('Description'));
+    expect(await settings.getByRole('radio').count()).toBe(6);
+    await visible(settings.getByLabel('Quota (GB)'));
+    await settings.getByRole('button', { name: 'Cancel' }).click();
+
+    // Under 768 px the sidebar is a drawer opened from the toolbar.
+    await page.setViewportSize({ width: 767, height: 900 });
+    expect(await page.getByTestId('drive-sidebar').count()).toBe(0);
+    await toolbar(page).getByRole('button', { name: 'Toggle sidebar' }).click();
+    await visible(page.locator('.ant-drawer').getByText('Trash'));
+    await page.screenshot({ path: `${shots}/drive-files-mobile.png` });
+    await page.setViewportSize({ width: 1366, height: 900 });
 
     // /drive lands on the overview: 'Dashboard Overview', no search box, Browse goes to /drive/folders.
     await page.goto(`${stack.baseUrl}/drive`);
@@ -120,6 +148,7 @@ describe('the file list', () => {
     await visible(first.getByText('Project Files'));
     await visible(first.getByText(/^\d{2}\/\d{2}\/\d{4}$/));
     await visible(first.getByRole('button', { name: 'Download notes.txt' }));
+    await visible(first.getByRole('button', { name: 'Share notes.txt' }));
     await page.screenshot({ path: `${shots}/drive-files-list.png` });
 
     await table.locator('thead th', { hasText: 'Name' }).click();
@@ -145,6 +174,18 @@ describe('the file list', () => {
     await visible(page.getByTestId('file-table'));
     const inside = await page.getByTestId('file-table').locator('thead th').allInnerTexts();
     expect(inside.map((text) => text.trim())).not.toContain('Drive');
+    // Move to folder offers '— No folder —' first.
+    await page
+      .getByTestId('file-table')
+      .locator('tbody tr.ant-table-row')
+      .first()
+      .locator('input[type=checkbox]')
+      .check();
+    await page.getByRole('button', { name: 'Move' }).click();
+    const move = page.locator('.ant-modal', { hasText: 'Move to folder' });
+    await visible(move);
+    expect((await move.locator('.ant-list-item').first().innerText()).trim()).toBe('— No folder —');
+    await move.getByRole('button', { name: 'Cancel' }).click();
     await page.context().close();
   });
 

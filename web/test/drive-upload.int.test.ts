@@ -19,7 +19,15 @@ describe('uploading a PDF through the Upload dialog', () => {
     const page = await stack.newPage(ADMIN);
     const pdf = await pdfOf('Drawing A-101 rev C', 12 * MIB);
     await page.goto(`${stack.baseUrl}/drive/all`);
-    await visible(page.getByTestId('empty-no-files'));
+    // An empty drive: the no-files state links to the upload page.
+    const empty = page.getByTestId('empty-no-files');
+    await visible(empty);
+    expect(await empty.getByRole('link', { name: 'Upload files' }).getAttribute('href')).toBe(
+      '/drive/upload',
+    );
+    // The dialog is opened from Recent: success goes to /drive/all.
+    await page.goto(`${stack.baseUrl}/drive/recent`);
+    await visible(page.getByTestId('empty-no-recent'));
     await page.getByRole('button', { name: 'Upload' }).click();
     const dialog = page.locator('.ant-modal', { hasText: 'Upload Files' });
     await visible(dialog);
@@ -46,21 +54,24 @@ describe('uploading a PDF through the Upload dialog', () => {
     ).toEqual(['Site Documents']);
     await options.first().click();
     // The drive's first library is preselected.
-    await visible(dialog.locator('.ant-select-content', { hasText: 'Documents' }));
+    await visible(dialog.locator('.ant-select-content[title="Documents"]'));
     await dialog.getByText('Advanced Options').click();
-    await visible(dialog.locator('.ant-select-content', { hasText: 'Root folder' }));
+    await visible(dialog.locator('.ant-select-content[title="Root folder"]'));
     expect(
       await dialog.getByRole('switch', { name: 'Require signatures' }).getAttribute('aria-checked'),
     ).toBe('true');
     await page.screenshot({ path: `${shots}/drive-upload-dialog.png` });
 
-    const stages = await recordTexts(page, '[data-testid="upload-stage"]');
+    // The stage under the bar, then the success panel's title (recorded as they change: the panel shows 1.5 s).
+    const stages = await recordTexts(
+      page,
+      '[data-testid="upload-stage"], [data-testid="upload-success"] .ant-result-title',
+    );
     await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
     await visible(dialog.getByRole('button', { name: 'Cancel Upload' }));
     await page.screenshot({ path: `${shots}/drive-upload-progress.png` });
     await visible(page.getByText('File "A-101 General Arrangement.pdf" uploaded successfully'));
-    await visible(dialog.getByTestId('upload-success'));
-    await page.screenshot({ path: `${shots}/drive-upload-success.png` });
+    await page.waitForURL(/\/drive\/all$/);
     const seen = await stages();
     expect(seen[0]).toBe('Preparing upload...');
     expect(seen).toEqual(
@@ -72,9 +83,9 @@ describe('uploading a PDF through the Upload dialog', () => {
       ]),
     );
     expect(seen.indexOf('Transferring data...')).toBeLessThan(seen.indexOf('Finalizing...'));
+    expect(seen.at(-1)).toBe('Upload Complete!');
 
-    // The success animation, then /drive/all with the file in the grid (the default view).
-    await page.waitForURL(/\/drive\/all$/);
+    // After the success animation, /drive/all with the file in the grid (the default view).
     const card = page.getByTestId('file-card').filter({ hasText: 'A-101 General Arrangement.pdf' });
     await visible(card);
     await visible(card.getByText('12 MB'));
