@@ -85,8 +85,8 @@ describe('the drive toolbar', () => {
 
     // Under 768 px the sidebar is a drawer opened from the toolbar.
     await page.setViewportSize({ width: 767, height: 900 });
-    expect(await page.getByTestId('drive-sidebar').count()).toBe(0);
     await toolbar(page).getByRole('button', { name: 'Toggle sidebar' }).click();
+    expect(await page.getByTestId('drive-sidebar').count()).toBe(0);
     await visible(page.locator('.ant-drawer').getByText('Trash'));
     await page.screenshot({ path: `${shots}/drive-files-mobile.png` });
     await page.setViewportSize({ width: 1366, height: 900 });
