@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import { eventually } from '@workspace/kit/testing';
 import sharp from 'sharp';
-import { storeServerVersion } from '../src/commands/server-files.js';
+import { storeServerVersion } from '../src/commands/versions.js';
 import { FileStore } from '../src/db/files.store.js';
 import { adminRows, READER_SCOPES, seedDrive, seedFile, seedLibrary } from './files.fixtures.js';
 import { DRIVE_ADMIN_ID, DRIVE_ADMIN_SCOPES, startDriveHarness, type DriveHarness } from './support.js';

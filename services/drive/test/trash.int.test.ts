@@ -175,7 +175,7 @@ describe('trash, restore and purge', () => {
     it('removes every version’s object, the record, its versions, stars, views, share entries and references, releases the quota and audits FILE_PURGED', async () => {
       const file = await seedFile(h, place, { bytes: Buffer.alloc(2_048, 3) });
       const deps = h.definition.deps();
-      const { storeServerVersion } = await import('../src/commands/server-files.js');
+      const { storeServerVersion } = await import('../src/commands/versions.js');
       const versioned = await deps.inTenant('demo', (trx) =>
         storeServerVersion(deps, trx, { tenantId: 'demo', userId: OWNER_ID }, file, {
           bytes: Buffer.alloc(1_024, 4),

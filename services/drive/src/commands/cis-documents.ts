@@ -7,7 +7,8 @@ import { cisTaxYearFolder, slugify, type CisDocumentKind } from '../domain/index
 import type { DriveDeps } from '../drive-deps.js';
 import type { Actor } from '../events/audit.js';
 import { ensureCisDocumentsLibrary, systemModuleDrive } from './module-drives.js';
-import { storeServerFile, storeServerVersion } from './server-files.js';
+import { storeServerFile } from './server-files.js';
+import { storeServerVersion } from './versions.js';
 
 export type FilingOutcome = 'filed' | 'new-version' | 'already-filed' | 'not-found';
 

@@ -15,7 +15,8 @@ import type { DriveDeps } from '../drive-deps.js';
 import type { Actor } from '../events/audit.js';
 import { callerOf, FILE_NOT_FOUND, readableFile } from './access.js';
 import { once } from './idempotency.js';
-import { sha256Hex, storeServerVersion, versionPath } from './server-files.js';
+import { sha256Hex, versionPath } from './server-files.js';
+import { storeServerVersion } from './versions.js';
 
 export const TASK_NOT_FOUND = 'Task not found';
 export const PENDING_REQUEST_EXISTS = 'A pending request already exists';

@@ -1,7 +1,7 @@
 import { HttpProblem, problems, type Knex, type RequestContext } from '@workspace/kit';
-import type { DriveRecord } from '../db/drives.store.js';
+import { DriveStore, type DriveRecord } from '../db/drives.store.js';
 import { FileStore, type FileRecord, type FileVersionRecord } from '../db/files.store.js';
-import type { LibraryRecord } from '../db/libraries.store.js';
+import { LibraryStore, type LibraryRecord } from '../db/libraries.store.js';
 import { UploadStore } from '../db/uploads.store.js';
 import { canReplaceVersion, tierFeatures, type Caller, type StorageTier } from '../domain/index.js';
 import type { DriveDeps } from '../drive-deps.js';
@@ -10,7 +10,7 @@ import { callerOf, readableFile, requireOwnTenant } from './access.js';
 import { once } from './idempotency.js';
 import { checkQuota, quotaProblem, tierOf } from './quota.js';
 import { objectStoreUnavailable, isObjectStoreDown } from './object-errors.js';
-import { versionPath } from './server-files.js';
+import { sha256Hex, versionPath } from './server-files.js';
 import { accountUsage } from './usage.js';
 
 export const REPLACE_VERSION_DENIED =
@@ -120,6 +120,53 @@ export async function addStoredVersion(
   const updated = await store.get(file.id);
   if (!updated) throw new Error(`file ${file.id} vanished while adding a version`);
   return { file: updated, prunedKeys: excess.map((old) => old.storagePath) };
+}
+
+/**
+ * A new version of a file made by the service (a signed PDF, a CIS document submitted again): its bytes stored as
+ * the next version and made current through the versioning rule (addStoredVersion: versions beyond the drive's
+ * maxVersions pruned, refused under legal hold), audited as FILE_VERSION_ADDED. Pruned versions' objects are
+ * removed once the caller's transaction commits.
+ */
+export async function storeServerVersion(
+  deps: DriveDeps,
+  trx: Knex.Transaction,
+  actor: Actor,
+  file: FileRecord,
+  version: { bytes: Buffer; mimeType: string; note: string },
+): Promise<FileRecord> {
+  const [drive, library] = await Promise.all([
+    new DriveStore(trx).get(file.driveId),
+    new LibraryStore(trx).get(file.libraryId),
+  ]);
+  if (!drive || !library) throw new Error(`file ${file.id} has no drive or library`);
+  const next = file.version + 1;
+  const storagePath = versionPath(actor.tenantId, file.id, next);
+  await deps.objects.put(storagePath, version.bytes, version.mimeType);
+  const added = await addStoredVersion(
+    deps,
+    trx,
+    actor,
+    { file, drive, library },
+    {
+      version: next,
+      storagePath,
+      size: version.bytes.length,
+      checksum: sha256Hex(version.bytes),
+      mimeType: version.mimeType,
+      note: version.note,
+    },
+  );
+  await deps.audit.write(trx, actor, 'FILE_VERSION_ADDED', {
+    targetType: 'file',
+    targetId: file.id,
+    details: { version: next, size: version.bytes.length, note: version.note },
+  });
+  trx.executionPromise.then(
+    () => removePrunedObjects(deps, added.prunedKeys),
+    () => undefined,
+  );
+  return added.file;
 }
 
 /** Removes pruned versions' objects after their records are gone; a failure leaves them to the sweep. */
