@@ -1,7 +1,7 @@
 import { DownloadOutlined, EyeOutlined, FileOutlined, LockOutlined } from '@ant-design/icons';
 import { Button, Card, Form, Input, Layout, List, Result, Space, Spin, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
-import { formatBytes } from '../features/drive/shares/format';
+import { formatBytes } from '../features/drive/list/format';
 import { ukDate } from '../ui/format';
 import { SharePreview } from './SharePreview';
 import {

@@ -6,7 +6,8 @@ import {
   usersAvailable,
   usersSelected,
 } from '../../src/features/drive/shares/colleagues';
-import { expiryTimestamp, formatBytes, splitAllowedIds } from '../../src/features/drive/shares/format';
+import { expiryTimestamp, splitAllowedUids } from '@workspace/drive/domain';
+import { formatBytes } from '../../src/features/drive/list/format';
 import { refusalOf, shareAddress } from '../../src/share/shareLink';
 
 const colleague = (uid: string, fields: Partial<Colleague> = {}): Colleague => ({
@@ -53,14 +54,14 @@ describe('Share File: whom a file can be shared with', () => {
 
 describe('Share Settings', () => {
   it('splits the allowed ids on commas, trims them and drops empties', () => {
-    expect(splitAllowedIds('a, ,b')).toEqual(['a', 'b']);
-    expect(splitAllowedIds('  ')).toEqual([]);
+    expect(splitAllowedUids('a, ,b')).toEqual(['a', 'b']);
+    expect(splitAllowedUids('  ')).toEqual([]);
   });
 
   it('turns an empty expiry into null (no expiry) and a day into a full timestamp', () => {
     expect(expiryTimestamp('')).toBeNull();
     expect(expiryTimestamp(null)).toBeNull();
-    expect(expiryTimestamp('2026-12-31')).toBe('2026-12-31T23:59:59.000Z');
+    expect(expiryTimestamp('2026-12-31')).toBe('2026-12-31T23:59:59.999Z');
   });
 
   it('formats sizes in base 1024 with B, kB, MB, GB, TB', () => {

@@ -2,7 +2,7 @@ import { Checkbox, Form, Input, Modal, Radio, Select } from 'antd';
 import { useToast } from '../../../ui/feedback';
 import { errorMessage } from '../../../ui/problem';
 import { useCreateShareMutation, useShareLibrariesQuery, useShareLibraryFilesQuery } from './api';
-import { splitAllowedIds } from './format';
+import { splitAllowedUids } from '@workspace/drive/domain';
 import type { Share, ShareVisibility } from './types';
 
 interface CreateForm {
@@ -38,7 +38,7 @@ export function CreateShareDialog({
         libraryId: values.libraryId,
         fileIds: values.fileIds,
         visibility: values.visibility,
-        allowedUids: values.visibility === 'restricted' ? splitAllowedIds(values.allowedIds) : [],
+        allowedUids: values.visibility === 'restricted' ? splitAllowedUids(values.allowedIds) : [],
         policy: { allowDownload: values.allowDownload, watermark: values.watermark, expiresAt: null },
         ...(values.passcode.trim() ? { passcode: values.passcode.trim() } : {}),
       }).unwrap();

@@ -3,7 +3,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useToast } from '../../../ui/feedback';
 import { errorMessage } from '../../../ui/problem';
 import { useShareSettingsMutation } from './api';
-import { expiryTimestamp, splitAllowedIds } from './format';
+import { expiryTimestamp, splitAllowedUids } from '@workspace/drive/domain';
 import type { Share, ShareVisibility } from './types';
 
 export const SAVE_FAILED = 'Failed to save settings';
@@ -32,7 +32,7 @@ export function ShareSettingsDialog({ share, onClose }: { share: Share; onClose:
         shareId: share.id,
         updates: {
           visibility: values.visibility,
-          allowedUids: values.visibility === 'restricted' ? splitAllowedIds(values.allowedIds) : [],
+          allowedUids: values.visibility === 'restricted' ? splitAllowedUids(values.allowedIds) : [],
           policy: {
             allowDownload: values.allowDownload,
             watermark: values.watermark,
