@@ -8,12 +8,12 @@ import { LibraryStore } from '../src/db/libraries.store.js';
 import {
   DEFAULT_LIBRARY_ACL,
   DEFAULT_LIBRARY_POLICIES,
-  DEFAULT_SHARE_SOURCE_POLICY,
   type DriveType,
   type LibraryAcl,
   type LibraryPolicies,
   type MemberRole,
 } from '../src/domain/index.js';
+import { driveRecord, libraryRecord } from './fixtures.js';
 import { DRIVE_ADMIN_ID, type DriveHarness } from './support.js';
 
 /** A reader of files: read and view, nothing more. */
@@ -35,26 +35,16 @@ export async function seedDrive(
   const ownerId = options.ownerId ?? DRIVE_ADMIN_ID;
   await h.definition.deps().inTenant(tenantId, (trx) =>
     new DriveStore(trx).insert(
-      {
+      driveRecord({
         id,
         tenantId,
         name: options.name ?? `Drive ${id.slice(0, 4)}`,
         type: options.type ?? 'shared',
         slug: `drive-${id.slice(0, 8)}`,
         ownerId,
-        moduleId: null,
         visibility: options.visibility ?? 'members',
-        color: 'blue',
-        icon: 'Folder',
-        description: '',
-        allowExternalSharing: false,
-        retentionDays: null,
-        quotaGb: 1,
-        versioningEnabled: true,
-        maxVersions: 10,
         defaultLibraryId: null,
-        createdBy: ownerId,
-      },
+      }),
       (options.members ?? []).map((member) => ({
         ...member,
         displayName: '',
@@ -78,21 +68,17 @@ export async function seedLibrary(
   const id = randomUUID();
   const tenantId = options.tenantId ?? 'demo';
   await h.definition.deps().inTenant(tenantId, (trx) =>
-    new LibraryStore(trx).insert({
-      id,
-      tenantId,
-      driveId,
-      name: options.name ?? `Library ${id.slice(0, 4)}`,
-      description: '',
-      kind: 'library',
-      context: null,
-      memberIds: [],
-      visibleInDriveUI: true,
-      acl: { ...DEFAULT_LIBRARY_ACL, ...options.acl },
-      policies: { ...DEFAULT_LIBRARY_POLICIES, ...options.policies },
-      shareSourcePolicy: DEFAULT_SHARE_SOURCE_POLICY,
-      createdBy: DRIVE_ADMIN_ID,
-    }),
+    new LibraryStore(trx).insert(
+      libraryRecord({
+        id,
+        tenantId,
+        driveId,
+        name: options.name ?? `Library ${id.slice(0, 4)}`,
+        acl: { ...DEFAULT_LIBRARY_ACL, ...options.acl },
+        policies: { ...DEFAULT_LIBRARY_POLICIES, ...options.policies },
+        createdBy: DRIVE_ADMIN_ID,
+      }),
+    ),
   );
   return id;
 }

@@ -6,11 +6,8 @@ import { storeServerFile } from '../src/commands/server-files.js';
 import { DriveStore } from '../src/db/drives.store.js';
 import type { FileRecord } from '../src/db/files.store.js';
 import { LibraryStore } from '../src/db/libraries.store.js';
-import {
-  DEFAULT_LIBRARY_ACL,
-  DEFAULT_LIBRARY_POLICIES,
-  DEFAULT_SHARE_SOURCE_POLICY,
-} from '../src/domain/index.js';
+import { DEFAULT_LIBRARY_POLICIES } from '../src/domain/index.js';
+import { driveRecord, libraryRecord } from './fixtures.js';
 import type { DriveHarness } from './support.js';
 
 export interface Place {
@@ -33,43 +30,27 @@ export async function makePlace(
   const libraryId = randomUUID();
   await h.definition.deps().inTenant(tenantId, async (trx) => {
     await new DriveStore(trx).insert(
-      {
+      driveRecord({
         id: driveId,
         tenantId,
         name,
-        type: 'shared',
         slug: `drive-${driveId.slice(0, 8)}`,
         ownerId,
-        moduleId: null,
         visibility: 'tenant',
-        color: 'blue',
-        icon: 'Folder',
-        description: '',
-        allowExternalSharing: false,
-        retentionDays: null,
-        quotaGb: 1,
-        versioningEnabled: true,
-        maxVersions: 10,
         defaultLibraryId: libraryId,
-        createdBy: ownerId,
-      },
+      }),
       [],
     );
-    await new LibraryStore(trx).insert({
-      id: libraryId,
-      tenantId,
-      driveId,
-      name: `${name} library`,
-      description: '',
-      kind: 'library',
-      context: null,
-      memberIds: [],
-      visibleInDriveUI: true,
-      acl: DEFAULT_LIBRARY_ACL,
-      policies: { ...DEFAULT_LIBRARY_POLICIES, ...policies },
-      shareSourcePolicy: DEFAULT_SHARE_SOURCE_POLICY,
-      createdBy: ownerId,
-    });
+    await new LibraryStore(trx).insert(
+      libraryRecord({
+        id: libraryId,
+        tenantId,
+        driveId,
+        name: `${name} library`,
+        policies: { ...DEFAULT_LIBRARY_POLICIES, ...policies },
+        createdBy: ownerId,
+      }),
+    );
   });
   return { driveId, libraryId };
 }

@@ -10,12 +10,12 @@ import { FileStore, type FileRecord } from '../src/db/files.store.js';
 import { LibraryStore } from '../src/db/libraries.store.js';
 import { ShareStore, type NewShare } from '../src/db/shares.store.js';
 import {
-  DEFAULT_LIBRARY_ACL,
   DEFAULT_LIBRARY_POLICIES,
   DEFAULT_SHARE_SOURCE_POLICY,
   type LibraryPolicies,
   type ShareSourcePolicy,
 } from '../src/domain/index.js';
+import { driveRecord, libraryRecord } from './fixtures.js';
 import { DRIVE_ADMIN_ID, type DriveHarness } from './support.js';
 
 export interface Place {
@@ -39,43 +39,30 @@ export async function makePlace(
   const libraryId = randomUUID();
   await h.definition.deps().inTenant(tenantId, async (trx) => {
     await new DriveStore(trx).insert(
-      {
+      driveRecord({
         id: driveId,
         tenantId,
         name: 'Projects',
-        type: 'shared',
         slug: `projects-${driveId.slice(0, 8)}`,
         ownerId: DRIVE_ADMIN_ID,
-        moduleId: null,
         visibility: 'tenant',
-        color: 'blue',
-        icon: 'Folder',
-        description: '',
         allowExternalSharing: options.allowExternalSharing ?? true,
-        retentionDays: null,
         quotaGb: 10,
-        versioningEnabled: true,
-        maxVersions: 10,
         defaultLibraryId: null,
-        createdBy: DRIVE_ADMIN_ID,
-      },
+      }),
       [],
     );
-    await new LibraryStore(trx).insert({
-      id: libraryId,
-      tenantId,
-      driveId,
-      name: 'Drawings',
-      description: '',
-      kind: 'library',
-      context: null,
-      memberIds: [],
-      visibleInDriveUI: true,
-      acl: DEFAULT_LIBRARY_ACL,
-      policies: { ...DEFAULT_LIBRARY_POLICIES, ...options.policies },
-      shareSourcePolicy: { ...DEFAULT_SHARE_SOURCE_POLICY, ...options.shareSourcePolicy },
-      createdBy: DRIVE_ADMIN_ID,
-    });
+    await new LibraryStore(trx).insert(
+      libraryRecord({
+        id: libraryId,
+        tenantId,
+        driveId,
+        name: 'Drawings',
+        policies: { ...DEFAULT_LIBRARY_POLICIES, ...options.policies },
+        shareSourcePolicy: { ...DEFAULT_SHARE_SOURCE_POLICY, ...options.shareSourcePolicy },
+        createdBy: DRIVE_ADMIN_ID,
+      }),
+    );
   });
   return { tenantId, driveId, libraryId };
 }

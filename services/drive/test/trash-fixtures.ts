@@ -1,7 +1,6 @@
 // Drives, libraries and files for the trash, references and sweep tests: inserted through the drive's own stores and
 // storeServerFile (the upload routes land beside this work), and reads as the database administrator.
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { storeServerFile } from '../src/commands/server-files.js';
 import { DriveStore } from '../src/db/drives.store.js';
 import type { FileRecord } from '../src/db/files.store.js';
@@ -9,10 +8,10 @@ import { LibraryStore } from '../src/db/libraries.store.js';
 import {
   DEFAULT_LIBRARY_ACL,
   DEFAULT_LIBRARY_POLICIES,
-  DEFAULT_SHARE_SOURCE_POLICY,
   type LibraryAcl,
   type LibraryPolicies,
 } from '../src/domain/index.js';
+import { adminQuery, driveRecord, libraryRecord } from './fixtures.js';
 import type { DriveHarness } from './support.js';
 
 export const OWNER_ID = '00000000-0000-4000-8000-0000000000a1';
@@ -44,43 +43,28 @@ export async function seedPlace(
   const libraryId = randomUUID();
   await h.definition.deps().inTenant(tenantId, async (trx) => {
     await new DriveStore(trx).insert(
-      {
+      driveRecord({
         id: driveId,
         tenantId,
         name: `Drive ${driveId.slice(0, 8)}`,
-        type: 'shared',
         slug: `drive-${driveId.slice(0, 8)}`,
         ownerId: OWNER_ID,
-        moduleId: null,
         visibility: 'tenant',
-        color: 'blue',
-        icon: 'Folder',
-        description: '',
-        allowExternalSharing: false,
-        retentionDays: null,
-        quotaGb: 1,
-        versioningEnabled: true,
-        maxVersions: 10,
         defaultLibraryId: libraryId,
-        createdBy: OWNER_ID,
-      },
+      }),
       [],
     );
-    await new LibraryStore(trx).insert({
-      id: libraryId,
-      tenantId,
-      driveId,
-      name: 'Documents',
-      description: '',
-      kind: 'library',
-      context: null,
-      memberIds: [],
-      visibleInDriveUI: true,
-      acl: { ...DEFAULT_LIBRARY_ACL, ...options.acl },
-      policies: { ...DEFAULT_LIBRARY_POLICIES, ...options.policies },
-      shareSourcePolicy: DEFAULT_SHARE_SOURCE_POLICY,
-      createdBy: OWNER_ID,
-    });
+    await new LibraryStore(trx).insert(
+      libraryRecord({
+        id: libraryId,
+        tenantId,
+        driveId,
+        name: 'Documents',
+        acl: { ...DEFAULT_LIBRARY_ACL, ...options.acl },
+        policies: { ...DEFAULT_LIBRARY_POLICIES, ...options.policies },
+        createdBy: OWNER_ID,
+      }),
+    );
   });
   return { tenantId, driveId, libraryId, folderId: null };
 }
@@ -111,20 +95,7 @@ export function seedFile(
   );
 }
 
-/** One query as the test database's administrator (row-level security does not apply). */
-export async function adminQuery(
-  h: DriveHarness,
-  text: string,
-  params: unknown[] = [],
-): Promise<Record<string, unknown>[]> {
-  const client = new pg.Client({ connectionString: h.identity.database.adminUrl });
-  await client.connect();
-  try {
-    return (await client.query(text, params)).rows as Record<string, unknown>[];
-  } finally {
-    await client.end();
-  }
-}
+export { adminQuery };
 
 /** The file's row, or undefined once purged. */
 export async function fileRow(h: DriveHarness, fileId: string): Promise<Record<string, unknown> | undefined> {

@@ -1,21 +1,20 @@
 // Fixtures of the uploads suites: a drive and library written through their stores (the drives part's routes are
 // another helper's), and the browser's side of an upload (presigned part PUTs with fetch, the SHA-256 of the file).
-import { createHash, randomUUID } from 'node:crypto';
-import pg from 'pg';
+import { randomUUID } from 'node:crypto';
 import { DriveStore, type NewDrive } from '../src/db/drives.store.js';
 import { LibraryStore } from '../src/db/libraries.store.js';
 import { UsageStore } from '../src/db/usage.store.js';
 import {
   DEFAULT_LIBRARY_ACL,
   DEFAULT_LIBRARY_POLICIES,
-  DEFAULT_SHARE_SOURCE_POLICY,
   type LibraryAcl,
   type LibraryPolicies,
   type StorageTier,
 } from '../src/domain/index.js';
+import { adminQuery, driveRecord, libraryRecord, sha256 } from './fixtures.js';
 import { DRIVE_ADMIN_ID, type DriveHarness } from './support.js';
 
-export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+export { sha256 };
 
 export interface Place {
   driveId: string;
@@ -37,44 +36,30 @@ export async function seedPlace(
   const libraryId = randomUUID();
   await h.definition.deps().inTenant(tenantId, async (trx) => {
     await new DriveStore(trx).insert(
-      {
+      driveRecord({
         id: driveId,
         tenantId,
         name: `Projects ${driveId.slice(0, 4)}`,
-        type: 'shared',
         slug: `projects-${driveId.slice(0, 8)}`,
         ownerId: DRIVE_ADMIN_ID,
-        moduleId: null,
         visibility: 'tenant',
-        color: 'blue',
-        icon: 'Folder',
-        description: '',
-        allowExternalSharing: false,
-        retentionDays: null,
-        quotaGb: 1,
-        versioningEnabled: true,
-        maxVersions: 10,
         defaultLibraryId: null,
         createdBy: DRIVE_ADMIN_ID,
         ...options.drive,
-      },
+      }),
       [{ userId: DRIVE_ADMIN_ID, role: 'owner', displayName: '', addedBy: DRIVE_ADMIN_ID }],
     );
-    await new LibraryStore(trx).insert({
-      id: libraryId,
-      tenantId,
-      driveId,
-      name: 'Documents',
-      description: '',
-      kind: 'library',
-      context: null,
-      memberIds: [],
-      visibleInDriveUI: true,
-      acl: { ...DEFAULT_LIBRARY_ACL, ...options.acl },
-      policies: { ...DEFAULT_LIBRARY_POLICIES, ...options.policies },
-      shareSourcePolicy: DEFAULT_SHARE_SOURCE_POLICY,
-      createdBy: DRIVE_ADMIN_ID,
-    });
+    await new LibraryStore(trx).insert(
+      libraryRecord({
+        id: libraryId,
+        tenantId,
+        driveId,
+        name: 'Documents',
+        acl: { ...DEFAULT_LIBRARY_ACL, ...options.acl },
+        policies: { ...DEFAULT_LIBRARY_POLICIES, ...options.policies },
+        createdBy: DRIVE_ADMIN_ID,
+      }),
+    );
   });
   return { driveId, libraryId };
 }
@@ -120,20 +105,7 @@ export async function putParts(grant: Grant, bytes: Buffer, concurrency = 3): Pr
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
-/** A query as the database's superuser (outbox rows, identity's tenant record). */
-export async function adminQuery(
-  h: DriveHarness,
-  text: string,
-  params: unknown[] = [],
-): Promise<Record<string, unknown>[]> {
-  const client = new pg.Client({ connectionString: h.identity.database.adminUrl });
-  await client.connect();
-  try {
-    return (await client.query(text, params)).rows as Record<string, unknown>[];
-  } finally {
-    await client.end();
-  }
-}
+export { adminQuery };
 
 /** The audit events of this type the drive recorded (its outbox), oldest first. */
 export async function outboxRows(
