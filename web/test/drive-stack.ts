@@ -9,7 +9,7 @@ import { startCisHarness, type CisHarness } from '@workspace/cis/testing';
 import { driveConfigSchema, driveService, type DriveConfig, type DriveService } from '@workspace/drive';
 import { DRIVE_ADMIN_SCOPES, testObjectStoreEnv } from '@workspace/drive/testing';
 import { provisionServiceSchema, remoteJwks, startService, type StartedService } from '@workspace/kit';
-import { serviceTestEnv, type ControlledClock } from '@workspace/kit/testing';
+import { callService, serviceTestEnv, type ControlledClock } from '@workspace/kit/testing';
 import type { JWTVerifyGetKey } from 'jose';
 import { freeOrigin, launchChromium, prepareArtifacts, signInThroughPages, startTestBff } from './browser.js';
 
@@ -114,26 +114,8 @@ export async function startDriveBrowserStack(
     browser,
     token: (scopes, tenantId, userId) => harness.token(scopes, tenantId, userId),
     signInAs: (email) => harness.signInAs(email),
-    driveCall: async (token, method, path, body, headers = {}) => {
-      const response = await fetch(`${driveUrl}${path.startsWith('/v1') ? '' : '/v1'}${path}`, {
-        method,
-        redirect: 'manual',
-        headers: {
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...headers,
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await response.text();
-      let parsed: Record<string, unknown> = {};
-      try {
-        parsed = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        // A file's bytes or a redirect: the text is there.
-      }
-      return { status: response.status, body: parsed, text, headers: response.headers };
-    },
+    driveCall: (token, method, path, body, headers = {}) =>
+      callService(`${driveUrl}${path.startsWith('/v1') ? '' : '/v1'}${path}`, token, method, body, headers),
     newPage: async (email) => {
       const page = await (await newContext()).newPage();
       await signInThroughPages(page, baseUrl, email);

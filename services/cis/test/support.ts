@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { provisionServiceSchema, remoteJwks, startService, type StartedService } from '@workspace/kit';
 import {
+  callService,
   ControlledClock,
   createTestIssuer,
   eventually,
@@ -121,24 +122,7 @@ export async function startCisHarness(
       if (typeof accessToken !== 'string') throw new Error(`sign-in failed for ${email}: ${result.status}`);
       return accessToken;
     },
-    call: async (token, method, path, body) => {
-      const response = await fetch(`${cisUrl}/v1${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await response.text();
-      let parsed: Record<string, unknown> = {};
-      try {
-        parsed = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        // CSV, PDF, XML: the text is there.
-      }
-      return { status: response.status, body: parsed, text, headers: response.headers };
-    },
+    call: (token, method, path, body) => callService(`${cisUrl}/v1${path}`, token, method, body),
     stop: async () => {
       await cis.shutdown();
       await notification.shutdown();

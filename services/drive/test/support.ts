@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { provisionServiceSchema, remoteJwks, startService, type StartedService } from '@workspace/kit';
-import { ControlledClock, createTestIssuer, serviceTestEnv, type TestIssuer } from '@workspace/kit/testing';
+import {
+  callService,
+  ControlledClock,
+  createTestIssuer,
+  serviceTestEnv,
+  type TestIssuer,
+} from '@workspace/kit/testing';
 import { demoSeed, signIn, startIdentityHarness, type IdentityHarness } from '@workspace/identity/testing';
 import { CIS_DOCUMENTS_TOKEN, startCisHarness, type CisHarness } from '@workspace/cis/testing';
 import type { JWTVerifyGetKey } from 'jose';
@@ -106,26 +112,8 @@ export async function startDriveHarness(options: DriveHarnessOptions = {}): Prom
       if (typeof accessToken !== 'string') throw new Error(`sign-in failed for ${email}: ${result.status}`);
       return accessToken;
     },
-    call: async (token, method, path, body, headers = {}) => {
-      const response = await fetch(`${driveUrl}${path.startsWith('/v1') ? '' : '/v1'}${path}`, {
-        method,
-        redirect: 'manual',
-        headers: {
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...headers,
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await response.text();
-      let parsed: Record<string, unknown> = {};
-      try {
-        parsed = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        // A file's bytes or a redirect: the text is there.
-      }
-      return { status: response.status, body: parsed, text, headers: response.headers };
-    },
+    call: (token, method, path, body, headers = {}) =>
+      callService(`${driveUrl}${path.startsWith('/v1') ? '' : '/v1'}${path}`, token, method, body, headers),
     stop: async () => {
       await drive.shutdown();
       await identity.stop();
@@ -244,24 +232,7 @@ export async function startDriveWithCis(
     objects,
     token: (scopes, tenantId = 'demo', userId = DRIVE_ADMIN_ID) =>
       cis.issuer.token({ tenantId, userId, scopes }),
-    call: async (token, method, path, body) => {
-      const response = await fetch(`${driveUrl}/v1${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await response.text();
-      let parsed: Record<string, unknown> = {};
-      try {
-        parsed = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        // Not JSON: the text is there.
-      }
-      return { status: response.status, body: parsed, text, headers: response.headers };
-    },
+    call: (token, method, path, body) => callService(`${driveUrl}/v1${path}`, token, method, body),
     stop: async () => {
       await drive.shutdown();
       await cis.stop();

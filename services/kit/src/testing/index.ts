@@ -225,3 +225,43 @@ export class ControlledClock {
     this.offsetMs += ms;
   }
 }
+
+/** A service's answer to a test's call: its status, its body parsed when it is JSON (else {}), its text and headers. */
+export interface ServiceAnswer {
+  status: number;
+  body: Record<string, unknown>;
+  text: string;
+  headers: Headers;
+}
+
+/**
+ * One call to a service under test at `url`, with a bearer token when given and a JSON body when given; redirects are
+ * answered, not followed (a presigned download's 302 is the answer). A body that is not JSON (CSV, PDF, XML, a file's
+ * bytes) is in `text`.
+ */
+export async function callService(
+  url: string,
+  token: string | undefined,
+  method: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<ServiceAnswer> {
+  const response = await fetch(url, {
+    method,
+    redirect: 'manual',
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  let parsed: Record<string, unknown> = {};
+  try {
+    parsed = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    // Not JSON: the text is there.
+  }
+  return { status: response.status, body: parsed, text, headers: response.headers };
+}
