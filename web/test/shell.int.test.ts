@@ -22,13 +22,15 @@ describe('staff app shell in Chromium', () => {
 
     const nav = page.getByRole('menu', { name: 'Modules' }).first();
     await page.getByRole('button', { name: 'Open navigation' }).click();
-    // The modules with screens in this version (CIS), then Settings; the catalogue's others are not offered.
+    // The modules with screens in this version (the drive and CIS), then Settings; the catalogue's others are not
+    // offered.
     await expectVisible(page, nav.getByText('CIS', { exact: true }));
     expect((await nav.getByRole('menuitem').allTextContents()).map((text) => text.trim())).toEqual([
+      'Drive',
       'CIS',
       'Settings',
     ]);
-    expect(new URL(page.url()).pathname).toBe('/cis');
+    expect(new URL(page.url()).pathname).toMatch(/^\/drive(\/overview)?$/);
     await animationsDone(page.locator('.ant-drawer')); // the drawer's opening, for the screenshot
     await page.screenshot({ path: `${shots}/shell-admin-signed-in.png` });
     await page.keyboard.press('Escape');
