@@ -361,6 +361,14 @@ describe('the file list views and filters', () => {
     );
     expect(await viewer.getByRole('button', { name: /^Share / }).count()).toBe(0);
     await viewer.screenshot({ path: `${shots}/drive-list-viewer-no-share.png` });
+    // Nor, without the upload scope, any way to upload: no Upload in the toolbar or the sidebar, and the empty
+    // My Files links nowhere.
+    expect(await toolbar(viewer).getByRole('button', { name: 'Upload' }).count()).toBe(0);
+    await visible(viewer.getByTestId('drive-sidebar').getByText('Trash', { exact: true }));
+    expect(await viewer.getByTestId('drive-sidebar').getByText('Upload', { exact: true }).count()).toBe(0);
+    await viewer.goto(`${stack.baseUrl}/drive/all?view=mine`);
+    await visible(viewer.getByTestId('empty-no-files').getByText('No files found'));
+    expect(await viewer.getByTestId('empty-no-files').getByRole('link').count()).toBe(0);
     await viewer.context().close();
   });
 
@@ -368,6 +376,8 @@ describe('the file list views and filters', () => {
     const page = await stack.newPage(EDITOR.email);
     await page.goto(`${stack.baseUrl}/drive/all`);
     await visible(page.getByTestId('empty-no-files').getByText('No files found'));
+    await visible(page.getByTestId('empty-no-files').getByRole('link', { name: 'Upload files' }));
+    await visible(page.getByTestId('drive-sidebar').getByText('Upload', { exact: true }));
     await page.screenshot({ path: `${shots}/drive-list-no-files.png` });
     await page.goto(`${stack.baseUrl}/drive/shared`);
     await visible(page.getByTestId('empty-no-shared').getByText('No shared files'));

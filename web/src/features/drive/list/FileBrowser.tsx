@@ -115,7 +115,8 @@ export function FileBrowser(props: FileBrowserProps) {
     );
   else if (error)
     body = <Alert type="error" showIcon title={errorMessage(error, 'Files could not be loaded')} />;
-  else if (files.length === 0) body = <EmptyState kind={filtered ? 'no-results' : props.empty} />;
+  else if (files.length === 0)
+    body = <EmptyState kind={filtered ? 'no-results' : props.empty} canUpload={abilities.canUpload} />;
   else if (mode === 'list')
     body = (
       <FileTable
