@@ -23,8 +23,9 @@ export interface FileTableProps {
   loading: boolean;
 }
 
-/** The virtualised body's height in px: about 12 rows in view. */
+/** The virtualised body's height in px (about 12 rows in view), and its least width (the columns share the rest). */
 const VIRTUAL_BODY_HEIGHT = 600;
+const VIRTUAL_MIN_WIDTH = 1000;
 
 export const NeedsRepair = () => (
   <Tag color="warning" data-testid="needs-repair">
@@ -163,6 +164,7 @@ export function FileTable(props: FileTableProps) {
       loading={props.loading}
       showSorterTooltip={false}
       rowSelection={{
+        columnWidth: 48,
         selectedRowKeys: props.selected,
         onChange: (keys) => {
           props.onSelect(keys.map(String));
@@ -176,7 +178,7 @@ export function FileTable(props: FileTableProps) {
         pageSizeOptions: [25, 50, 100, 200],
         onChange: props.onPage,
       }}
-      scroll={virtual ? { x: 1280, y: VIRTUAL_BODY_HEIGHT } : { x: 'max-content' }}
+      scroll={virtual ? { x: VIRTUAL_MIN_WIDTH, y: VIRTUAL_BODY_HEIGHT } : { x: 'max-content' }}
     />
   );
 }
