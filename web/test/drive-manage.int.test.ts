@@ -167,7 +167,7 @@ describe('Create Shared Drive', () => {
 });
 
 describe('empty texts and the libraries page', () => {
-  it("shows 'No drives available' and 'No libraries found' to a user with only their personal drive", async () => {
+  it("shows 'No drives available', no folders and 'No libraries found' to a user with only their personal drive", async () => {
     const page = await stack.newPage(VIEWER);
     await page.goto(`${stack.baseUrl}/drive/drives`);
     // Everyone has their personal drive (made on first use); none other matches.
@@ -175,6 +175,9 @@ describe('empty texts and the libraries page', () => {
     await toolbar(page).getByPlaceholder('Search drive...').fill('Site');
     await visible(page.getByTestId('empty-no-drives').getByText('No drives available'));
     await page.screenshot({ path: `${shots}/drive-manage-no-drives.png` });
+    // The personal drive has no folders yet.
+    await page.goto(`${stack.baseUrl}/drive/folders`);
+    await visible(page.getByTestId('empty-no-folders').getByText('No folders yet'));
     // Libraries of personal drives are never listed: the viewer belongs to no other drive.
     await page.goto(`${stack.baseUrl}/drive/libraries`);
     await visible(page.getByTestId('empty-no-libraries').getByText('No libraries found'));
