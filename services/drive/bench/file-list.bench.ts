@@ -16,7 +16,8 @@
 //      created_at DESC, id DESC LIMIT 50` in a tenant transaction (the same pool). Measured in rounds: each round runs
 //      the bare page, the three requests and the [info] pieces once each, in turn, so a change in the machine's load
 //      falls on the baseline and the route alike. [info] rows: the route's database work in process with the access
-//      cache (ADR 0050) and without it (the access sets read every time, as before), GET /v1/me/abilities (the
+//      cache (ADR 0050) and without it (the access sets read every time, as before), the first page through HTTP
+//      without it (the route before ADR 0050, switched per request in the same rounds), GET /v1/me/abilities (the
 //      request path without the database: HTTP, token, region check), and the pager's uncached counts (the total is
 //      kept per tenant until a file changes: commands/file-list.ts).
 //
@@ -288,6 +289,19 @@ async function main(): Promise<void> {
       await response.text();
       if (response.status !== 200) throw new Error(`GET /v1/me/abilities: ${String(response.status)}`);
     };
+    // The route as it was before ADR 0050, in the same rounds: while `before` is set, the list reads the reader's
+    // drives, members and libraries afresh (the requests run one at a time, so no other request sees the switch).
+    let before = false;
+    const cached = deps.access.reader.bind(deps.access);
+    deps.access.reader = (trx, tenantId, who) => (before ? fileReader(trx, who) : cached(trx, tenantId, who));
+    const callBefore = async () => {
+      before = true;
+      try {
+        await call('');
+      } finally {
+        before = false;
+      }
+    };
     // Every round runs each of these once, in turn, so a change in the machine's load (shared CPUs) falls on the
     // baseline and the route alike.
     const loadsBefore = deps.access.loads;
@@ -320,6 +334,7 @@ async function main(): Promise<void> {
           }),
       },
       { name: 'abilities', work: abilities },
+      { name: 'before', work: callBefore },
     ]);
     const loads = deps.access.loads - loadsBefore;
     const bare = measured.get('bare') ?? { p50: NaN, p95: NaN };
@@ -350,6 +365,10 @@ async function main(): Promise<void> {
         '',
       ]);
     };
+    info(
+      'before',
+      '[info] GET /v1/files, first page, access sets read each time (the route before ADR 0050)',
+    );
     info('cached', '[info] first page in process, access cache (the route now, no HTTP)');
     info('uncached', '[info] first page in process, access sets read each time (before ADR 0050)');
     info('abilities', '[info] GET /v1/me/abilities (HTTP, token, region check; no database)');
