@@ -4,12 +4,12 @@ import { enableTenantIsolation, type Migration } from '@workspace/kit';
 const ACCESS_TABLES = ['drives', 'drive_members', 'libraries'] as const;
 
 /**
- * The tenant's access version (ADR 0050): one counter per tenant, raised in the same transaction as every insert,
- * update or delete of `drives`, `drive_members` or `libraries`, by any writer (a route, a consumer, a migration, an
- * operator's SQL). The drive's access cache (commands/access-cache.ts) keeps a tenant's drives, members and libraries
- * labelled with the version it read first, and reads the version again on every use: a changed version reloads
- * them, so a removed member or a narrowed library ACL is seen by the next request on every replica at once.
- * The counter moves when the writer's transaction commits, never before.
+ * The tenant's access version (ADR 0050): one number per tenant, renewed (from a sequence) in the same transaction as
+ * every insert, update or delete of `drives`, `drive_members` or `libraries`, by any writer (a route, a consumer, a
+ * migration, an operator's SQL). The drive's access cache (commands/access-cache.ts) keeps a tenant's drives, members
+ * and libraries labelled with the version it read first, and reads the version again on every use: a changed version
+ * reloads them, so a removed member or a narrowed library ACL is seen by the next request on every replica at once.
+ * Others see the new version when the writer's transaction commits, never before.
  */
 export const accessVersions: Migration = {
   name: '008_access_versions',
@@ -19,22 +19,28 @@ export const accessVersions: Migration = {
     if (!schema || !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`unexpected schema ${String(schema)}`);
     await knex.schema.createTable('access_versions', (table) => {
       table.text('tenant_id').primary();
-      table.bigInteger('version').notNullable().defaultTo(1);
+      table.bigInteger('version').notNullable();
     });
+    // Versions come from a sequence, never reused: a change rolled back never leaves its number to a later one (a
+    // transaction that wrote and then read its own uncommitted access rows may have cached them under that number).
+    await knex.raw('CREATE SEQUENCE access_version_seq');
     await enableTenantIsolation(knex, 'access_versions');
     await knex.raw(`
       CREATE FUNCTION access_version_bump() RETURNS trigger LANGUAGE plpgsql SET search_path = ${schema}, pg_temp AS $$
+      DECLARE
+        changed text[];
       BEGIN
-        IF TG_OP IN ('INSERT', 'UPDATE') THEN
-          INSERT INTO ${schema}.access_versions AS av (tenant_id, version)
-            SELECT DISTINCT tenant_id, 1 FROM changed_new ORDER BY tenant_id
-            ON CONFLICT (tenant_id) DO UPDATE SET version = av.version + 1;
+        IF TG_OP = 'INSERT' THEN
+          SELECT array_agg(DISTINCT tenant_id ORDER BY tenant_id) INTO changed FROM changed_new;
+        ELSIF TG_OP = 'UPDATE' THEN
+          SELECT array_agg(tenant_id ORDER BY tenant_id) INTO changed
+            FROM (SELECT tenant_id FROM changed_new UNION SELECT tenant_id FROM changed_old) touched;
+        ELSE
+          SELECT array_agg(DISTINCT tenant_id ORDER BY tenant_id) INTO changed FROM changed_old;
         END IF;
-        IF TG_OP IN ('UPDATE', 'DELETE') THEN
-          INSERT INTO ${schema}.access_versions AS av (tenant_id, version)
-            SELECT DISTINCT tenant_id, 1 FROM changed_old ORDER BY tenant_id
-            ON CONFLICT (tenant_id) DO UPDATE SET version = av.version + 1;
-        END IF;
+        INSERT INTO ${schema}.access_versions (tenant_id, version)
+          SELECT tenant_id, nextval('${schema}.access_version_seq') FROM unnest(changed) AS tenant_id
+          ON CONFLICT (tenant_id) DO UPDATE SET version = excluded.version;
         RETURN NULL;
       END $$`);
     for (const table of ACCESS_TABLES) {
@@ -54,5 +60,6 @@ export const accessVersions: Migration = {
     }
     await knex.raw('DROP FUNCTION IF EXISTS access_version_bump()');
     await knex.schema.dropTableIfExists('access_versions');
+    await knex.raw('DROP SEQUENCE IF EXISTS access_version_seq');
   },
 };

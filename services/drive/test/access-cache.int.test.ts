@@ -93,6 +93,28 @@ describe('access cache', () => {
     expect(await names(alice)).toEqual(['minutes.txt', 'plan.txt']);
   });
 
+  it('a change rolled back never leaves its version to a later change', async () => {
+    expect(await names(alice)).toEqual(['minutes.txt', 'plan.txt']);
+    const deps = h.definition.deps();
+    const caller = { userId: ALICE, scopes: new Set(READER_SCOPES) };
+    // A transaction removes Alice, reads her access (cached under its own, uncommitted version), then rolls back.
+    await expect(
+      deps.inTenant('demo', async (trx) => {
+        await trx('drive_members').where({ drive_id: team, user_id: ALICE }).delete();
+        expect((await deps.access.reader(trx, 'demo', caller)).visibleDriveIds).not.toContain(team);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    // Another change commits (one statement, as the rolled-back one): its version is a new one, not the rolled-back
+    // one's.
+    await sql.query(
+      `INSERT INTO drive.drive_members (tenant_id, drive_id, user_id, role, added_by)
+        VALUES ('demo', $1, 'someone-else', 'contributor', 'operator')`,
+      [team],
+    );
+    expect(await names(alice)).toEqual(['minutes.txt', 'plan.txt']);
+  });
+
   it("a library's read ACL narrowed hides its files with the next request", async () => {
     expect(await names(alice)).toEqual(['minutes.txt', 'plan.txt']);
     const narrowed = await h.call(admin, 'PATCH', `/libraries/${plans}`, {
