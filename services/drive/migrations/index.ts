@@ -7,6 +7,7 @@ import { cisDocuments } from './005_cis_documents.js';
 import { shareLinks } from './006_share_links.js';
 import { signaturesAndFolders } from './007_signatures_and_folders.js';
 import { accessVersions } from './008_access_versions.js';
+import { accessChanges } from './010_access_changes.js';
 
 /**
  * drive's migrations in the order they apply. Append only: a new change is a new file, added at the end. A
@@ -21,4 +22,5 @@ export const driveMigrations: Migration[] = [
   shareLinks,
   signaturesAndFolders,
   accessVersions,
+  accessChanges,
 ];

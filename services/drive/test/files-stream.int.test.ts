@@ -22,8 +22,10 @@ afterAll(async () => {
 });
 
 interface Stream {
-  /** The next `files` event's data, within the time the test allows. */
+  /** The next `files` event of a file's change, within the time the test allows (access changes are counted). */
   next(): Promise<{ driveId: string; action: string }>;
+  /** How many `files` events of an access change ({action: 'access'}) arrived so far. */
+  accessChanges(): number;
   close(): void;
 }
 
@@ -39,6 +41,7 @@ async function openStream(token: string, query = ''): Promise<Stream> {
   if (!reader) throw new Error('no stream body');
   const decoder = new TextDecoder();
   const events: { driveId: string; action: string }[] = [];
+  let accessChanges = 0;
   let buffered = '';
   return {
     async next() {
@@ -50,15 +53,21 @@ async function openStream(token: string, query = ''): Promise<Stream> {
         buffered = blocks.pop() ?? '';
         for (const block of blocks) {
           if (!block.startsWith('event: files\n')) continue;
-          events.push(
-            JSON.parse(block.slice(block.indexOf('data: ') + 6)) as { driveId: string; action: string },
-          );
+          const event = JSON.parse(block.slice(block.indexOf('data: ') + 6)) as {
+            driveId: string;
+            action: string;
+          };
+          if (event.action === 'access') {
+            expect(event).toEqual({ action: 'access' });
+            accessChanges += 1;
+          } else events.push(event);
         }
       }
       const [event] = events.splice(0, 1);
       if (!event) throw new Error('no event');
       return event;
     },
+    accessChanges: () => accessChanges,
     close() {
       controller.abort();
     },
@@ -114,6 +123,33 @@ describe('live updates of the file list', () => {
       await seedFile(h, { tenantId: 'acme', driveId: acmeDrive, libraryId: acmeLibrary, name: 'Acme.txt' });
       await seedFile(h, { driveId: visible, libraryId: visibleLibrary, name: 'Open.txt' });
       // The first event that reaches the reader is the visible drive's.
+      expect(await stream.next()).toEqual({ driveId: visible, action: 'insert' });
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('DRV-387: a member added to a drive while their list is open hears that drive’s changes from then on, and one removed stops', async () => {
+    const drive = await seedDrive(h, { name: 'Joined later' });
+    const library = await seedLibrary(h, drive);
+    const admin = await h.token(DRIVE_ADMIN_SCOPES);
+    const stream = await openStream(await h.token(READER_SCOPES, 'demo', ALICE));
+    try {
+      await seedFile(h, { driveId: drive, libraryId: library, name: 'Before.txt' });
+      const added = await h.call(admin, 'POST', `/drives/${drive}/members`, { userIds: [ALICE] });
+      expect(added.status).toBe(200);
+      await seedFile(h, { driveId: drive, libraryId: library, name: 'After.txt' });
+      // The first change the reader hears is the file added after they joined (Before.txt's never reached them),
+      // and the membership itself reached them as an access change (the list refetches).
+      expect(await stream.next()).toEqual({ driveId: drive, action: 'insert' });
+      expect(stream.accessChanges()).toBeGreaterThanOrEqual(1);
+      expect((await h.call(admin, 'DELETE', `/drives/${drive}/members/${ALICE}`)).status).toBe(200);
+      const visible = await seedDrive(h, { members: [{ userId: ALICE, role: 'contributor' }] });
+      const visibleLibrary = await seedLibrary(h, visible);
+      // Drain After.txt's own update (seedFile sets the test's fields after storing).
+      expect(await stream.next()).toEqual({ driveId: drive, action: 'update' });
+      await seedFile(h, { driveId: drive, libraryId: library, name: 'Gone.txt' });
+      await seedFile(h, { driveId: visible, libraryId: visibleLibrary, name: 'Still.txt' });
       expect(await stream.next()).toEqual({ driveId: visible, action: 'insert' });
     } finally {
       stream.close();

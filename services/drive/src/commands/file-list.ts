@@ -84,6 +84,12 @@ export interface FileListPage {
   pageSize: number;
 }
 
+/** The drives whose file changes the caller's live list hears: those they see now (from the access cache). */
+export async function liveDriveIds(deps: DriveDeps, tenantId: string, caller: Caller): Promise<Set<string>> {
+  const reader = await deps.inTenant(tenantId, (trx) => deps.access.reader(trx, tenantId, caller));
+  return new Set(reader.visibleDriveIds);
+}
+
 /** One page of the caller's file list and the total for the pager. */
 export async function listFiles(
   deps: DriveDeps,

@@ -136,3 +136,13 @@ export interface FileChange {
   driveId: string;
   action: 'insert' | 'update' | 'delete';
 }
+
+/**
+ * A change of the tenant's drives, members or libraries (`event: files` too, without a drive): who sees what may
+ * have changed, so the stream works out its reader's drives again and the list refetches.
+ */
+export interface AccessChange {
+  action: 'access';
+}
+
+export type LiveListChange = FileChange | AccessChange;

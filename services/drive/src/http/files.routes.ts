@@ -1,6 +1,6 @@
 import { serveSse, type ApiRouter } from '@workspace/kit';
 import { callerOf, requireOwnTenant } from '../commands/access.js';
-import { fileReader, listFiles, requireView, type FileCountCache } from '../commands/file-list.js';
+import { listFiles, liveDriveIds, requireView, type FileCountCache } from '../commands/file-list.js';
 import {
   clearRecent,
   clearStars,
@@ -11,7 +11,7 @@ import {
 } from '../commands/files.js';
 import { idempotencyKey } from '../commands/idempotency.js';
 import type { DriveDeps } from '../drive-deps.js';
-import type { FileChange } from '../domain/index.js';
+import type { LiveListChange } from '../domain/index.js';
 import type { FileChangeHub } from '../workers/file-changes.js';
 import { presentFile } from './files.present.js';
 import {
@@ -41,10 +41,28 @@ export function fileRoutes(deps: DriveDeps, counts: FileCountCache, hub: FileCha
         requireOwnTenant(ctx, query.tenantId);
         const caller = callerOf(ctx);
         requireView(caller);
-        const reader = await deps.inTenant(ctx.tenantId, (trx) => fileReader(trx, caller));
-        const drives = new Set(reader.visibleDriveIds);
+        const visibleDrives = () => liveDriveIds(deps, ctx.tenantId, caller);
+        let drives = await visibleDrives();
         await serveSse(hub, ctx.tenantId, req, res, {
-          filter: (message) => drives.has((JSON.parse(message.data) as FileChange).driveId),
+          filter: (message) => {
+            const change = JSON.parse(message.data) as LiveListChange;
+            if (change.action !== 'access') return drives.has(change.driveId);
+            // Who sees what may have changed (a member added or removed, a drive archived): work the reader's drives
+            // out again before the changes after this one, and pass it on so the list refetches now.
+            return visibleDrives().then(
+              (latest) => {
+                drives = latest;
+                return true;
+              },
+              (error: unknown) => {
+                deps.logger.warn(
+                  { err: error },
+                  "the file list stream could not re-read the reader's drives",
+                );
+                return true;
+              },
+            );
+          },
         });
       },
     })

@@ -91,8 +91,12 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface ServeSseOptions {
   heartbeatMs?: number;
-  /** Sends only the tenant's messages this accepts (e.g. the one record a stream is about). */
-  filter?: (message: Pick<SseMessage, 'event' | 'data'>) => boolean;
+  /**
+   * Sends only the tenant's messages this accepts (e.g. the one record a stream is about). It may answer later (a
+   * promise): the stream's messages wait for it in order, so a filter that re-reads what its caller may see decides
+   * the messages after it with what it read. A filter that fails drops its message.
+   */
+  filter?: (message: Pick<SseMessage, 'event' | 'data'>) => boolean | Promise<boolean>;
   /**
    * Read once subscribed (so no change between the read and the subscription is lost): messages sent first, e.g.
    * the record's current state. A change may then arrive twice; events carry whole states, so that is harmless.
@@ -151,10 +155,44 @@ export function serveSse(
       if (!res.writableEnded) res.end();
       resolve();
     };
-    const send = (message: Pick<SseMessage, 'event' | 'data'>) => {
-      if (closed || (options.filter && !options.filter(message))) return;
+    const write = (message: Pick<SseMessage, 'event' | 'data'>) => {
+      if (closed) return;
       res.write(`event: ${message.event}\ndata: ${message.data}\n\n`);
       if (options.last?.(message)) close();
+    };
+    // Messages leave in the order they came, each once its filter has answered: at once, unless a filter answered
+    // with a promise, when the messages after it wait in `queue` (`waiting` of them) for theirs.
+    let queue: Promise<void> = Promise.resolve();
+    let waiting = 0;
+    const enqueue = (decided: () => Promise<boolean>, message: Pick<SseMessage, 'event' | 'data'>) => {
+      waiting += 1;
+      queue = queue
+        .then(decided)
+        .then(
+          (accepted) => {
+            if (accepted) write(message);
+          },
+          () => undefined,
+        )
+        .finally(() => {
+          waiting -= 1;
+        });
+    };
+    const send = (message: Pick<SseMessage, 'event' | 'data'>) => {
+      if (closed) return;
+      const filter = options.filter;
+      if (!filter) {
+        write(message);
+        return;
+      }
+      if (waiting > 0) {
+        enqueue(async () => filter(message), message);
+        return;
+      }
+      const accepted = filter(message);
+      if (typeof accepted === 'boolean') {
+        if (accepted) write(message);
+      } else enqueue(() => accepted, message);
     };
     const unsubscribe = hub.subscribe(tenantId, (message) => {
       if (!message) close();
