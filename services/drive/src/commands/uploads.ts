@@ -11,8 +11,10 @@ import {
   driveAbilities,
   extensionOf,
   fileTypeClass,
+  holds,
   libraryPolicyRefusal,
   partCount,
+  REFERENCE_TEXTS,
   sniffVerdict,
   UPLOAD_PART_SIZE,
   type SniffedType,
@@ -21,6 +23,7 @@ import type { DriveDeps } from '../drive-deps.js';
 import type { Actor } from '../events/audit.js';
 import { callerOf, FILE_NOT_FOUND, readableFile, readableLibrary, requireOwnTenant } from './access.js';
 import { once } from './idempotency.js';
+import { attachOnRegister, type ReferenceInput, type ReferenceView } from './references.js';
 import { checkQuota, quotaProblem, tierOf } from './quota.js';
 import { isNoSuchUpload, isObjectStoreDown, objectStoreUnavailable } from './object-errors.js';
 import { freeName, versionPath } from './server-files.js';
@@ -291,9 +294,24 @@ const ended = () =>
 
 export interface Registered {
   ok: true;
-  code: 'REGISTERED' | 'ALREADY_REGISTERED';
+  /**
+   * FILE_REF_WRITE_FAILED: the file is registered and kept, but the module reference asked for could not be written
+   * (drive.md §4, §8): the file is flagged orphaned ('Needs repair') and repair-refs recreates the reference.
+   */
+  code: 'REGISTERED' | 'ALREADY_REGISTERED' | 'FILE_REF_WRITE_FAILED';
   file: FileRecord;
   uploadId: string;
+  /** The module reference written at registration (when one was asked for and written). */
+  reference?: ReferenceView;
+  /** With FILE_REF_WRITE_FAILED: 'Reference creation failed'. */
+  message?: string;
+}
+
+/** drive.md §6: attaching a file to a module's entity needs the attachment scope, also at registration. */
+function requireAttachScope(ctx: RequestContext, reference: ReferenceInput | undefined): void {
+  if (reference !== undefined && !holds(callerOf(ctx), 'drive.attachment.add')) {
+    throw problems.forbidden('This requires the drive.attachment.add permission.');
+  }
 }
 
 /**
@@ -308,7 +326,9 @@ export async function completeUpload(
   authorization: string,
   uploadId: string,
   checksum: string,
+  reference?: ReferenceInput,
 ): Promise<Registered> {
+  requireAttachScope(ctx, reference);
   const grant = await deps.inTenant(ctx.tenantId, (trx) => ownGrant(trx, ctx, uploadId));
   if (grant.status === 'registered') {
     const file = await deps.inTenant(ctx.tenantId, (trx) => new FileStore(trx).get(grant.fileId));
@@ -336,6 +356,7 @@ export async function completeUpload(
   }
   const ownerName = (await deps.identity.userNames(authorization, [ctx.userId])).get(ctx.userId) ?? '';
   let prunedKeys: string[] = [];
+  let attached: Awaited<ReturnType<typeof attachOnRegister>> | undefined;
   const file = await deps.inTenant(ctx.tenantId, async (trx) => {
     const locked = await ownGrant(trx, ctx, uploadId, true);
     if (locked.status !== 'granted') throw ended();
@@ -356,10 +377,21 @@ export async function completeUpload(
       });
     }
     await new UploadStore(trx).finish(locked.id, 'registered');
-    return registered.file;
+    if (reference === undefined) return registered.file;
+    attached = await attachOnRegister(deps, trx, actor, registered.file.id, reference);
+    return (await new FileStore(trx).get(registered.file.id)) ?? registered.file;
   });
   await removePrunedObjects(deps, prunedKeys);
-  return { ok: true, code: 'REGISTERED', file, uploadId };
+  if (attached?.ok === false) {
+    return { ok: true, code: attached.code, message: REFERENCE_TEXTS.writeFailed, file, uploadId };
+  }
+  return {
+    ok: true,
+    code: 'REGISTERED',
+    file,
+    uploadId,
+    ...(attached ? { reference: attached.reference } : {}),
+  };
 }
 
 /** Ends a grant whose object failed its checks: the object removed, the grant aborted. */
@@ -481,9 +513,11 @@ export async function registerUploadedFile(
     fileId: string;
     driveId: string;
     version: { objectPath: string; checksum: string; size: number };
+    reference?: ReferenceInput | undefined;
   },
 ): Promise<Registered> {
   requireOwnTenant(ctx, request.tenantId);
+  requireAttachScope(ctx, request.reference);
   const grant = await deps.inTenant(ctx.tenantId, (trx) =>
     new UploadStore(trx).openFor(request.fileId, request.version.objectPath),
   );
@@ -494,7 +528,7 @@ export async function registerUploadedFile(
     await abandon(deps, ctx.tenantId, grant);
     throw sizeMismatch(request.version.size, grant.size);
   }
-  return completeUpload(deps, ctx, authorization, grant.id, request.version.checksum);
+  return completeUpload(deps, ctx, authorization, grant.id, request.version.checksum, request.reference);
 }
 
 /** DELETE /uploads/:id (Cancel Upload): the multipart upload aborted, anything written removed, the grant ended. */

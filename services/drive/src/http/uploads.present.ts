@@ -22,6 +22,7 @@ export const presentUploadedFile = (file: FileRecord): z.input<typeof uploadedFi
   contentFlag: file.contentFlag,
   ownerId: file.ownerId,
   ownerName: file.ownerName,
+  orphanedRef: file.orphanedRef,
   createdAt: isoTime(file.createdAt),
   updatedAt: isoTime(file.updatedAt),
 });
