@@ -330,6 +330,35 @@ describe('uploads straight to the object store', () => {
     expect(repeat.body).toMatchObject({ ok: true, code: 'ALREADY_REGISTERED' });
   });
 
+  it("keeps 'Require signatures' on a PDF: the file awaits signature (a text file cannot be signed, so never)", async () => {
+    const pdf = Buffer.from('%PDF-1.7\nsubcontract\n%%EOF\n');
+    const signedPdf = await upload('Subcontract.pdf', pdf, {
+      mimeType: 'application/pdf',
+      requireSignatures: true,
+    });
+    expect(signedPdf.body).toMatchObject({ file: { signatureRequired: true, awaitingSignature: true } });
+    const plainPdf = await upload('Drawing register.pdf', Buffer.from('%PDF-1.7\nregister\n%%EOF\n'), {
+      mimeType: 'application/pdf',
+    });
+    expect(plainPdf.body).toMatchObject({ file: { signatureRequired: false, awaitingSignature: false } });
+    const text = await upload('Notes.txt', Buffer.from('site notes\n'), {
+      mimeType: 'text/plain',
+      requireSignatures: true,
+    });
+    expect(text.body).toMatchObject({ file: { signatureRequired: false, awaitingSignature: false } });
+
+    const id = (signedPdf.body.file as { id: string }).id;
+    const detail = await h.call(admin, 'GET', `/files/${id}`);
+    expect(detail.body.file).toMatchObject({
+      signatureRequired: true,
+      awaitingSignature: true,
+      signed: false,
+    });
+    const uploaded = await outboxRows(h, 'drive.file.uploaded');
+    const event = uploaded.find((row) => JSON.stringify(row.payload).includes(id));
+    expect(JSON.stringify(event?.payload)).toContain('"requireSignatures":"true"');
+  });
+
   describe('the module reference at registration (drive.md §4, §8 FILE_REF_WRITE_FAILED)', () => {
     const registerBody = async (name: string, bytes: Buffer, reference?: Record<string, unknown>) => {
       const g = (await grant({ name, size: bytes.length, mimeType: 'text/plain' })).body as unknown as Grant;

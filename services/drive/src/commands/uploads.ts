@@ -420,6 +420,8 @@ async function registerFile(
   const place = { driveId: grant.driveId, libraryId: grant.libraryId, folderId: grant.folderId };
   const name = await freeName(trx, place, grant.name);
   const typeClass = fileTypeClass(name, grant.mimeType);
+  // 'Require signatures' applies to PDFs only ('Cannot be signed' otherwise): docs/drive.md.
+  const signatureRequired = grant.requireSignatures && typeClass === 'pdf';
   const file = await new FileStore(trx).insert({
     id: grant.fileId,
     tenantId: actor.tenantId,
@@ -435,6 +437,7 @@ async function registerFile(
     ownerId: actor.userId,
     ownerName,
     visibility: 'private',
+    signatureRequired,
     createdBy: actor.userId,
     updatedBy: actor.userId,
   });
@@ -449,7 +452,7 @@ async function registerFile(
       name,
       size: verified.size,
       version: 1,
-      requireSignatures: grant.requireSignatures,
+      requireSignatures: signatureRequired,
     },
   });
   return file;

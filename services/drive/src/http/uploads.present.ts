@@ -23,6 +23,8 @@ export const presentUploadedFile = (file: FileRecord): z.input<typeof uploadedFi
   ownerId: file.ownerId,
   ownerName: file.ownerName,
   orphanedRef: file.orphanedRef,
+  signatureRequired: file.signatureRequired,
+  awaitingSignature: file.signatureRequired && !file.signed,
   createdAt: isoTime(file.createdAt),
   updatedAt: isoTime(file.updatedAt),
 });

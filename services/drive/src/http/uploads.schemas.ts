@@ -86,6 +86,10 @@ export const uploadedFileView = z.object({
   ownerName: z.string(),
   /** A module reference of the file could not be written ('Needs repair'; repair-refs fixes it). */
   orphanedRef: z.boolean(),
+  /** Uploaded with 'Require signatures' on (PDFs only). */
+  signatureRequired: z.boolean(),
+  /** signatureRequired and not signed yet: the list's 'Awaiting signature'. */
+  awaitingSignature: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
