@@ -3,6 +3,7 @@ import { HttpProblem, problems, type Knex, type RequestContext } from '@workspac
 import { fileTypeFromBuffer } from 'file-type';
 import { DriveStore } from '../db/drives.store.js';
 import { FileStore, type FileRecord } from '../db/files.store.js';
+import { FolderStore } from '../db/folders.store.js';
 import { LibraryStore } from '../db/libraries.store.js';
 import { UploadExpiryQueue, UploadStore, type UploadRecord } from '../db/uploads.store.js';
 import {
@@ -116,7 +117,7 @@ export async function grantUpload(
           throw new HttpProblem(403, 'forbidden', UPLOAD_DENIED);
         }
         const folderId = existing ? existing.folderId : (request.folderId ?? null);
-        if (!existing && folderId !== null && !(await uploads.folderInDrive(folderId, drive.id))) {
+        if (!existing && folderId !== null && !(await new FolderStore(trx).inDrive(folderId, drive.id))) {
           throw problems.notFound('Folder not found');
         }
         await checkQuota(deps, trx, ctx.tenantId, tier, size);
