@@ -191,7 +191,7 @@ describe('storage: tier, capacity, use and usage stats', () => {
         h,
         "SELECT custom_limit, custom_features, created_at, updated_at FROM drive.storage_usage WHERE tenant_id = 'demo'",
       );
-      expect(config).toMatchObject({ custom_limit: String(42 * GIB), custom_features: { analytics: true } });
+      expect(config).toMatchObject({ custom_limit: 42 * GIB, custom_features: { analytics: true } });
       expect(config?.created_at).toBeInstanceOf(Date);
       expect((config?.updated_at as Date).getTime()).toBeGreaterThanOrEqual(
         (config?.created_at as Date).getTime(),
