@@ -37,7 +37,7 @@ interface FileRow {
   shared_with: string[];
   orphaned_ref: boolean;
   signed: boolean;
-  /** Uploaded with 'Require signatures' (a PDF): awaiting signature until signed (migration 008). */
+  /** Uploaded with 'Require signatures' (a PDF): awaiting signature until signed (migration 009). */
   signature_required: boolean;
   thumbnail_path: string | null;
   /** The version the last thumbnail attempt was for (migration 003). */

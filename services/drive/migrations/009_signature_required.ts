@@ -5,7 +5,7 @@ import type { Migration } from '@workspace/kit';
  * signatures on upload"): the flag the upload grant carried, kept on the file.
  */
 export const signatureRequired: Migration = {
-  name: '008_signature_required',
+  name: '009_signature_required',
   async up(knex) {
     await knex.schema.alterTable('files', (table) => {
       table.boolean('signature_required').notNullable().defaultTo(false);
