@@ -6,6 +6,7 @@ import { trashSchema } from './004_trash.js';
 import { cisDocuments } from './005_cis_documents.js';
 import { shareLinks } from './006_share_links.js';
 import { signaturesAndFolders } from './007_signatures_and_folders.js';
+import { accessVersions } from './008_access_versions.js';
 import { signatureRequired } from './009_signature_required.js';
 
 /**
@@ -20,5 +21,6 @@ export const driveMigrations: Migration[] = [
   cisDocuments,
   shareLinks,
   signaturesAndFolders,
+  accessVersions,
   signatureRequired,
 ];
