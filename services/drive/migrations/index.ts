@@ -7,6 +7,7 @@ import { cisDocuments } from './005_cis_documents.js';
 import { shareLinks } from './006_share_links.js';
 import { signaturesAndFolders } from './007_signatures_and_folders.js';
 import { accessVersions } from './008_access_versions.js';
+import { signatureRequired } from './009_signature_required.js';
 import { accessChanges } from './010_access_changes.js';
 
 /**
@@ -22,5 +23,6 @@ export const driveMigrations: Migration[] = [
   shareLinks,
   signaturesAndFolders,
   accessVersions,
+  signatureRequired,
   accessChanges,
 ];

@@ -167,6 +167,21 @@ describe('Share File with users', () => {
     expect(await audited('drive.file.shared', file.id)).toHaveLength(1);
   });
 
+  it("answers 'File not found' for a file in the trash, and shares it with nobody", async () => {
+    const file = await seedFile(h, { driveId: drive, libraryId: library, name: 'Binned.pdf' });
+    expect((await h.call(admin, 'POST', '/mutations/delete', { fileId: file.id })).body).toMatchObject({
+      result: 'trashed',
+    });
+    const refused = await h.call(admin, 'POST', `/files/${file.id}/share-with`, { userIds: [BOB] });
+    expect(refused.status).toBe(404);
+    expect(refused.body.detail).toBe('File not found');
+    expect(await audited('drive.file.shared', file.id)).toHaveLength(0);
+    const row = await h.definition
+      .deps()
+      .inTenant('demo', (trx) => trx('files').where({ id: file.id }).first());
+    expect(row).toMatchObject({ status: 'trashed', shared_with: [], visibility: 'private' });
+  });
+
   it('refuses no users, and the current user', async () => {
     const file = await seedFile(h, { driveId: drive, libraryId: library, name: 'Nobody.pdf' });
     const none = await h.call(admin, 'POST', `/files/${file.id}/share-with`, { userIds: [] });

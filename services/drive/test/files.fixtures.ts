@@ -1,24 +1,15 @@
-// Drives, libraries and files for the file list's tests, written through the stores and storeServerFile (the uploads
-// helper's grant route lands in parallel). Each test file starts its own harness and bucket.
-import { randomUUID } from 'node:crypto';
+// Drives, libraries (fixtures.ts's seeder) and files (storeServerFile) for the file list's tests. Each test file
+// starts its own harness and bucket.
 import { storeServerFile } from '../src/commands/server-files.js';
-import { DriveStore } from '../src/db/drives.store.js';
 import { FileStore, type FileRecord } from '../src/db/files.store.js';
-import { LibraryStore } from '../src/db/libraries.store.js';
-import {
-  DEFAULT_LIBRARY_ACL,
-  DEFAULT_LIBRARY_POLICIES,
-  type DriveType,
-  type LibraryAcl,
-  type LibraryPolicies,
-  type MemberRole,
-} from '../src/domain/index.js';
-import { driveRecord, libraryRecord } from './fixtures.js';
+import type { DriveType, LibraryAcl, LibraryPolicies, MemberRole } from '../src/domain/index.js';
+import { seedDriveAndLibrary, seedLibraryIn } from './fixtures.js';
 import { DRIVE_ADMIN_ID, type DriveHarness } from './support.js';
 
 /** A reader of files: read and view, nothing more. */
 export const READER_SCOPES = ['drive.view', 'drive.read', 'drive.file.read'];
 
+/** A drive without libraries (members only unless told), owned by the drive admin unless named. Answers its id. */
 export async function seedDrive(
   h: DriveHarness,
   options: {
@@ -30,32 +21,22 @@ export async function seedDrive(
     members?: { userId: string; role: MemberRole }[];
   } = {},
 ): Promise<string> {
-  const id = randomUUID();
-  const tenantId = options.tenantId ?? 'demo';
-  const ownerId = options.ownerId ?? DRIVE_ADMIN_ID;
-  await h.definition.deps().inTenant(tenantId, (trx) =>
-    new DriveStore(trx).insert(
-      driveRecord({
-        id,
-        tenantId,
-        name: options.name ?? `Drive ${id.slice(0, 4)}`,
-        type: options.type ?? 'shared',
-        slug: `drive-${id.slice(0, 8)}`,
-        ownerId,
-        visibility: options.visibility ?? 'members',
-        defaultLibraryId: null,
-      }),
-      (options.members ?? []).map((member) => ({
-        ...member,
-        displayName: '',
-        addedBy: ownerId,
-      })),
-    ),
-  );
-  return id;
+  const { driveId } = await seedDriveAndLibrary(h, {
+    tenantId: options.tenantId,
+    ownerId: options.ownerId,
+    drive: {
+      ...(options.name === undefined ? {} : { name: options.name }),
+      type: options.type ?? 'shared',
+      visibility: options.visibility ?? 'members',
+    },
+    members: options.members,
+    library: false,
+  });
+  return driveId;
 }
 
-export async function seedLibrary(
+/** A library of the drive (default ACL and policies, these over them). Answers its id. */
+export function seedLibrary(
   h: DriveHarness,
   driveId: string,
   options: {
@@ -65,22 +46,12 @@ export async function seedLibrary(
     policies?: Partial<LibraryPolicies>;
   } = {},
 ): Promise<string> {
-  const id = randomUUID();
-  const tenantId = options.tenantId ?? 'demo';
-  await h.definition.deps().inTenant(tenantId, (trx) =>
-    new LibraryStore(trx).insert(
-      libraryRecord({
-        id,
-        tenantId,
-        driveId,
-        name: options.name ?? `Library ${id.slice(0, 4)}`,
-        acl: { ...DEFAULT_LIBRARY_ACL, ...options.acl },
-        policies: { ...DEFAULT_LIBRARY_POLICIES, ...options.policies },
-        createdBy: DRIVE_ADMIN_ID,
-      }),
-    ),
-  );
-  return id;
+  return seedLibraryIn(h, driveId, {
+    tenantId: options.tenantId,
+    acl: options.acl,
+    policies: options.policies,
+    ...(options.name === undefined ? {} : { library: { name: options.name } }),
+  });
 }
 
 export interface SeedFile {

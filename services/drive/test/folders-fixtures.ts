@@ -1,13 +1,9 @@
-// Drives, libraries and files the folder and signature tests work in, made straight through the stores (the drives
-// and uploads routes are other parts' work).
-import { randomUUID } from 'node:crypto';
+// Drives, libraries (fixtures.ts's seeder) and files (storeServerFile) the folder and signature tests work in.
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import { storeServerFile } from '../src/commands/server-files.js';
-import { DriveStore } from '../src/db/drives.store.js';
 import type { FileRecord } from '../src/db/files.store.js';
-import { LibraryStore } from '../src/db/libraries.store.js';
-import { DEFAULT_LIBRARY_POLICIES } from '../src/domain/index.js';
-import { driveRecord, libraryRecord } from './fixtures.js';
+import type { DEFAULT_LIBRARY_POLICIES } from '../src/domain/index.js';
+import { seedDriveAndLibrary } from './fixtures.js';
 import type { DriveHarness } from './support.js';
 
 export interface Place {
@@ -26,31 +22,13 @@ export async function makePlace(
   name = 'Contracts',
   policies: Partial<typeof DEFAULT_LIBRARY_POLICIES> = {},
 ): Promise<Place> {
-  const driveId = randomUUID();
-  const libraryId = randomUUID();
-  await h.definition.deps().inTenant(tenantId, async (trx) => {
-    await new DriveStore(trx).insert(
-      driveRecord({
-        id: driveId,
-        tenantId,
-        name,
-        slug: `drive-${driveId.slice(0, 8)}`,
-        ownerId,
-        visibility: 'tenant',
-        defaultLibraryId: libraryId,
-      }),
-      [],
-    );
-    await new LibraryStore(trx).insert(
-      libraryRecord({
-        id: libraryId,
-        tenantId,
-        driveId,
-        name: `${name} library`,
-        policies: { ...DEFAULT_LIBRARY_POLICIES, ...policies },
-        createdBy: ownerId,
-      }),
-    );
+  const { driveId, libraryId } = await seedDriveAndLibrary(h, {
+    tenantId,
+    ownerId,
+    drive: { name },
+    library: { name: `${name} library` },
+    policies,
+    defaultLibrary: true,
   });
   return { driveId, libraryId };
 }

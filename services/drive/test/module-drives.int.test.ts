@@ -1,7 +1,7 @@
 // Module drives (drive.md §4, §7; workspace.md WS-350..358) on real PostgreSQL and Kafka: schedule, chat, notes and
 // cis each get a tenant-wide drive with its share library and module folders, provisioned on first use only when
 // AUTO_PROVISION_MODULE_DRIVES is on and the caller can create or manage drives; one per module and tenant.
-import { DRIVE_ADMIN_SCOPES, startDriveHarness, type DriveHarness } from './support.js';
+import { DRIVE_ADMIN_ID, DRIVE_ADMIN_SCOPES, startDriveHarness, type DriveHarness } from './support.js';
 
 const VIEWER = '00000000-0000-4000-8000-0000000000c1';
 const VIEW = ['drive.view', 'drive.read', 'drive.file.read'];
@@ -75,6 +75,23 @@ describe('module drives, auto-provision on', () => {
           folder.type,
         ]),
       ).toEqual(folders.map((name) => [name, 'module']));
+      // The module folder's shape (drive.md §3): id, name, type module, createdBy, fileCount, parentId, lastUpdated.
+      const listed = await h.call(admin, 'GET', `/drives/${answer.driveId}/folders`);
+      const moduleFolders = (listed.body.items as Record<string, unknown>[]).filter(
+        (folder) => folder.type === 'module',
+      );
+      // One insert makes them all: they share a creation time, so their order among themselves is not fixed.
+      expect(moduleFolders.map((folder) => String(folder.name)).sort()).toEqual([...folders].sort());
+      for (const folder of moduleFolders) {
+        expect(folder).toMatchObject({
+          type: 'module',
+          createdBy: DRIVE_ADMIN_ID,
+          fileCount: 0,
+          parentId: null,
+        });
+        expect(typeof folder.id).toBe('string');
+        expect(Number.isNaN(Date.parse(String(folder.updatedAt)))).toBe(false);
+      }
     },
   );
 

@@ -1,21 +1,13 @@
-// Places and files for the share tests, written straight through the stores (the drives and uploads routes land in
-// parallel), and the audit events the drive wrote.
-import { randomUUID } from 'node:crypto';
+// Places (fixtures.ts's seeder) and files (storeServerFile) for the share tests, and the audit events the drive
+// wrote.
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import { driveEventType, type DriveAuditAction } from '@workspace/proto';
 import sharp from 'sharp';
 import { storeServerFile } from '../src/commands/server-files.js';
-import { DriveStore } from '../src/db/drives.store.js';
 import { FileStore, type FileRecord } from '../src/db/files.store.js';
-import { LibraryStore } from '../src/db/libraries.store.js';
 import { ShareStore, type NewShare } from '../src/db/shares.store.js';
-import {
-  DEFAULT_LIBRARY_POLICIES,
-  DEFAULT_SHARE_SOURCE_POLICY,
-  type LibraryPolicies,
-  type ShareSourcePolicy,
-} from '../src/domain/index.js';
-import { driveRecord, libraryRecord } from './fixtures.js';
+import type { LibraryPolicies, ShareSourcePolicy } from '../src/domain/index.js';
+import { seedDriveAndLibrary } from './fixtures.js';
 import { DRIVE_ADMIN_ID, type DriveHarness } from './support.js';
 
 export interface Place {
@@ -24,8 +16,8 @@ export interface Place {
   libraryId: string;
 }
 
-/** A tenant-wide shared drive with one library (external sharing allowed unless told otherwise). */
-export async function makePlace(
+/** A tenant-wide shared drive 'Projects' with one library 'Drawings' (external sharing allowed unless told otherwise). */
+export function makePlace(
   h: DriveHarness,
   options: {
     tenantId?: string;
@@ -34,37 +26,13 @@ export async function makePlace(
     shareSourcePolicy?: Partial<ShareSourcePolicy>;
   } = {},
 ): Promise<Place> {
-  const tenantId = options.tenantId ?? 'demo';
-  const driveId = randomUUID();
-  const libraryId = randomUUID();
-  await h.definition.deps().inTenant(tenantId, async (trx) => {
-    await new DriveStore(trx).insert(
-      driveRecord({
-        id: driveId,
-        tenantId,
-        name: 'Projects',
-        slug: `projects-${driveId.slice(0, 8)}`,
-        ownerId: DRIVE_ADMIN_ID,
-        visibility: 'tenant',
-        allowExternalSharing: options.allowExternalSharing ?? true,
-        quotaGb: 10,
-        defaultLibraryId: null,
-      }),
-      [],
-    );
-    await new LibraryStore(trx).insert(
-      libraryRecord({
-        id: libraryId,
-        tenantId,
-        driveId,
-        name: 'Drawings',
-        policies: { ...DEFAULT_LIBRARY_POLICIES, ...options.policies },
-        shareSourcePolicy: { ...DEFAULT_SHARE_SOURCE_POLICY, ...options.shareSourcePolicy },
-        createdBy: DRIVE_ADMIN_ID,
-      }),
-    );
+  return seedDriveAndLibrary(h, {
+    tenantId: options.tenantId,
+    drive: { name: 'Projects', allowExternalSharing: options.allowExternalSharing ?? true, quotaGb: 10 },
+    library: { name: 'Drawings' },
+    policies: options.policies,
+    shareSourcePolicy: options.shareSourcePolicy,
   });
-  return { tenantId, driveId, libraryId };
 }
 
 /** A file the service stores in the place (storeServerFile: object in the bucket, row, usage, FILE_UPLOADED). */

@@ -6,12 +6,15 @@ import { randomUUID } from 'node:crypto';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import sharp from 'sharp';
 import { sha256Hex } from '../src/commands/server-files.js';
+import { FileStore } from '../src/db/files.store.js';
 import { insertFile as insertPlaceFile, makePdf, makePlace, outbox, type Place } from './folders-fixtures.js';
-import { startDriveHarness, type DriveHarness } from './support.js';
+import { DRIVE_ADMIN_SCOPES, startDriveHarness, type DriveHarness } from './support.js';
 
 const REQUESTER = '00000000-0000-4000-8000-000000000002'; // Mo Manager (demo seed)
 const SIGNER = '00000000-0000-4000-8000-000000000001'; // Ada Admin (demo seed)
 const BYSTANDER = '00000000-0000-4000-8000-0000000000bb';
+const EDITOR = '00000000-0000-4000-8000-000000000003'; // Eddie Editor (demo seed)
+const ACME_ADMIN = '10000000-0000-4000-8000-000000000001'; // Acme Admin (acme, another tenant)
 const REQUEST_SCOPES = ['drive.signatures.create', 'drive.signatures.view', 'drive.file.read'];
 const SIGN_SCOPES = ['drive.signatures.sign', 'drive.signatures.view', 'drive.file.read'];
 
@@ -69,7 +72,9 @@ describe('signature requests on PDFs', () => {
   beforeAll(async () => {
     h = await startDriveHarness({ clock: undefined });
     place = await makePlace(h, 'demo', REQUESTER);
-    requester = await h.token(REQUEST_SCOPES, 'demo', REQUESTER);
+    // Mo signs in through identity for real: the drive asks identity (with the caller's token) whether the
+    // assignee is a user of the tenant.
+    requester = await h.signInAs('manager@demo.test');
     signer = await h.token(SIGN_SCOPES, 'demo', SIGNER);
     bystander = await h.token([...SIGN_SCOPES, ...REQUEST_SCOPES], 'demo', BYSTANDER);
   });
@@ -119,7 +124,23 @@ describe('signature requests on PDFs', () => {
       expect(again.status).toBe(409);
       expect(again.body.detail).toBe('A pending request already exists');
       // Another assignee on the same file is a request of its own.
-      expect((await request(requester, file.id, BYSTANDER)).status).toBe(201);
+      expect((await request(requester, file.id, EDITOR)).status).toBe(201);
+    });
+
+    it('refuses an assignee who is no user of the tenant: an unknown id, or a user of another tenant', async () => {
+      const file = await insertFile(h, 'demo', place, 'Purchase order.pdf', await makePdf('Purchase order'));
+      for (const assignee of [BYSTANDER, ACME_ADMIN]) {
+        const refused = await request(requester, file.id, assignee);
+        expect(refused.status).toBe(400);
+        expect(refused.body).toMatchObject({
+          code: 'UNKNOWN_ASSIGNEE',
+          detail: 'The person asked to sign is not a user of this organisation.',
+        });
+      }
+      const tasks = await h.definition
+        .deps()
+        .inTenant('demo', (trx) => trx('sign_tasks').where({ file_id: file.id }).select('id'));
+      expect(tasks).toEqual([]);
     });
 
     it('answers a repeated idempotency key with the first request, not a duplicate refusal', async () => {
@@ -233,6 +254,42 @@ describe('signature requests on PDFs', () => {
         { version: 2, checksum: (answer.body.task as { hashAfter: string }).hashAfter },
       ]);
       expect(await h.objects.stat(`tenants/demo/files/${file.id}/v/1`)).toBeDefined();
+    });
+
+    it('a file awaiting signature is signed; purging it removes its signature image with its versions (the bucket listed)', async () => {
+      const file = await insertFile(h, 'demo', place, 'Warranty.pdf', await makePdf('Warranty'));
+      // Uploaded with 'Require signatures': awaiting signature until signed.
+      await h.definition
+        .deps()
+        .inTenant('demo', (trx) => new FileStore(trx).update(file.id, { signatureRequired: true }));
+      expect((await h.call(signer, 'GET', `/files/${file.id}`)).body.file).toMatchObject({
+        awaitingSignature: true,
+      });
+      const taskId = ((await request(requester, file.id)).body.task as { id: string }).id;
+      const signed = await h.call(signer, 'POST', `/signatures/${taskId}/sign`, {
+        signature: await signatureDataUrl(),
+      });
+      expect(signed.status).toBe(200);
+      expect((await h.call(signer, 'GET', `/files/${file.id}`)).body.file).toMatchObject({
+        signed: true,
+        signatureRequired: true,
+        awaitingSignature: false,
+      });
+      const listed = async (prefix: string) => {
+        const keys: string[] = [];
+        for await (const item of h.objects.list(prefix)) if (item.name) keys.push(item.name);
+        return keys;
+      };
+      expect(await listed(`tenants/demo/signatures/${taskId}`)).toEqual([
+        `tenants/demo/signatures/${taskId}.png`,
+      ]);
+      expect(await listed(`tenants/demo/files/${file.id}/`)).toHaveLength(2);
+
+      const admin = await h.token(DRIVE_ADMIN_SCOPES);
+      const purged = await h.call(admin, 'POST', '/mutations/purge', { tenantId: 'demo', fileId: file.id });
+      expect(purged.status).toBe(200);
+      expect(await listed(`tenants/demo/signatures/${taskId}`)).toEqual([]);
+      expect(await listed(`tenants/demo/files/${file.id}/`)).toEqual([]);
     });
 
     it('lists pending requests assigned to me, then the signed document, with names', async () => {
@@ -353,7 +410,8 @@ describe('signature requests on PDFs', () => {
     );
 
     it('refuses a caller without drive.signatures.sign', async () => {
-      const answer = await h.call(requester, 'POST', `/signatures/${randomUUID()}/sign`, {
+      const noSign = await h.token(REQUEST_SCOPES, 'demo', REQUESTER);
+      const answer = await h.call(noSign, 'POST', `/signatures/${randomUUID()}/sign`, {
         signature: await signatureDataUrl(),
       });
       expect(answer.status).toBe(403);

@@ -79,6 +79,21 @@ describe('storage: tier, capacity, use and usage stats', () => {
     }
   });
 
+  it('a tenant given no tier is on the free tier (identity’s default): tier free, a 5 GiB cap', async () => {
+    await adminQuery(h, "UPDATE identity.tenants SET storage_tier = DEFAULT WHERE tenant_id = 'demo'");
+    h.definition.deps().identity.forget('demo');
+    try {
+      const summary = await h.call(admin, 'GET', '/storage');
+      expect(summary.body).toMatchObject({ tier: 'free', tierKnown: true, limit: 5 * GIB, cap: 5 * GIB });
+    } finally {
+      await adminQuery(
+        h,
+        "UPDATE identity.tenants SET storage_tier = 'professional' WHERE tenant_id = 'demo'",
+      );
+      h.definition.deps().identity.forget('demo');
+    }
+  });
+
   it('falls back to the free tier’s 5 GB when identity cannot say the tier', async () => {
     h.definition.deps().identity.forget('demo');
     const unknownToIdentity = await h.token(DRIVE_ADMIN_SCOPES);
@@ -171,6 +186,16 @@ describe('storage: tier, capacity, use and usage stats', () => {
       );
       expect(tenant?.storage_tier).toBe('custom');
       expect(await outboxRows(h, 'drive.storage.tier_changed')).toHaveLength(1);
+      // The tenant's storage config row (drive.md §3): its custom limit and features, created and updated times.
+      const [config] = await adminQuery(
+        h,
+        "SELECT custom_limit, custom_features, created_at, updated_at FROM drive.storage_usage WHERE tenant_id = 'demo'",
+      );
+      expect(config).toMatchObject({ custom_limit: 42 * GIB, custom_features: { analytics: true } });
+      expect(config?.created_at).toBeInstanceOf(Date);
+      expect((config?.updated_at as Date).getTime()).toBeGreaterThanOrEqual(
+        (config?.created_at as Date).getTime(),
+      );
       // Everyone's quota now reads the new tier.
       expect((await h.call(admin, 'GET', '/storage')).body).toMatchObject({ tier: 'custom', cap: 42 * GIB });
 

@@ -1,17 +1,10 @@
-// Drives, libraries and files for the trash, references and sweep tests: inserted through the drive's own stores and
-// storeServerFile (the upload routes land beside this work), and reads as the database administrator.
+// Drives, libraries (fixtures.ts's seeder) and files (storeServerFile) for the trash, references and sweep tests,
+// and reads as the database administrator.
 import { randomUUID } from 'node:crypto';
 import { storeServerFile } from '../src/commands/server-files.js';
-import { DriveStore } from '../src/db/drives.store.js';
 import type { FileRecord } from '../src/db/files.store.js';
-import { LibraryStore } from '../src/db/libraries.store.js';
-import {
-  DEFAULT_LIBRARY_ACL,
-  DEFAULT_LIBRARY_POLICIES,
-  type LibraryAcl,
-  type LibraryPolicies,
-} from '../src/domain/index.js';
-import { adminQuery, driveRecord, libraryRecord } from './fixtures.js';
+import type { LibraryAcl, LibraryPolicies } from '../src/domain/index.js';
+import { adminQuery, seedDriveAndLibrary } from './fixtures.js';
 import type { DriveHarness } from './support.js';
 
 export const OWNER_ID = '00000000-0000-4000-8000-0000000000a1';
@@ -38,35 +31,14 @@ export async function seedPlace(
   h: DriveHarness,
   options: { tenantId?: string; policies?: Partial<LibraryPolicies>; acl?: Partial<LibraryAcl> } = {},
 ): Promise<Place> {
-  const tenantId = options.tenantId ?? 'demo';
-  const driveId = randomUUID();
-  const libraryId = randomUUID();
-  await h.definition.deps().inTenant(tenantId, async (trx) => {
-    await new DriveStore(trx).insert(
-      driveRecord({
-        id: driveId,
-        tenantId,
-        name: `Drive ${driveId.slice(0, 8)}`,
-        slug: `drive-${driveId.slice(0, 8)}`,
-        ownerId: OWNER_ID,
-        visibility: 'tenant',
-        defaultLibraryId: libraryId,
-      }),
-      [],
-    );
-    await new LibraryStore(trx).insert(
-      libraryRecord({
-        id: libraryId,
-        tenantId,
-        driveId,
-        name: 'Documents',
-        acl: { ...DEFAULT_LIBRARY_ACL, ...options.acl },
-        policies: { ...DEFAULT_LIBRARY_POLICIES, ...options.policies },
-        createdBy: OWNER_ID,
-      }),
-    );
+  const place = await seedDriveAndLibrary(h, {
+    tenantId: options.tenantId,
+    ownerId: OWNER_ID,
+    policies: options.policies,
+    acl: options.acl,
+    defaultLibrary: true,
   });
-  return { tenantId, driveId, libraryId, folderId: null };
+  return { ...place, folderId: null };
 }
 
 /** A file stored as the service stores its own (object at version 1, quota counted, FILE_UPLOADED). */

@@ -1,17 +1,9 @@
-// Fixtures of the uploads suites: a drive and library written through their stores (the drives part's routes are
-// another helper's), and the browser's side of an upload (presigned part PUTs with fetch, the SHA-256 of the file).
+// Fixtures of the uploads suites: a drive and library (fixtures.ts's seeder), and the browser's side of an upload (presigned part PUTs with fetch, the SHA-256 of the file).
 import { randomUUID } from 'node:crypto';
-import { DriveStore, type NewDrive } from '../src/db/drives.store.js';
-import { LibraryStore } from '../src/db/libraries.store.js';
+import type { NewDrive } from '../src/db/drives.store.js';
 import { UsageStore } from '../src/db/usage.store.js';
-import {
-  DEFAULT_LIBRARY_ACL,
-  DEFAULT_LIBRARY_POLICIES,
-  type LibraryAcl,
-  type LibraryPolicies,
-  type StorageTier,
-} from '../src/domain/index.js';
-import { adminQuery, driveRecord, libraryRecord, sha256 } from './fixtures.js';
+import type { LibraryAcl, LibraryPolicies, StorageTier } from '../src/domain/index.js';
+import { adminQuery, seedDriveAndLibrary, sha256 } from './fixtures.js';
 import { DRIVE_ADMIN_ID, type DriveHarness } from './support.js';
 
 export { sha256 };
@@ -21,7 +13,7 @@ export interface Place {
   libraryId: string;
 }
 
-/** A tenant-wide drive with one library (its policies and ACL as given), written through the stores. */
+/** A tenant-wide drive 'Projects …' with one library (its policies and ACL as given), its admin the owner. */
 export async function seedPlace(
   h: DriveHarness,
   options: {
@@ -31,35 +23,18 @@ export async function seedPlace(
     acl?: Partial<LibraryAcl>;
   } = {},
 ): Promise<Place> {
-  const tenantId = options.tenantId ?? 'demo';
   const driveId = randomUUID();
-  const libraryId = randomUUID();
-  await h.definition.deps().inTenant(tenantId, async (trx) => {
-    await new DriveStore(trx).insert(
-      driveRecord({
-        id: driveId,
-        tenantId,
-        name: `Projects ${driveId.slice(0, 4)}`,
-        slug: `projects-${driveId.slice(0, 8)}`,
-        ownerId: DRIVE_ADMIN_ID,
-        visibility: 'tenant',
-        defaultLibraryId: null,
-        createdBy: DRIVE_ADMIN_ID,
-        ...options.drive,
-      }),
-      [{ userId: DRIVE_ADMIN_ID, role: 'owner', displayName: '', addedBy: DRIVE_ADMIN_ID }],
-    );
-    await new LibraryStore(trx).insert(
-      libraryRecord({
-        id: libraryId,
-        tenantId,
-        driveId,
-        name: 'Documents',
-        acl: { ...DEFAULT_LIBRARY_ACL, ...options.acl },
-        policies: { ...DEFAULT_LIBRARY_POLICIES, ...options.policies },
-        createdBy: DRIVE_ADMIN_ID,
-      }),
-    );
+  const { libraryId } = await seedDriveAndLibrary(h, {
+    tenantId: options.tenantId,
+    drive: {
+      id: driveId,
+      name: `Projects ${driveId.slice(0, 4)}`,
+      slug: `projects-${driveId.slice(0, 8)}`,
+      ...options.drive,
+    },
+    members: [{ userId: DRIVE_ADMIN_ID, role: 'owner' }],
+    policies: options.policies,
+    acl: options.acl,
   });
   return { driveId, libraryId };
 }

@@ -4,7 +4,15 @@ import { FileStore } from '../src/db/files.store.js';
 import { UploadStore } from '../src/db/uploads.store.js';
 import { MIB, UPLOAD_PART_SIZE } from '../src/domain/index.js';
 import { DRIVE_ADMIN_ID, DRIVE_ADMIN_SCOPES, startDriveHarness, type DriveHarness } from './support.js';
-import { outboxRows, putParts, seedPlace, sha256, type Grant, type Place } from './uploads-support.js';
+import {
+  adminQuery,
+  outboxRows,
+  putParts,
+  seedPlace,
+  sha256,
+  type Grant,
+  type Place,
+} from './uploads-support.js';
 
 describe('uploads straight to the object store', () => {
   let h: DriveHarness;
@@ -320,6 +328,134 @@ describe('uploads straight to the object store', () => {
       checksum: sha256(bytes),
     });
     expect(repeat.body).toMatchObject({ ok: true, code: 'ALREADY_REGISTERED' });
+  });
+
+  it("keeps 'Require signatures' on a PDF: the file awaits signature (a text file cannot be signed, so never)", async () => {
+    const pdf = Buffer.from('%PDF-1.7\nsubcontract\n%%EOF\n');
+    const signedPdf = await upload('Subcontract.pdf', pdf, {
+      mimeType: 'application/pdf',
+      requireSignatures: true,
+    });
+    expect(signedPdf.body).toMatchObject({ file: { signatureRequired: true, awaitingSignature: true } });
+    const plainPdf = await upload('Drawing register.pdf', Buffer.from('%PDF-1.7\nregister\n%%EOF\n'), {
+      mimeType: 'application/pdf',
+    });
+    expect(plainPdf.body).toMatchObject({ file: { signatureRequired: false, awaitingSignature: false } });
+    const text = await upload('Notes.txt', Buffer.from('site notes\n'), {
+      mimeType: 'text/plain',
+      requireSignatures: true,
+    });
+    expect(text.body).toMatchObject({ file: { signatureRequired: false, awaitingSignature: false } });
+
+    const id = (signedPdf.body.file as { id: string }).id;
+    const detail = await h.call(admin, 'GET', `/files/${id}`);
+    expect(detail.body.file).toMatchObject({
+      signatureRequired: true,
+      awaitingSignature: true,
+      signed: false,
+    });
+    const uploaded = await outboxRows(h, 'drive.file.uploaded');
+    const event = uploaded.find((row) => JSON.stringify(row.payload).includes(id));
+    expect(JSON.stringify(event?.payload)).toContain('"requireSignatures":"true"');
+  });
+
+  describe('the module reference at registration (drive.md §4, §8 FILE_REF_WRITE_FAILED)', () => {
+    const registerBody = async (name: string, bytes: Buffer, reference?: Record<string, unknown>) => {
+      const g = (await grant({ name, size: bytes.length, mimeType: 'text/plain' })).body as unknown as Grant;
+      await putParts(g, bytes);
+      return {
+        tenantId: 'demo',
+        fileId: g.fileId,
+        driveId: place.driveId,
+        version: { objectPath: g.objectPath, checksum: sha256(bytes), size: bytes.length },
+        ...(reference ? { reference } : {}),
+      };
+    };
+
+    it('writes the module reference asked for when the file is registered', async () => {
+      const body = await registerBody('Minutes.txt', Buffer.from('minutes of the site meeting\n'), {
+        moduleId: 'schedule',
+        entityId: 'event-41',
+      });
+      const done = await h.call(admin, 'POST', '/files/register', body);
+      expect(done.status).toBe(200);
+      expect(done.body).toMatchObject({
+        ok: true,
+        code: 'REGISTERED',
+        reference: {
+          fileId: body.fileId,
+          moduleId: 'schedule',
+          entityId: 'event-41',
+          referenceType: 'attachment',
+        },
+        file: { id: body.fileId, orphanedRef: false },
+      });
+      const references = await h.call(admin, 'GET', `/files/${body.fileId}/references`);
+      expect(references.body).toMatchObject({ refs: { schedule: 1, total: 1 }, orphanedRef: false });
+    });
+
+    it('a failed reference write answers FILE_REF_WRITE_FAILED with the file kept and flagged; repair-refs then recreates the reference', async () => {
+      const bytes = Buffer.from('risk assessment, revision C\n');
+      const body = await registerBody('RAMS rev C.txt', bytes, { moduleId: 'chat', entityId: 'channel-7' });
+      // The reference table refuses every write (a real failure of the database, for this test only).
+      await adminQuery(
+        h,
+        `CREATE FUNCTION drive.test_refuse_refs() RETURNS trigger LANGUAGE plpgsql AS
+           $$ BEGIN RAISE EXCEPTION 'file_refs is unavailable'; END $$`,
+      );
+      await adminQuery(
+        h,
+        'CREATE TRIGGER test_refuse_refs BEFORE INSERT ON drive.file_refs FOR EACH ROW EXECUTE FUNCTION drive.test_refuse_refs()',
+      );
+      let done: Awaited<ReturnType<DriveHarness['call']>>;
+      try {
+        done = await h.call(admin, 'POST', '/files/register', body);
+      } finally {
+        await adminQuery(h, 'DROP TRIGGER test_refuse_refs ON drive.file_refs');
+        await adminQuery(h, 'DROP FUNCTION drive.test_refuse_refs()');
+      }
+      expect(done.status).toBe(200);
+      expect(done.body).toMatchObject({
+        ok: true,
+        code: 'FILE_REF_WRITE_FAILED',
+        message: 'Reference creation failed',
+        file: { id: body.fileId, name: 'RAMS rev C.txt', orphanedRef: true },
+      });
+      expect(done.body.reference).toBeUndefined();
+      const kept = await fileRow(body.fileId);
+      expect(kept).toMatchObject({ status: 'active', orphanedRef: true, checksum: sha256(bytes) });
+      expect(
+        await adminQuery(h, 'SELECT module_id, entity_id FROM drive.file_ref_intents WHERE file_id = $1', [
+          body.fileId,
+        ]),
+      ).toEqual([{ module_id: 'chat', entity_id: 'channel-7' }]);
+
+      // The web's Retry: repair-refs recreates the reference ('Reference repaired').
+      const repaired = await h.call(admin, 'POST', '/mutations/repair-refs', {
+        tenantId: 'demo',
+        fileId: body.fileId,
+      });
+      expect(repaired.body).toMatchObject({ fixed: [body.fileId], pending: [] });
+      const references = await h.call(admin, 'GET', `/files/${body.fileId}/references`);
+      expect(references.body).toMatchObject({
+        references: [{ moduleId: 'chat', entityId: 'channel-7' }],
+        orphanedRef: false,
+      });
+    });
+
+    it('refuses a reference without drive.attachment.add and leaves the upload open', async () => {
+      const body = await registerBody('Drawing.txt', Buffer.from('drawing 12\n'), {
+        moduleId: 'notes',
+        entityId: 'note-1',
+      });
+      const uploader = await h.token(['drive.view', 'drive.file.upload', 'drive.file.read']);
+      const refused = await h.call(uploader, 'POST', '/files/register', body);
+      expect(refused.status).toBe(403);
+      expect(refused.body.detail).toBe('This requires the drive.attachment.add permission.');
+      expect(await fileRow(body.fileId)).toBeUndefined();
+      const done = await h.call(admin, 'POST', '/files/register', body);
+      expect(done.body).toMatchObject({ ok: true, code: 'REGISTERED' });
+    });
   });
 
   it('honours an idempotency key: a repeated grant answers the first', async () => {

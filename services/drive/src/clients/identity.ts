@@ -67,17 +67,26 @@ export class IdentityClient {
 
   /** The names of these colleagues (identity's GET /v1/users/names, with the reader's token); none on failure. */
   async userNames(authorization: string, ids: readonly string[]): Promise<Map<string, string>> {
-    const unique = [...new Set(ids)].filter((id) => id !== '');
-    if (unique.length === 0) return new Map();
     try {
-      const answer = (await this.client.get({
-        path: `/v1/users/names?ids=${encodeURIComponent(unique.slice(0, 100).join(','))}`,
-        caller: { authorization },
-      })) as { items?: { uid: string; displayName: string }[] } | undefined;
-      return new Map((answer?.items ?? []).map((user) => [user.uid, user.displayName]));
+      return await this.colleagues(authorization, ids);
     } catch {
       return new Map();
     }
+  }
+
+  /**
+   * The users of the caller's tenant among these ids, with their names (identity's GET /v1/users/names answers
+   * only the caller's tenant): an id missing from the answer is no user of the tenant. Throws when identity cannot
+   * answer (the caller must not take that for "unknown").
+   */
+  async colleagues(authorization: string, ids: readonly string[]): Promise<Map<string, string>> {
+    const unique = [...new Set(ids)].filter((id) => id !== '');
+    if (unique.length === 0) return new Map();
+    const answer = (await this.client.get({
+      path: `/v1/users/names?ids=${encodeURIComponent(unique.slice(0, 100).join(','))}`,
+      caller: { authorization },
+    })) as { items?: { uid: string; displayName: string }[] } | undefined;
+    return new Map((answer?.items ?? []).map((user) => [user.uid, user.displayName]));
   }
 
   /** Sets the tenant's storage tier at identity (PUT /v1/tenant/storage-tier, the caller's super-admin token). */

@@ -2,6 +2,7 @@ import type { Knex } from '@workspace/kit';
 import type { CisClient } from '../clients/cis.js';
 import { CisDocumentStore } from '../db/cis-documents.store.js';
 import { DriveStore } from '../db/drives.store.js';
+import { FolderStore } from '../db/folders.store.js';
 import { FileStore } from '../db/files.store.js';
 import { cisTaxYearFolder, slugify, type CisDocumentKind } from '../domain/index.js';
 import type { DriveDeps } from '../drive-deps.js';
@@ -50,7 +51,7 @@ export async function fileCisDocument(
     const drive = await systemModuleDrive(deps, trx, actor, 'cis');
     const library = await ensureCisDocumentsLibrary(deps, trx, actor, drive);
     const folderName = cisTaxYearFolder(document.taxMonth);
-    const folderId = await drives.topFolder(
+    const folderId = await new FolderStore(trx).topFolder(
       tenantId,
       drive.id,
       library.id,

@@ -89,7 +89,7 @@ export function renameFile(
 /**
  * Share File with users (drive.md §2 "Share dialog", §5): the library must allow sharing and the caller hold its
  * share scope (or manage-all); at least one user, never the caller. The users join the file's sharedWith (those
- * already there stay) and the file becomes shared; FILE_SHARED records the file's name, how many people it is
+ * already there stay) and the file becomes shared (a trashed file answers 'File not found'); FILE_SHARED records the file's name, how many people it is
  * shared with and its visibility.
  */
 export function shareFileWithUsers(
@@ -105,6 +105,8 @@ export function shareFileWithUsers(
   return deps.inTenant(ctx.tenantId, async (trx) => {
     const { message } = await once(trx, ctx.tenantId, key, `files.share-with:${fileId}`, async () => {
       const { file, library } = await readableFile(trx, caller, fileId);
+      // A file in the trash is shared with nobody new: it answers as a missing one (restore it first).
+      if (file.status !== 'active') throw problems.notFound(FILE_NOT_FOUND);
       if (!canShareFromLibrary(caller, library)) {
         throw new HttpProblem(403, 'forbidden', SHARE_PERMISSION_MISSING);
       }

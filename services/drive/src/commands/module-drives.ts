@@ -1,5 +1,6 @@
 import { HttpProblem, problems, type Knex } from '@workspace/kit';
 import { DriveStore, type DriveRecord } from '../db/drives.store.js';
+import { FolderStore } from '../db/folders.store.js';
 import { LibraryStore, type LibraryRecord } from '../db/libraries.store.js';
 import {
   canSeeDrive,
@@ -95,8 +96,8 @@ export async function ensureModuleBaseline(
   const { library, created } = await ensureDefaultLibrary(deps, trx, actor, drive, {
     acl: MODULE_SHARE_LIBRARY_ACL,
   });
-  const store = new DriveStore(trx);
-  const foldersMade = await store.addModuleFolders(
+  const folderStore = new FolderStore(trx);
+  const foldersMade = await folderStore.addModuleFolders(
     actor.tenantId,
     drive.id,
     library.id,
@@ -107,7 +108,9 @@ export async function ensureModuleBaseline(
   return {
     library,
     libraries: await new LibraryStore(trx).byDrive(drive.id),
-    folders: (await store.topFolders(drive.id)).filter((folder) => folder.type === 'module'),
+    folders: (await folderStore.topFolders(drive.id))
+      .filter((folder) => folder.type === 'module')
+      .map(({ id, name, slug, type, libraryId }) => ({ id, name, slug, type, libraryId })),
     created: created || foldersMade > 0,
   };
 }

@@ -24,6 +24,7 @@ export const SIGNATURE_REQUEST_SENT = 'Signature request sent';
 export const PDF_SIGNED = 'PDF signed successfully';
 export const STAMP_FAILED = 'Failed to stamp PDF';
 export const ONLY_PDFS = 'Only PDFs can be signed';
+export const UNKNOWN_ASSIGNEE = 'The person asked to sign is not a user of this organisation.';
 
 /** The most tasks one list answers (newest first). */
 export const SIGNATURE_LIST_LIMIT = 200;
@@ -127,6 +128,7 @@ export async function requestSignature(
       if (fileTypeClass(file.name, file.mimeType) !== 'pdf') {
         throw new HttpProblem(400, 'NOT_A_PDF', ONLY_PDFS);
       }
+      await requireColleague(deps, authorization, input.assignedToUid);
       const tasks = new SignTaskStore(trx);
       if (await tasks.pendingFor(file.id, input.assignedToUid)) {
         throw problems.conflict(PENDING_REQUEST_EXISTS, 'PENDING_REQUEST_EXISTS');
@@ -156,6 +158,15 @@ export async function requestSignature(
   );
   const names = await deps.identity.userNames(authorization, [task.assignedToUid, task.createdByUid]);
   return { message: SIGNATURE_REQUEST_SENT, task: present(ctx.tenantId, reviveDates(task), names) };
+}
+
+/**
+ * The assignee must be a user of the caller's tenant (identity knows them): an unknown id or another tenant's user
+ * is refused with 400 UNKNOWN_ASSIGNEE. Identity unreachable is its own error, never taken for "unknown".
+ */
+async function requireColleague(deps: DriveDeps, authorization: string, userId: string): Promise<void> {
+  const known = await deps.identity.colleagues(authorization, [userId]);
+  if (!known.has(userId)) throw new HttpProblem(400, 'UNKNOWN_ASSIGNEE', UNKNOWN_ASSIGNEE);
 }
 
 /** A task that came back through the idempotency store has its dates as strings. */

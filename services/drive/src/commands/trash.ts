@@ -3,6 +3,7 @@ import { FileStore, type FileRecord } from '../db/files.store.js';
 import { IdempotencyStore } from '../db/idempotency.store.js';
 import { UsageStore } from '../db/usage.store.js';
 import { ObjectRemovalStore } from '../db/object-removals.store.js';
+import { SignTaskStore } from '../db/sign-tasks.store.js';
 import { ReferenceStore } from '../db/references.store.js';
 import {
   DELETE_REFUSAL_TEXTS,
@@ -141,7 +142,8 @@ function refusalOf(caller: Caller, place: FileInPlace): HttpProblem | undefined 
 
 /**
  * Permanent deletion (purge) of files already checked: the records, their versions, stars, views, share entries
- * and references go, the quota is released and every version's object (and the thumbnail) is queued for removal,
+ * and references go, the quota is released and every version's object (and the thumbnail, and the signature images
+ * of its signature tasks) is queued for removal,
  * all in the caller's transaction, a few statements for any number of files; the objects are removed after the
  * commit (removeQueuedObjects), so a failing object store never leaves a record without its object and never loses
  * track of an object. One audit event per file.
@@ -179,6 +181,8 @@ async function purgeFiles(
     releasedBytes += released;
     totalSize += file.size;
   }
+  // The signature images drawn on these files go with them (their tasks go with the records).
+  objects.push(...(await new SignTaskStore(trx).signaturePathsOf(ids)));
   await new ReferenceStore(trx).removeAll(ids);
   await store.purge(ids);
   const removalIds = await new ObjectRemovalStore(deps.db).add(

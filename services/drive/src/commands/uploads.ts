@@ -3,6 +3,7 @@ import { HttpProblem, problems, type Knex, type RequestContext } from '@workspac
 import { fileTypeFromBuffer } from 'file-type';
 import { DriveStore } from '../db/drives.store.js';
 import { FileStore, type FileRecord } from '../db/files.store.js';
+import { FolderStore } from '../db/folders.store.js';
 import { LibraryStore } from '../db/libraries.store.js';
 import { UploadExpiryQueue, UploadStore, type UploadRecord } from '../db/uploads.store.js';
 import {
@@ -11,8 +12,10 @@ import {
   driveAbilities,
   extensionOf,
   fileTypeClass,
+  holds,
   libraryPolicyRefusal,
   partCount,
+  REFERENCE_TEXTS,
   sniffVerdict,
   UPLOAD_PART_SIZE,
   type SniffedType,
@@ -21,6 +24,7 @@ import type { DriveDeps } from '../drive-deps.js';
 import type { Actor } from '../events/audit.js';
 import { callerOf, FILE_NOT_FOUND, readableFile, readableLibrary, requireOwnTenant } from './access.js';
 import { once } from './idempotency.js';
+import { attachOnRegister, type ReferenceInput, type ReferenceView } from './references.js';
 import { checkQuota, quotaProblem, tierOf } from './quota.js';
 import { isNoSuchUpload, isObjectStoreDown, objectStoreUnavailable } from './object-errors.js';
 import { freeName, versionPath } from './server-files.js';
@@ -113,7 +117,7 @@ export async function grantUpload(
           throw new HttpProblem(403, 'forbidden', UPLOAD_DENIED);
         }
         const folderId = existing ? existing.folderId : (request.folderId ?? null);
-        if (!existing && folderId !== null && !(await uploads.folderInDrive(folderId, drive.id))) {
+        if (!existing && folderId !== null && !(await new FolderStore(trx).inDrive(folderId, drive.id))) {
           throw problems.notFound('Folder not found');
         }
         await checkQuota(deps, trx, ctx.tenantId, tier, size);
@@ -291,9 +295,24 @@ const ended = () =>
 
 export interface Registered {
   ok: true;
-  code: 'REGISTERED' | 'ALREADY_REGISTERED';
+  /**
+   * FILE_REF_WRITE_FAILED: the file is registered and kept, but the module reference asked for could not be written
+   * (drive.md §4, §8): the file is flagged orphaned ('Needs repair') and repair-refs recreates the reference.
+   */
+  code: 'REGISTERED' | 'ALREADY_REGISTERED' | 'FILE_REF_WRITE_FAILED';
   file: FileRecord;
   uploadId: string;
+  /** The module reference written at registration (when one was asked for and written). */
+  reference?: ReferenceView;
+  /** With FILE_REF_WRITE_FAILED: 'Reference creation failed'. */
+  message?: string;
+}
+
+/** drive.md §6: attaching a file to a module's entity needs the attachment scope, also at registration. */
+function requireAttachScope(ctx: RequestContext, reference: ReferenceInput | undefined): void {
+  if (reference !== undefined && !holds(callerOf(ctx), 'drive.attachment.add')) {
+    throw problems.forbidden('This requires the drive.attachment.add permission.');
+  }
 }
 
 /**
@@ -308,7 +327,9 @@ export async function completeUpload(
   authorization: string,
   uploadId: string,
   checksum: string,
+  reference?: ReferenceInput,
 ): Promise<Registered> {
+  requireAttachScope(ctx, reference);
   const grant = await deps.inTenant(ctx.tenantId, (trx) => ownGrant(trx, ctx, uploadId));
   if (grant.status === 'registered') {
     const file = await deps.inTenant(ctx.tenantId, (trx) => new FileStore(trx).get(grant.fileId));
@@ -336,6 +357,7 @@ export async function completeUpload(
   }
   const ownerName = (await deps.identity.userNames(authorization, [ctx.userId])).get(ctx.userId) ?? '';
   let prunedKeys: string[] = [];
+  let attached: Awaited<ReturnType<typeof attachOnRegister>> | undefined;
   const file = await deps.inTenant(ctx.tenantId, async (trx) => {
     const locked = await ownGrant(trx, ctx, uploadId, true);
     if (locked.status !== 'granted') throw ended();
@@ -356,10 +378,21 @@ export async function completeUpload(
       });
     }
     await new UploadStore(trx).finish(locked.id, 'registered');
-    return registered.file;
+    if (reference === undefined) return registered.file;
+    attached = await attachOnRegister(deps, trx, actor, registered.file.id, reference);
+    return (await new FileStore(trx).get(registered.file.id)) ?? registered.file;
   });
   await removePrunedObjects(deps, prunedKeys);
-  return { ok: true, code: 'REGISTERED', file, uploadId };
+  if (attached?.ok === false) {
+    return { ok: true, code: attached.code, message: REFERENCE_TEXTS.writeFailed, file, uploadId };
+  }
+  return {
+    ok: true,
+    code: 'REGISTERED',
+    file,
+    uploadId,
+    ...(attached ? { reference: attached.reference } : {}),
+  };
 }
 
 /** Ends a grant whose object failed its checks: the object removed, the grant aborted. */
@@ -388,6 +421,8 @@ async function registerFile(
   const place = { driveId: grant.driveId, libraryId: grant.libraryId, folderId: grant.folderId };
   const name = await freeName(trx, place, grant.name);
   const typeClass = fileTypeClass(name, grant.mimeType);
+  // 'Require signatures' applies to PDFs only ('Cannot be signed' otherwise): docs/drive.md.
+  const signatureRequired = grant.requireSignatures && typeClass === 'pdf';
   const file = await new FileStore(trx).insert({
     id: grant.fileId,
     tenantId: actor.tenantId,
@@ -403,6 +438,7 @@ async function registerFile(
     ownerId: actor.userId,
     ownerName,
     visibility: 'private',
+    signatureRequired,
     createdBy: actor.userId,
     updatedBy: actor.userId,
   });
@@ -417,7 +453,7 @@ async function registerFile(
       name,
       size: verified.size,
       version: 1,
-      requireSignatures: grant.requireSignatures,
+      requireSignatures: signatureRequired,
     },
   });
   return file;
@@ -481,9 +517,11 @@ export async function registerUploadedFile(
     fileId: string;
     driveId: string;
     version: { objectPath: string; checksum: string; size: number };
+    reference?: ReferenceInput | undefined;
   },
 ): Promise<Registered> {
   requireOwnTenant(ctx, request.tenantId);
+  requireAttachScope(ctx, request.reference);
   const grant = await deps.inTenant(ctx.tenantId, (trx) =>
     new UploadStore(trx).openFor(request.fileId, request.version.objectPath),
   );
@@ -494,7 +532,7 @@ export async function registerUploadedFile(
     await abandon(deps, ctx.tenantId, grant);
     throw sizeMismatch(request.version.size, grant.size);
   }
-  return completeUpload(deps, ctx, authorization, grant.id, request.version.checksum);
+  return completeUpload(deps, ctx, authorization, grant.id, request.version.checksum, request.reference);
 }
 
 /** DELETE /uploads/:id (Cancel Upload): the multipart upload aborted, anything written removed, the grant ended. */

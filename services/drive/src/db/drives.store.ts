@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { camelise, snakeise, type Camelised, type Knex } from '@workspace/kit';
 import type { DriveType, MemberRole } from '../domain/index.js';
 
@@ -36,23 +35,11 @@ interface MemberRow {
   added_by: string;
 }
 
-/** The folder columns the drive's own folders are read with (module folders, the CIS tax-year folders). */
-interface FolderRow {
-  id: string;
-  name: string;
-  slug: string;
-  type: string;
-  library_id: string | null;
-  drive_id: string;
-  parent_id: string | null;
-  created_at: Date;
-}
-
 export type DriveMember = Camelised<MemberRow>;
 export type DriveRecord = Camelised<DriveRow> & { members: DriveMember[] };
 export type NewDrive = Omit<Camelised<DriveRow>, 'createdAt' | 'updatedAt' | 'deletedAt'>;
 
-/** Drives and their members: the only code touching `drives` and `drive_members`. */
+/** Drives and their members: the only code touching `drives` and `drive_members` (their folders: FolderStore). */
 export class DriveStore {
   constructor(private readonly trx: Knex.Transaction) {}
 
@@ -167,84 +154,5 @@ export class DriveStore {
     return (
       (await this.trx('drive_members').where({ drive_id: driveId, user_id: userId }).update({ role })) > 0
     );
-  }
-
-  /**
-   * A module drive's default folders (drive.md §3 module folders: type module), skipping any it already has. Kept here
-   * because they are made with the drive; the folders' own code (folders.store.ts) handles every other folder.
-   */
-  async addModuleFolders(
-    tenantId: string,
-    driveId: string,
-    libraryId: string,
-    folders: { name: string; slug: string }[],
-    createdBy: string,
-  ): Promise<number> {
-    if (folders.length === 0) return 0;
-    const rows = await this.trx('folders')
-      .insert(
-        folders.map((folder) => ({
-          id: randomUUID(),
-          tenant_id: tenantId,
-          drive_id: driveId,
-          library_id: libraryId,
-          parent_id: null,
-          slug: folder.slug,
-          name: folder.name,
-          type: 'module',
-          created_by: createdBy,
-        })),
-      )
-      .onConflict()
-      .ignore()
-      .returning('id');
-    return rows.length;
-  }
-
-  /** A drive's top-level folders (module folders and others), oldest first. */
-  async topFolders(
-    driveId: string,
-  ): Promise<{ id: string; name: string; slug: string; type: string; libraryId: string | null }[]> {
-    const rows = await this.trx<FolderRow>('folders')
-      .where({ drive_id: driveId })
-      .whereNull('parent_id')
-      .orderBy('created_at')
-      .select('id', 'name', 'slug', 'type', 'library_id');
-    return rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      slug: row.slug,
-      type: row.type,
-      libraryId: row.library_id,
-    }));
-  }
-
-  /** A folder of the drive with this slug at the top level, or made (system folders: the CIS tax years). */
-  async topFolder(
-    tenantId: string,
-    driveId: string,
-    libraryId: string,
-    folder: { name: string; slug: string },
-    createdBy: string,
-  ): Promise<string> {
-    await this.trx('folders')
-      .insert({
-        id: randomUUID(),
-        tenant_id: tenantId,
-        drive_id: driveId,
-        library_id: libraryId,
-        parent_id: null,
-        slug: folder.slug,
-        name: folder.name,
-        created_by: createdBy,
-      })
-      .onConflict()
-      .ignore();
-    const row = await this.trx<FolderRow>('folders')
-      .where({ drive_id: driveId, slug: folder.slug })
-      .whereNull('parent_id')
-      .first('id');
-    if (!row) throw new Error(`folder ${folder.slug} of drive ${driveId} was not made`);
-    return row.id;
   }
 }

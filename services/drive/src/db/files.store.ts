@@ -37,6 +37,8 @@ interface FileRow {
   shared_with: string[];
   orphaned_ref: boolean;
   signed: boolean;
+  /** Uploaded with 'Require signatures' (a PDF): awaiting signature until signed (migration 009). */
+  signature_required: boolean;
   thumbnail_path: string | null;
   /** The version the last thumbnail attempt was for (migration 003). */
   thumbnail_version: number | null;
@@ -74,6 +76,7 @@ export type NewFile = Omit<
   | 'scanStatus'
   | 'orphanedRef'
   | 'signed'
+  | 'signatureRequired'
   | 'thumbnailPath'
   | 'thumbnailVersion'
   | 'releasedBytes'
@@ -82,7 +85,7 @@ export type NewFile = Omit<
   | 'allowedUids'
   | 'sharedWith'
 > &
-  Partial<Pick<FileRecord, 'allowedUids' | 'sharedWith'>>;
+  Partial<Pick<FileRecord, 'allowedUids' | 'sharedWith' | 'signatureRequired'>>;
 
 /** Whose list it is, as the read rule (canReadFile) needs it in SQL: worked out per tenant by commands/file-list.ts. */
 export interface FileReader {

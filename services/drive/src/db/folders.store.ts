@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { camelise, snakeise, type Camelised, type Knex } from '@workspace/kit';
 import type { FolderColour } from '../domain/index.js';
 
@@ -28,6 +29,26 @@ export type ListedFolder = FolderRecord & { driveName: string; libraryName: stri
 const toRecord = (row: FolderRow): FolderRecord => ({
   ...camelise(row),
   totalSize: Number(row.total_size),
+});
+
+/** A new folder at a drive's root (a module folder, or a system folder such as a CIS tax year). */
+const rootFolderRow = (
+  tenantId: string,
+  driveId: string,
+  libraryId: string,
+  folder: { name: string; slug: string },
+  createdBy: string,
+  type: FolderRow['type'],
+) => ({
+  id: randomUUID(),
+  tenant_id: tenantId,
+  drive_id: driveId,
+  library_id: libraryId,
+  parent_id: null,
+  slug: folder.slug,
+  name: folder.name,
+  type,
+  created_by: createdBy,
 });
 
 /** Folders of drives: the only code touching `folders` (its counts read `files`). */
@@ -70,6 +91,63 @@ export class FolderStore {
       };
       return { ...toRecord(folder), driveName: drive_name, libraryName: library_name };
     });
+  }
+
+  /** Whether the folder belongs to the drive (an upload into a folder names one of the drive's). */
+  async inDrive(folderId: string, driveId: string): Promise<boolean> {
+    const rows = await this.trx<FolderRow>('folders').where({ id: folderId, drive_id: driveId }).select('id');
+    return rows.length > 0;
+  }
+
+  /**
+   * A module drive's default folders (drive.md §3 module folders: type module) at its root, skipping any it already
+   * has. Returns how many were made.
+   */
+  async addModuleFolders(
+    tenantId: string,
+    driveId: string,
+    libraryId: string,
+    folders: { name: string; slug: string }[],
+    createdBy: string,
+  ): Promise<number> {
+    if (folders.length === 0) return 0;
+    const rows = await this.trx('folders')
+      .insert(
+        folders.map((folder) => rootFolderRow(tenantId, driveId, libraryId, folder, createdBy, 'module')),
+      )
+      .onConflict()
+      .ignore()
+      .returning('id');
+    return rows.length;
+  }
+
+  /** A drive's top-level folders (module folders and others), oldest first. */
+  async topFolders(driveId: string): Promise<FolderRecord[]> {
+    const rows = await this.trx<FolderRow>('folders')
+      .where({ drive_id: driveId })
+      .whereNull('parent_id')
+      .orderBy('created_at');
+    return rows.map(toRecord);
+  }
+
+  /** A folder of the drive with this slug at the top level, or made (system folders: the CIS tax years). */
+  async topFolder(
+    tenantId: string,
+    driveId: string,
+    libraryId: string,
+    folder: { name: string; slug: string },
+    createdBy: string,
+  ): Promise<string> {
+    await this.trx('folders')
+      .insert(rootFolderRow(tenantId, driveId, libraryId, folder, createdBy, 'folder'))
+      .onConflict()
+      .ignore();
+    const row = await this.trx<FolderRow>('folders')
+      .where({ drive_id: driveId, slug: folder.slug })
+      .whereNull('parent_id')
+      .first('id');
+    if (!row) throw new Error(`folder ${folder.slug} of drive ${driveId} was not made`);
+    return row.id;
   }
 
   /** The slugs taken under one parent (root: null) of a drive, leaving out one folder (the one being changed). */

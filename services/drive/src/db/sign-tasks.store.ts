@@ -42,6 +42,16 @@ export class SignTaskStore {
     return row ? camelise(row) : undefined;
   }
 
+  /** The stored signature images of these files' tasks (a purge removes them with the file). */
+  async signaturePathsOf(fileIds: readonly string[]): Promise<{ fileId: string; key: string }[]> {
+    if (fileIds.length === 0) return [];
+    const rows = await this.trx<SignTaskRow>('sign_tasks')
+      .whereIn('file_id', fileIds)
+      .whereNotNull('signature_path')
+      .select('file_id', 'signature_path');
+    return rows.map((row) => ({ fileId: row.file_id, key: row.signature_path ?? '' }));
+  }
+
   async pendingFor(fileId: string, assignedToUid: string): Promise<SignTaskRecord | undefined> {
     const row = await this.trx<SignTaskRow>('sign_tasks')
       .where({ file_id: fileId, assigned_to_uid: assignedToUid, status: 'pending' })

@@ -87,14 +87,6 @@ export class UploadStore {
   async setStatus(id: string, status: Exclude<UploadStatus, 'granted'>): Promise<void> {
     await this.trx('uploads').where({ id }).update({ status });
   }
-
-  /** Whether the folder belongs to the drive (an upload into a folder names one of the drive's). */
-  async folderInDrive(folderId: string, driveId: string): Promise<boolean> {
-    const rows = await this.trx<{ id: string; drive_id: string }>('folders')
-      .where({ id: folderId, drive_id: driveId })
-      .select('id');
-    return rows.length > 0;
-  }
 }
 
 /** A due entry of the expiry queue, claimed until `work` ends. */

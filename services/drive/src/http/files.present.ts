@@ -31,6 +31,8 @@ export function presentFile(entry: FileListEntry): z.input<typeof fileEntry> {
     sharedWith: entry.sharedWith,
     starred: entry.starred,
     orphanedRef: entry.orphanedRef,
+    signatureRequired: entry.signatureRequired,
+    awaitingSignature: entry.signatureRequired && !entry.signed,
     signed: entry.signed,
     hasThumbnail: entry.thumbnailPath !== null,
     openedAt: iso(entry.openedAt),

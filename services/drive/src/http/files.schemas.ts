@@ -65,6 +65,11 @@ export const fileEntry = z.object({
   /** 'Needs repair': a module reference of the file is orphaned. */
   orphanedRef: z.boolean(),
   signed: z.boolean(),
+  /** Uploaded with 'Require signatures' on (PDFs only). */
+  signatureRequired: z.boolean(),
+  /** signatureRequired and not signed yet: the list's 'Awaiting signature'. */
+  awaitingSignature: z.boolean(),
+
   /** A thumbnail of the current version exists: GET /v1/files/{id}/thumbnail. */
   hasThumbnail: z.boolean(),
   /** Recent: when the caller last opened (or uploaded) it. */

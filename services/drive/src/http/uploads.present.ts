@@ -22,6 +22,9 @@ export const presentUploadedFile = (file: FileRecord): z.input<typeof uploadedFi
   contentFlag: file.contentFlag,
   ownerId: file.ownerId,
   ownerName: file.ownerName,
+  orphanedRef: file.orphanedRef,
+  signatureRequired: file.signatureRequired,
+  awaitingSignature: file.signatureRequired && !file.signed,
   createdAt: isoTime(file.createdAt),
   updatedAt: isoTime(file.updatedAt),
 });

@@ -65,6 +65,7 @@ export function uploadRoutes(deps: DriveDeps): ApiRouter {
           req.headers.authorization ?? '',
           params.id,
           body.checksum,
+          body.reference,
         );
         return { ...done, file: presentUploadedFile(done.file) };
       },
@@ -87,7 +88,12 @@ export function uploadRoutes(deps: DriveDeps): ApiRouter {
         'drive.md §7 files/register: registers the object an upload grant wrote (the checks of complete)',
       request: { body: registerFileBody },
       responses: {
-        200: { description: 'Registered: ok, code and the file', schema: registeredResponse },
+        200: {
+          description:
+            'Registered: ok, code and the file (code FILE_REF_WRITE_FAILED: registered, the module reference not written)',
+          schema: registeredResponse,
+        },
+        403: problem('A reference asked for without drive.attachment.add'),
         404: problem("'Upload completed but file metadata not found'"),
       },
       handler: async ({ ctx, body, req }) => {

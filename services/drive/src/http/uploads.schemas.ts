@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { DEFAULT_REFERENCE_TYPE } from '../domain/index.js';
+import { referenceView } from './references.schemas.js';
 
 const sha256 = z
   .string()
@@ -35,7 +37,19 @@ export const uploadGrantResponse = z.object({
 
 export const uploadParams = z.object({ id: z.uuid() });
 
-export const completeUploadBody = z.object({ checksum: sha256 });
+/**
+ * The module reference an upload asks for (drive.md §4 upload registration): written when the file is registered.
+ * Needs drive.attachment.add. When writing it fails the file is still registered and the answer's code is
+ * FILE_REF_WRITE_FAILED.
+ */
+export const registrationReference = z.object({
+  moduleId: z.string().trim().min(1, 'moduleId is required').max(100),
+  entityId: z.string().trim().min(1, 'entityId is required').max(200),
+  referenceType: z.string().trim().min(1).max(50).default(DEFAULT_REFERENCE_TYPE),
+  metadata: z.record(z.string(), z.unknown()).default({}),
+});
+
+export const completeUploadBody = z.object({ checksum: sha256, reference: registrationReference.optional() });
 
 /** POST /files/register (drive.md §7). canonicalFile is accepted and not read: the grant holds the file's facts. */
 export const registerFileBody = z.object({
@@ -48,6 +62,7 @@ export const registerFileBody = z.object({
     checksum: sha256,
     size: z.number().int().min(0),
   }),
+  reference: registrationReference.optional(),
 });
 
 /** The file as registered (the file list's views are the files part's). */
@@ -69,15 +84,28 @@ export const uploadedFileView = z.object({
   contentFlag: z.string().nullable(),
   ownerId: z.string(),
   ownerName: z.string(),
+  /** A module reference of the file could not be written ('Needs repair'; repair-refs fixes it). */
+  orphanedRef: z.boolean(),
+  /** Uploaded with 'Require signatures' on (PDFs only). */
+  signatureRequired: z.boolean(),
+  /** signatureRequired and not signed yet: the list's 'Awaiting signature'. */
+  awaitingSignature: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 
+/**
+ * ok is true whenever the file is registered. code FILE_REF_WRITE_FAILED: registered and kept, but the module
+ * reference asked for was not written; message is 'Reference creation failed' and the file's orphanedRef is true
+ * (the web offers Retry: POST /mutations/repair-refs with the fileId).
+ */
 export const registeredResponse = z.object({
   ok: z.literal(true),
-  code: z.enum(['REGISTERED', 'ALREADY_REGISTERED']),
+  code: z.enum(['REGISTERED', 'ALREADY_REGISTERED', 'FILE_REF_WRITE_FAILED']),
   uploadId: z.string(),
   file: uploadedFileView,
+  reference: referenceView.optional(),
+  message: z.string().optional(),
 });
 
 export const cancelledResponse = z.object({ uploadId: z.string(), status: z.literal('aborted') });
