@@ -1,5 +1,5 @@
 // One jest run, two projects: fast unit suites, and integration suites against the real PostgreSQL, Kafka and
-// MinIO that `make test` starts (they share one set of infrastructure processes and run in band, with
+// MinIO that `make test` starts (they share one set of infrastructure processes and run one file at a time, with
 // --testTimeout=120000: they stop and restart brokers).
 import { sourceEntries } from './deploy/local/workspaces.mjs';
 

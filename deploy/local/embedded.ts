@@ -10,7 +10,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seededSubject } from '@workspace/identity';
 import { createLogger, MemoryBus, provisionServiceSchema } from '@workspace/kit';
-import type { EmbeddedContext, EmbeddedRunning, EmbeddedService } from '@workspace/kit/embedding';
+import {
+  embeddedServiceEnv,
+  type EmbeddedContext,
+  type EmbeddedRunning,
+  type EmbeddedService,
+} from '@workspace/kit/embedding';
 import { startDevIdp } from './dev-idp.js';
 import { workspacePackages } from './workspaces.mjs';
 
@@ -104,16 +109,27 @@ const idp = await startDevIdp({
 });
 
 const bus = new MemoryBus(logger.child({ component: 'bus' }));
+// Loopback only, unless the developer says otherwise (review L19): the local database trusts every connection.
+const localEnv = { LISTEN_HOST: '127.0.0.1', ...process.env };
 const context = (service: EmbeddedService): EmbeddedContext => ({
-  // Loopback only, unless the developer says otherwise (review L19): the local database trusts every connection.
-  env: { LISTEN_HOST: '127.0.0.1', ...process.env },
+  env: localEnv,
   bus,
   logger: logger.child({ service: service.name }),
   publicUrl,
   urlOf,
   secret: (name, kind) => secret(name, kind),
-  provision: (options) =>
-    provisionServiceSchema(adminUrl, { ...options, password: dbPassword, ownerPassword: dbPassword }),
+  serviceEnv: async (options) =>
+    embeddedServiceEnv({
+      env: localEnv,
+      port: service.port,
+      roles: await provisionServiceSchema(adminUrl, {
+        ...options,
+        password: dbPassword,
+        ownerPassword: dbPassword,
+      }),
+      identityUrl: urlOf('identity'),
+    }),
+
   oidc: { issuer: idp.issuer, clientId: 'workspace', clientSecret: oidcClientSecret },
   demoTenant: seed,
   demoTenantId: seed.tenant.id,

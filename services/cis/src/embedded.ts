@@ -11,17 +11,9 @@ export const embedded: EmbeddedService = {
   after: ['identity', 'notification'],
   note: 'internal; OpenAPI at /openapi.json',
   async start(context) {
-    const roles = await context.provision({ schema: 'cis', role: 'svc_cis', extensions: ['pg_trgm'] });
     const identityUrl = context.urlOf('identity');
     const config = cisConfigSchema.parse({
-      ...context.env,
-      PORT: String(embedded.port),
-      BUS: 'memory',
-      DATABASE_URL: roles.databaseUrl,
-      // One process: it migrates at start as the owner (a deployed service leaves that to the migrate step).
-      DATABASE_MIGRATION_URL: roles.migrationUrl,
-      MIGRATE_AT_START: 'true',
-      JWKS_URL: `${identityUrl}/.well-known/jwks.json`,
+      ...(await context.serviceEnv({ schema: 'cis', role: 'svc_cis', extensions: ['pg_trgm'] })),
       CIS_ENCRYPTION_KEYS: context.secret('cisEncryptionKeys', 'key'),
       // 32 random bytes in hex, read as base64 (48 bytes of key): made once like the other local secrets.
       CIS_IDENTIFIER_HASH_KEY: context.secret('cisIdentifierHashKey'),

@@ -11,17 +11,9 @@ export const embedded: EmbeddedService = {
   after: ['identity', 'cis'],
   note: 'internal; OpenAPI at /openapi.json',
   async start(context) {
-    const roles = await context.provision({ schema: 'drive', role: 'svc_drive', extensions: ['pg_trgm'] });
     const identityUrl = context.urlOf('identity');
     const config = driveConfigSchema.parse({
-      ...context.env,
-      PORT: String(embedded.port),
-      BUS: 'memory',
-      DATABASE_URL: roles.databaseUrl,
-      // One process: it migrates at start as the owner (a deployed service leaves that to the migrate step).
-      DATABASE_MIGRATION_URL: roles.migrationUrl,
-      MIGRATE_AT_START: 'true',
-      JWKS_URL: `${identityUrl}/.well-known/jwks.json`,
+      ...(await context.serviceEnv({ schema: 'drive', role: 'svc_drive', extensions: ['pg_trgm'] })),
       IDENTITY_URL: identityUrl,
       DRIVE_REGION: 'uk',
       OBJECT_STORE_URL: context.env.MINIO_ENDPOINT ?? 'http://127.0.0.1:19000',

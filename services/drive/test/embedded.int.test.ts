@@ -3,7 +3,7 @@
 // exports, and checks it serves, made its region's bucket and accepts identity's tokens.
 import { randomBytes } from 'node:crypto';
 import { createLogger, MemoryBus, provisionServiceSchema } from '@workspace/kit';
-import type { EmbeddedContext, EmbeddedRunning } from '@workspace/kit/embedding';
+import { embeddedServiceEnv, type EmbeddedContext, type EmbeddedRunning } from '@workspace/kit/embedding';
 import { demoSeed, signIn, startIdentityHarness, type IdentityHarness } from '@workspace/identity/testing';
 import { Client } from 'minio';
 import { embedded } from '../src/embedded.js';
@@ -28,16 +28,17 @@ afterAll(async () => {
 
 /** The runner's context for the drive, with the environment `make up` gives it (deploy/local/up.sh). */
 function context(): EmbeddedContext {
+  const env = {
+    LISTEN_HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    MINIO_ENDPOINT: store.OBJECT_STORE_URL,
+    MINIO_ROOT_USER: store.OBJECT_STORE_ACCESS_KEY,
+    MINIO_ROOT_PASSWORD: store.OBJECT_STORE_SECRET_KEY,
+    OBJECT_STORE_PUBLIC_URL: store.OBJECT_STORE_URL,
+    OBJECT_STORE_BUCKET: bucket,
+  };
   return {
-    env: {
-      LISTEN_HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      MINIO_ENDPOINT: store.OBJECT_STORE_URL,
-      MINIO_ROOT_USER: store.OBJECT_STORE_ACCESS_KEY,
-      MINIO_ROOT_PASSWORD: store.OBJECT_STORE_SECRET_KEY,
-      OBJECT_STORE_PUBLIC_URL: store.OBJECT_STORE_URL,
-      OBJECT_STORE_BUCKET: bucket,
-    },
+    env,
     bus,
     logger: createLogger({ name: 'embedded', level: 'silent' }),
     publicUrl: 'http://localhost:8080',
@@ -51,11 +52,16 @@ function context(): EmbeddedContext {
       secretsAsked.push(name);
       return randomBytes(32).toString('hex');
     },
-    provision: (options) =>
-      provisionServiceSchema(identity.database.adminUrl, {
-        ...options,
-        password: 'drive-embedded',
-        ownerPassword: 'drive-embedded-owner',
+    serviceEnv: async (options) =>
+      embeddedServiceEnv({
+        env,
+        port: embedded.port,
+        roles: await provisionServiceSchema(identity.database.adminUrl, {
+          ...options,
+          password: 'drive-embedded',
+          ownerPassword: 'drive-embedded-owner',
+        }),
+        identityUrl: identity.baseUrl,
       }),
     oidc: { issuer: 'http://localhost:8090', clientId: 'workspace', clientSecret: 'x' },
     demoTenant: demoSeed,

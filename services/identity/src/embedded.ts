@@ -11,15 +11,8 @@ export const embedded: EmbeddedService = {
   port: 8081,
   note: 'internal; OpenAPI at /openapi.json',
   async start(context) {
-    const roles = await context.provision({ schema: 'identity', role: 'svc_identity' });
     const config = identityConfigSchema.parse({
-      ...context.env,
-      PORT: String(embedded.port),
-      BUS: 'memory',
-      DATABASE_URL: roles.databaseUrl,
-      // One process: it migrates at start as the owner (a deployed service leaves that to the migrate step).
-      DATABASE_MIGRATION_URL: roles.migrationUrl,
-      MIGRATE_AT_START: 'true',
+      ...(await context.serviceEnv({ schema: 'identity', role: 'svc_identity' })),
       IDENTITY_ENCRYPTION_KEYS: context.secret('encryptionKeys', 'key'),
       INTERNAL_API_TOKEN: context.secret('internalToken'),
       OIDC_ISSUER_URL: context.oidc.issuer,

@@ -21,8 +21,14 @@ export interface EmbeddedContext {
    * (`local1:<32 bytes base64>`).
    */
   secret(name: string, kind?: 'token' | 'key'): string;
-  /** A schema and roles of the service's own in the local PostgreSQL, as in full mode. */
-  provision(options: { schema: string; role: string; extensions?: string[] }): Promise<ServiceDatabaseRoles>;
+  /**
+   * Provisions the service's own schema and roles in the local PostgreSQL (as in full mode) and answers the
+   * environment every embedded service starts from: `env` plus its port, the in-process bus, its database URLs,
+   * migrating at start (one process: it migrates as the owner, where a deployed service leaves that to the migrate
+   * step) and the local identity's key set for verifying tokens. The service adds its own keys and parses the whole
+   * with its config schema.
+   */
+  serviceEnv(options: { schema: string; role: string; extensions?: string[] }): Promise<NodeJS.ProcessEnv>;
   /** The local OpenID provider every user signs in at, and the one client registered there. */
   oidc: { issuer: string; clientId: string; clientSecret: string };
   /** The demo tenant (deploy/local/seed/demo.json), for the service that keeps tenants to seed. */
@@ -52,4 +58,25 @@ export interface EmbeddedRunning {
   shutdown(reason: string): Promise<void>;
   /** Extra lines for the banner (e.g. where the local e-mail sink shows its messages). */
   banner?: string[];
+}
+
+/**
+ * The environment `serviceEnv` answers: the runner's `env`, then the service's port, the in-process bus, its database
+ * URLs (migrating at start as the owner) and the local identity's key set.
+ */
+export function embeddedServiceEnv(options: {
+  env: NodeJS.ProcessEnv;
+  port: number;
+  roles: ServiceDatabaseRoles;
+  identityUrl: string;
+}): NodeJS.ProcessEnv {
+  return {
+    ...options.env,
+    PORT: String(options.port),
+    BUS: 'memory',
+    DATABASE_URL: options.roles.databaseUrl,
+    DATABASE_MIGRATION_URL: options.roles.migrationUrl,
+    MIGRATE_AT_START: 'true',
+    JWKS_URL: `${options.identityUrl}/.well-known/jwks.json`,
+  };
 }

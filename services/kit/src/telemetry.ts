@@ -1,5 +1,14 @@
 import { register } from 'node:module';
-import type { NodeSDK } from '@opentelemetry/sdk-node';
+import type { NodeSDK, tracing } from '@opentelemetry/sdk-node';
+
+/** The share of new traces recorded (spec: tracing sample rate 0.1); a trace started upstream keeps its decision. */
+export const TRACE_SAMPLE_RATIO = 0.1;
+
+/** The sampler the services trace with: a caller's sampled flag when it sent one, else TRACE_SAMPLE_RATIO of traces. */
+export async function traceSampler(ratio = TRACE_SAMPLE_RATIO): Promise<tracing.Sampler> {
+  const { tracing: trace } = await import('@opentelemetry/sdk-node');
+  return new trace.ParentBasedSampler({ root: new trace.TraceIdRatioBasedSampler(ratio) });
+}
 
 export interface TelemetryOptions {
   serviceName: string;
@@ -12,7 +21,8 @@ export interface Telemetry {
 }
 
 /**
- * Starts OpenTelemetry tracing (HTTP, express and pg spans exported over OTLP) when an endpoint is configured.
+ * Starts OpenTelemetry tracing (HTTP, express and pg spans exported over OTLP, sampled by traceSampler) when an
+ * endpoint is configured.
  * Call it before importing the modules to trace: under ESM the instrumentations patch modules through the
  * loader hook registered here, so a service's main imports its app dynamically after this resolves.
  */
@@ -34,6 +44,7 @@ export async function startTelemetry(options: TelemetryOptions): Promise<Telemet
   ]);
   const sdk: NodeSDK = new NodeSDK({
     serviceName: options.serviceName,
+    sampler: await traceSampler(),
     traceExporter: new OTLPTraceExporter({ url: `${options.otlpEndpoint.replace(/\/$/, '')}/v1/traces` }),
     instrumentations: [
       new HttpInstrumentation({

@@ -14,15 +14,8 @@ export const embedded: EmbeddedService = {
   note: 'internal',
   async start(context) {
     const sink = await startSmtpSink({ smtpPort: SMTP_PORT, httpPort: MAIL_PORT });
-    const roles = await context.provision({ schema: 'notification', role: 'svc_notification' });
     const config = notificationConfigSchema.parse({
-      ...context.env,
-      PORT: String(embedded.port),
-      BUS: 'memory',
-      DATABASE_URL: roles.databaseUrl,
-      // One process: it migrates at start as the owner (a deployed service leaves that to the migrate step).
-      DATABASE_MIGRATION_URL: roles.migrationUrl,
-      MIGRATE_AT_START: 'true',
+      ...(await context.serviceEnv({ schema: 'notification', role: 'svc_notification' })),
       INTERNAL_API_TOKEN: context.secret('notificationToken'),
       SMTP_HOST: '127.0.0.1',
       SMTP_PORT: String(SMTP_PORT),

@@ -84,8 +84,7 @@ export async function problemDetail(response: Response, fallback: string): Promi
   return (await readProblem(response)).detail ?? fallback;
 }
 
-/** A failed fetch answer's `error` when it is a non-empty string, else 'HTTP {status}'. */
-export async function problemError(response: Response): Promise<string> {
-  const { error } = await readProblem(response);
-  return typeof error === 'string' && error.trim() ? error : `HTTP ${response.status}`;
+/** A failed answer's message from its body read: `error` when it is a non-empty string, else 'HTTP {status}'. */
+export function errorOfBody({ error }: Problem, status: number): string {
+  return typeof error === 'string' && error.trim() ? error : `HTTP ${status}`;
 }

@@ -12,6 +12,8 @@ declare module 'express-serve-static-core' {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+/** A request that takes longer than this is slow: its line says `slow: true` and is a warning (spec: 1000 ms). */
+export const SLOW_REQUEST_MS = 1000;
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 const caller = (req: { ctx?: { tenantId: string; userId: string } }) =>
@@ -19,8 +21,8 @@ const caller = (req: { ctx?: { tenantId: string; userId: string } }) =>
 
 /**
  * Request ids and one structured access-log line per request (`request completed`: method, path without the
- * query string, route status, duration, tenant and user). `req.log` is created on first use, so a request
- * that logs nothing else costs one log call.
+ * query string, route status, duration, tenant and user), a warning with `slow: true` past SLOW_REQUEST_MS.
+ * `req.log` is created on first use, so a request that logs nothing else costs one log call.
  */
 export function accessLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
@@ -40,15 +42,19 @@ export function accessLog(logger: Logger): RequestHandler {
     if (!QUIET_PATHS.has(req.path)) {
       res.on('finish', () => {
         const status = res.statusCode;
+        const durationMs = Math.round((performance.now() - started) * 10) / 10;
+        const slow = durationMs > SLOW_REQUEST_MS;
         const line = {
           reqId: id,
           method: req.method,
           path: req.originalUrl.split('?')[0],
           status,
-          durationMs: Math.round((performance.now() - started) * 10) / 10,
+          durationMs,
+          ...(slow ? { slow } : {}),
           ...caller(req),
         };
         if (status >= 500) logger.error(line, 'request completed');
+        else if (slow) logger.warn(line, 'request completed');
         else logger.info(line, 'request completed');
       });
     }

@@ -46,9 +46,14 @@ const idempotent = (key: string = crypto.randomUUID()) => ({ 'x-idempotency-key'
 
 export const driveApi = api.enhanceEndpoints({ addTagTypes: driveTags }).injectEndpoints({
   endpoints: (build) => ({
+    /**
+     * The caller's abilities, which the drive derives from the session token's scopes (identity's effective scopes
+     * of the tenant). They follow the session: when it is fetched again (the shell renews the token after a
+     * whitelist, role-bundle or role change, useLiveUpdates), so are they, and the screens show the new scopes.
+     */
     driveAbilities: build.query<DriveAbilitiesResponse, undefined>({
       query: () => '/drive/me/abilities',
-      providesTags: ['DriveAbilities'],
+      providesTags: ['DriveAbilities', 'Session'],
     }),
     files: build.query<FileList, FileListQuery>({
       query: (filters) => `/drive/files${search({ ...filters })}`,
