@@ -687,6 +687,7 @@ describe('downloads that fail', () => {
     await modal.locator('.ant-modal-title').getByRole('button', { name: 'Download' }).click();
     await visible(page.getByText('Download failed. Opening in new tab...'));
     await visible(page.getByText('Failed to download file'));
+    await animationsDone(page.locator('.ant-message'));
     await page.screenshot({ path: `${shots}/drive-dialogs-download-no-tab.png` });
     await page.context().close();
   });
