@@ -17,7 +17,7 @@ export const NO_SIGNED = 'No signed documents';
 /**
  * /drive/signatures (drive.md §2): the signature requests waiting for the user, each signed by drawing, and the
  * documents the user has signed. `?request={fileId}&name={file name}` opens Request Signature for that PDF (the
- * file list's 'Request signature' action links here); Request Signature in the pending card picks the PDF from the
+ * file list's 'Request signature' action links here); Request Signature (above the lists) picks the PDF from the
  * drive (Select from Drive, PDFs only: only PDFs can be signed).
  */
 export function SignaturesPage() {
@@ -31,20 +31,17 @@ export function SignaturesPage() {
   const requestFor = params.get('request');
   return (
     <Space orientation="vertical" size="large" style={{ width: '100%' }}>
-      <Card
-        title="Pending signatures"
-        className="signatures-pending"
-        extra={
-          <Button
-            icon={<EditOutlined />}
-            onClick={() => {
-              setPicking(true);
-            }}
-          >
-            Request Signature
-          </Button>
-        }
-      >
+      <Space style={{ width: '100%', justifyContent: 'flex-end' }}>
+        <Button
+          icon={<EditOutlined />}
+          onClick={() => {
+            setPicking(true);
+          }}
+        >
+          Request Signature
+        </Button>
+      </Space>
+      <Card title="Pending signatures" className="signatures-pending">
         {pending.isLoading ? (
           <Skeleton active />
         ) : (
