@@ -706,6 +706,7 @@ describe('Select from Drive (the signatures page picks the PDF to sign)', () => 
     expect(await rows.filter({ hasText: 'Site photo.png' }).count()).toBe(0);
     const select = picker.getByRole('button', { name: 'Select', exact: true });
     expect(await select.isDisabled()).toBe(true);
+    await animationsDone(picker);
     await page.screenshot({ path: `${shots}/drive-dialogs-select-disabled.png` });
 
     const first = rows.filter({ hasText: 'Method statement.pdf' });
