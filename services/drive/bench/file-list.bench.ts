@@ -13,19 +13,27 @@
 //   2. GET /v1/files as a member of the drive (only files they may open: restricted ones are hidden): the first page
 //      (50, created descending), a filtered and searched page (visibility=shared&q=plan) and a page sorted by name;
 //      p50/p95 beside the bare page `SELECT * FROM files WHERE drive_id = $1 AND status = 'active' ORDER BY
-//      created_at DESC, id DESC LIMIT 50` in a tenant transaction (the same pool, one after another). The pager's
-//      total is kept per tenant until a file changes (commands/file-list.ts); [info] rows give the uncached count.
+//      created_at DESC, id DESC LIMIT 50` in a tenant transaction (the same pool). Measured in rounds: each round runs
+//      the bare page, the three requests and the [info] pieces once each, in turn, so a change in the machine's load
+//      falls on the baseline and the route alike. [info] rows: the route's database work in process with the access
+//      cache (ADR 0050) and without it (the access sets read every time, as before), the first page through HTTP
+//      without it (the route before ADR 0050, switched per request in the same rounds), GET /v1/me/abilities (the
+//      request path without the database: HTTP, token, region check), and the pager's uncached counts (the total is
+//      kept per tenant until a file changes: commands/file-list.ts).
 //
 //   BENCH_DRIVE_FILES      files seeded (default 100000; at least 1000)
-//   BENCH_DRIVE_REQUESTS   measured requests per variant (default 400; 40 more to warm up)
+//   BENCH_DRIVE_REQUESTS   measured rounds (default 400; 40 more to warm up)
+//   BENCH_DRIVE_EXPLAIN    1: print the plans (EXPLAIN ANALYZE, BUFFERS) of the first page's statements and the bare page
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import type { Knex } from '@workspace/kit';
 import { envInt } from '../../kit/bench/env.js';
 import { fmt, printTable } from '../../kit/bench/report.js';
 import { fileReader } from '../src/commands/file-list.js';
 import { FileStore } from '../src/db/files.store.js';
 import { RECENT_FILES_LIMIT } from '../src/domain/index.js';
+import type { DriveDeps } from '../src/drive-deps.js';
 import { READER_SCOPES, seedDrive, seedLibrary } from '../test/files.fixtures.js';
 import { startDriveHarness } from '../test/support.js';
 
@@ -80,6 +88,73 @@ async function measure(work: () => Promise<void>, times = REQUESTS): Promise<{ p
   for (let i = 0; i < times; i += 1) latencies.push((await timed(work)).ms);
   latencies.sort((a, b) => a - b);
   return { p50: percentile(latencies, 50), p95: percentile(latencies, 95) };
+}
+
+/**
+ * `rounds` rounds (after WARMUP untimed ones), each running every piece of work once, in turn: p50 and p95 in ms
+ * per name.
+ */
+async function measureRounds(
+  works: { name: string; work: () => Promise<void> }[],
+  rounds = REQUESTS,
+): Promise<Map<string, { p50: number; p95: number }>> {
+  for (let i = 0; i < WARMUP; i += 1) for (const { work } of works) await work();
+  const latencies = new Map<string, number[]>(works.map(({ name }) => [name, []]));
+  for (let i = 0; i < rounds; i += 1) {
+    for (const { name, work } of works) latencies.get(name)?.push((await timed(work)).ms);
+  }
+  return new Map(
+    [...latencies].map(([name, values]) => {
+      values.sort((a, b) => a - b);
+      return [name, { p50: percentile(values, 50), p95: percentile(values, 95) }];
+    }),
+  );
+}
+
+/** BENCH_DRIVE_EXPLAIN=1: the plans (EXPLAIN ANALYZE, BUFFERS) of the list's statements for the first page. */
+async function explainFirstPage(deps: DriveDeps, driveId: string): Promise<void> {
+  const caller = { userId: MEMBER, scopes: new Set(READER_SCOPES) };
+  const statements: { sql: string; bindings: readonly unknown[] }[] = [];
+  const listen = (query: { sql: string; bindings?: readonly unknown[] }) => {
+    statements.push({ sql: query.sql, bindings: query.bindings ?? [] });
+  };
+  deps.db.on('query', listen);
+  try {
+    await deps.inTenant(TENANT, async (trx) => {
+      await new FileStore(trx).listPage(
+        await deps.access.reader(trx, TENANT, caller),
+        { view: 'all', visibility: 'all', recentSince: new Date(0), recentLimit: RECENT_FILES_LIMIT },
+        { sort: undefined, direction: 'desc', offset: 0, limit: 50 },
+      );
+    });
+  } finally {
+    deps.db.off('query', listen);
+  }
+  const bare = {
+    sql: `SELECT * FROM files WHERE drive_id = ? AND status = 'active' ORDER BY created_at DESC, id DESC LIMIT 50`,
+    bindings: [driveId],
+  };
+  for (const statement of [
+    ...statements.filter(({ sql }) => /access_versions|FROM files f/.test(sql)),
+    bare,
+  ]) {
+    // The third run: the plans and the planning time once the session's caches are warm.
+    for (let i = 0; i < 2; i += 1)
+      await deps.inTenant(TENANT, (trx) =>
+        trx.raw(
+          `EXPLAIN ANALYZE ${statement.sql.replace(/\$\d+/g, '?')}`,
+          statement.bindings as Knex.RawBinding[],
+        ),
+      );
+    const plan = await deps.inTenant(TENANT, (trx) =>
+      trx.raw<{ rows: Record<string, string>[] }>(
+        `EXPLAIN (ANALYZE, BUFFERS) ${statement.sql.replace(/\$\d+/g, '?')}`,
+        statement.bindings as Knex.RawBinding[],
+      ),
+    );
+    console.log(`\n${statement.sql.replace(/\s+/g, ' ').slice(0, 200)}`);
+    for (const row of plan.rows) console.log(Object.values(row).join(''));
+  }
 }
 
 /** mulberry32: a small deterministic PRNG, so every run seeds the same files. */
@@ -191,6 +266,7 @@ async function main(): Promise<void> {
       );
     }
 
+    if (process.env.BENCH_DRIVE_EXPLAIN === '1') await explainFirstPage(deps, driveId);
     const barePage = () =>
       deps.inTenant(TENANT, async (trx) => {
         await trx.raw(
@@ -198,13 +274,74 @@ async function main(): Promise<void> {
           [driveId],
         );
       });
-    const bare = await measure(barePage);
+    const caller = { userId: MEMBER, scopes: new Set(READER_SCOPES) };
+    const filter = {
+      view: 'all' as const,
+      visibility: 'all' as const,
+      recentSince: new Date(0),
+      recentLimit: RECENT_FILES_LIMIT,
+    };
+    const firstPage = { sort: undefined, direction: 'desc' as const, offset: 0, limit: 50 };
+    const abilities = async () => {
+      const response = await fetch(`${h.driveUrl}/v1/me/abilities`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      await response.text();
+      if (response.status !== 200) throw new Error(`GET /v1/me/abilities: ${String(response.status)}`);
+    };
+    // The route as it was before ADR 0050, in the same rounds: while `before` is set, the list reads the reader's
+    // drives, members and libraries afresh (the requests run one at a time, so no other request sees the switch).
+    let before = false;
+    const cached = deps.access.reader.bind(deps.access);
+    deps.access.reader = (trx, tenantId, who) => (before ? fileReader(trx, who) : cached(trx, tenantId, who));
+    const callBefore = async () => {
+      before = true;
+      try {
+        await call('');
+      } finally {
+        before = false;
+      }
+    };
+    // Every round runs each of these once, in turn, so a change in the machine's load (shared CPUs) falls on the
+    // baseline and the route alike.
+    const loadsBefore = deps.access.loads;
+    const measured = await measureRounds([
+      { name: 'bare', work: barePage },
+      ...variants.map((variant) => ({
+        name: variant.name,
+        work: async () => {
+          await call(variant.query);
+        },
+      })),
+      {
+        // The route's database work now: the access version, the reader sets from the cache, the page.
+        name: 'cached',
+        work: () =>
+          deps.inTenant(TENANT, async (trx) => {
+            await new FileStore(trx).listPage(
+              await deps.access.reader(trx, TENANT, caller),
+              filter,
+              firstPage,
+            );
+          }),
+      },
+      {
+        // The route's database work before ADR 0050: the reader's drives, members and libraries read every time.
+        name: 'uncached',
+        work: () =>
+          deps.inTenant(TENANT, async (trx) => {
+            await new FileStore(trx).listPage(await fileReader(trx, caller), filter, firstPage);
+          }),
+      },
+      { name: 'abilities', work: abilities },
+      { name: 'before', work: callBefore },
+    ]);
+    const loads = deps.access.loads - loadsBefore;
+    const bare = measured.get('bare') ?? { p50: NaN, p95: NaN };
     const rows: string[][] = [];
     const results: { name: string; p95: number; ratio: number }[] = [];
     for (const variant of variants) {
-      const load = await measure(async () => {
-        await call(variant.query);
-      });
+      const load = measured.get(variant.name) ?? { p50: NaN, p95: NaN };
       const ratio = load.p95 / bare.p95;
       results.push({ name: variant.name, p95: load.p95, ratio });
       rows.push([
@@ -217,15 +354,26 @@ async function main(): Promise<void> {
       ]);
     }
     rows.push(['bare SQL page (LIMIT 50)', fmt(bare.p50, 2), fmt(bare.p95, 2), '', '', '']);
-
-    // The uncached pieces, in process: the pager's count, and the access sets of the reader.
-    const caller = { userId: MEMBER, scopes: new Set(READER_SCOPES) };
-    const filter = {
-      view: 'all' as const,
-      visibility: 'all' as const,
-      recentSince: new Date(0),
-      recentLimit: RECENT_FILES_LIMIT,
+    const info = (name: string, label: string) => {
+      const figures = measured.get(name) ?? { p50: NaN, p95: NaN };
+      rows.push([
+        label,
+        fmt(figures.p50, 2),
+        fmt(figures.p95, 2),
+        fmt(bare.p95, 2),
+        fmt(figures.p95 / bare.p95, 2),
+        '',
+      ]);
     };
+    info(
+      'before',
+      '[info] GET /v1/files, first page, access sets read each time (the route before ADR 0050)',
+    );
+    info('cached', '[info] first page in process, access cache (the route now, no HTTP)');
+    info('uncached', '[info] first page in process, access sets read each time (before ADR 0050)');
+    info('abilities', '[info] GET /v1/me/abilities (HTTP, token, region check; no database)');
+
+    // The uncached pager's count, in process.
     const count = await measure(
       () =>
         deps.inTenant(TENANT, async (trx) => {
@@ -233,25 +381,6 @@ async function main(): Promise<void> {
         }),
       COUNT_RUNS,
     );
-    // The route's database work alone, in process: the reader's drives and libraries, then the page.
-    const inProcess = await measure(() =>
-      deps.inTenant(TENANT, async (trx) => {
-        await new FileStore(trx).listPage(await fileReader(trx, caller), filter, {
-          sort: undefined,
-          direction: 'desc',
-          offset: 0,
-          limit: 50,
-        });
-      }),
-    );
-    rows.push([
-      '[info] first page in process (access sets + page, no HTTP)',
-      fmt(inProcess.p50, 2),
-      fmt(inProcess.p95, 2),
-      fmt(bare.p95, 2),
-      fmt(inProcess.p95 / bare.p95, 2),
-      '',
-    ]);
     rows.push([
       '[info] uncached count of all 100,000 (the first request after a change)',
       fmt(count.p50, 2),
@@ -281,6 +410,9 @@ async function main(): Promise<void> {
     ]);
 
     console.log('');
+    console.log(
+      `[info] the access cache read the tenant's drives and libraries ${String(loads)} times in the measured rounds`,
+    );
     printTable(
       [
         'measure',

@@ -6,6 +6,7 @@ import { trashSchema } from './004_trash.js';
 import { cisDocuments } from './005_cis_documents.js';
 import { shareLinks } from './006_share_links.js';
 import { signaturesAndFolders } from './007_signatures_and_folders.js';
+import { accessVersions } from './008_access_versions.js';
 
 /**
  * drive's migrations in the order they apply. Append only: a new change is a new file, added at the end. A
@@ -19,4 +20,5 @@ export const driveMigrations: Migration[] = [
   cisDocuments,
   shareLinks,
   signaturesAndFolders,
+  accessVersions,
 ];

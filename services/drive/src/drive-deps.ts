@@ -1,5 +1,6 @@
-import { withTenant, type Clock, type Knex, type Logger } from '@workspace/kit';
+import { systemClock, withTenant, type Clock, type Knex, type Logger } from '@workspace/kit';
 import { IdentityClient } from './clients/identity.js';
+import { AccessCache } from './commands/access-cache.js';
 import { ObjectStore } from './clients/object-store.js';
 import type { DriveConfig } from './config.js';
 import { AuditWriter } from './events/audit.js';
@@ -15,6 +16,8 @@ export interface DriveDeps {
   readonly objects: ObjectStore;
   readonly identity: IdentityClient;
   readonly audit: AuditWriter;
+  /** The tenants' drives, members and libraries, checked against their access version on every use (ADR 0050). */
+  readonly access: AccessCache;
   /** `work` in one transaction whose row-level security tenant is `tenantId`. */
   inTenant<T>(tenantId: string, work: (trx: Knex.Transaction) => Promise<T>): Promise<T>;
 }
@@ -36,6 +39,8 @@ export function createDriveDeps(options: {
     objects: options.objects ?? new ObjectStore(config),
     identity: new IdentityClient(config.IDENTITY_URL, logger),
     audit: new AuditWriter(options.source),
+    // A monotonic clock in production; a test's clock (ControlledClock) moves the cache's time with its own.
+    access: new AccessCache(clock === systemClock ? undefined : { now: () => clock.now().getTime() }),
     inTenant: (tenantId, work) => withTenant(db, tenantId, work),
   };
 }

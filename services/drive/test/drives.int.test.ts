@@ -164,6 +164,22 @@ describe('POST /drives/create (Create Shared Drive)', () => {
     }
   });
 
+  it('refuses even 1 GB when the tenant has used all its capacity: the input starts at 1, the capacity is 0', async () => {
+    const signedIn = await h.signInAs('admin@demo.test');
+    await addUsage(200 * GIB);
+    try {
+      const full = await createDrive(signedIn, { name: 'No room', settings: { quotaGB: 1 } });
+      expect(full.status).toBe(400);
+      expect(full.body.detail).toBe('Quota exceeds remaining capacity (0 GB)');
+      expect(full.body.errors).toEqual([
+        { field: 'body.drive.settings.quotaGB', message: 'Quota exceeds remaining capacity (0 GB)' },
+      ]);
+    } finally {
+      await addUsage(-200 * GIB);
+    }
+    expect((await createDrive(signedIn, { name: 'Room again', settings: { quotaGB: 1 } })).status).toBe(201);
+  });
+
   it('keeps a drive’s type to personal, shared, module or custom', async () => {
     const custom = await createDrive(admin, { name: 'Client handover', type: 'custom' });
     expect(custom.status).toBe(201);

@@ -54,7 +54,7 @@ describe('Share File: whom a file can be shared with', () => {
 
 describe('Share Settings', () => {
   it('splits the allowed ids on commas, trims them and drops empties', () => {
-    expect(splitAllowedUids('a, ,b')).toEqual(['a', 'b']);
+    expect(splitAllowedUids(' a, ,b ')).toEqual(['a', 'b']);
     expect(splitAllowedUids('  ')).toEqual([]);
   });
 

@@ -3,11 +3,7 @@ import { DriveStore } from '../db/drives.store.js';
 import { FileStore, type FileListEntry, type FileListFilter, type FileReader } from '../db/files.store.js';
 import { LibraryStore } from '../db/libraries.store.js';
 import {
-  canReadLibrary,
-  canSeeDrive,
   driveAbilities,
-  holds,
-  MANAGE_ALL_SCOPE,
   pageWindow,
   recentSince,
   RECENT_FILES_LIMIT,
@@ -19,24 +15,18 @@ import {
   type VisibilityFilter,
 } from '../domain/index.js';
 import type { DriveDeps } from '../drive-deps.js';
+import { readerFrom } from './access-cache.js';
 
 /**
  * Who the caller is to the list, as SQL needs it: the drives they see and the libraries they may read, from the
  * domain's own rules over the tenant's drives and libraries (tens, not thousands); the files are then filtered in
- * SQL (FileStore.listPage), so the list scales with the files.
+ * SQL (FileStore.listPage), so the list scales with the files. Read afresh here; the list itself takes them from the
+ * access cache (commands/access-cache.ts), which checks the tenant's access version first.
  */
 export async function fileReader(trx: Knex.Transaction, caller: Caller): Promise<FileReader> {
   const drives = await new DriveStore(trx).list();
-  const live = new Set(drives.map((drive) => drive.id));
   const libraries = await new LibraryStore(trx).list();
-  return {
-    userId: caller.userId,
-    visibleDriveIds: drives.filter((drive) => canSeeDrive(caller, drive)).map((drive) => drive.id),
-    readableLibraryIds: libraries
-      .filter((library) => live.has(library.driveId) && canReadLibrary(caller, library))
-      .map((library) => library.id),
-    manageAll: holds(caller, MANAGE_ALL_SCOPE),
-  };
+  return readerFrom({ drives, libraries }, caller);
 }
 
 /** The list needs the drive's view ability (drive.view, drive.read, drive.file.read or manage-all). */
@@ -104,7 +94,7 @@ export async function listFiles(
 ): Promise<FileListPage> {
   requireView(caller);
   return deps.inTenant(tenantId, async (trx) => {
-    const reader = await fileReader(trx, caller);
+    const reader = await deps.access.reader(trx, tenantId, caller);
     const filter: FileListFilter = {
       view: query.view,
       driveId: query.driveId,

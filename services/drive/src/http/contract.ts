@@ -5,9 +5,18 @@ import type { z } from 'zod';
 import type { downloadResponse, previewResponse } from './downloads.schemas.js';
 import type { fileEntry, fileListQuery, fileListResponse } from './files.schemas.js';
 import type { abilitiesResponse } from './me.schemas.js';
-import type { driveCreatedResponse, driveView, drivesResponse } from './drives.schemas.js';
 import type {
+  createDriveBody,
+  driveCreatedResponse,
+  driveResponse,
+  driveView,
+  drivesResponse,
+  updateDriveBody,
+} from './drives.schemas.js';
+import type {
+  createLibraryBody,
   ensureDefaultResponse,
+  libraryResponse,
   ensureModuleBaselineResponse,
   getOrCreateResponse,
   librariesResponse,
@@ -34,8 +43,11 @@ import type {
   deleteRequest,
   deleteResponse,
   emptyTrashResponse,
+  purgeRequest,
   purgeResponse,
+  repairRefsRequest,
   repairRefsResponse,
+  restoreRequest,
   restoreResponse,
 } from './mutations.schemas.js';
 import type { addReferenceRequest, referencesResponse, referenceView } from './references.schemas.js';
@@ -49,12 +61,16 @@ export * from './mutations.schemas.js';
 export * from './references.schemas.js';
 export * from './sweep.schemas.js';
 import type {
+  folderAssignBody,
   folderAssignResponse,
+  folderCreateBody,
   folderCreateResponse,
   folderCrumb,
+  folderDeleteBody,
   folderDeleteResponse,
   folderListResponse,
   folderPathResponse,
+  folderUpdateBody,
   folderUpdateResponse,
   folderView,
   updateCountsResponse,
@@ -156,3 +172,17 @@ export type FolderListResponse = z.output<typeof folderListResponse>;
 export type FolderPathResponse = z.output<typeof folderPathResponse>;
 export type UpdateCountsResponse = z.output<typeof updateCountsResponse>;
 export type FolderAssignResponse = z.output<typeof folderAssignResponse>;
+
+/** The request bodies the browser sends (z.input: tenantId and defaulted fields may be left out). */
+export type CreateDriveRequest = z.input<typeof createDriveBody>;
+export type UpdateDriveRequest = z.input<typeof updateDriveBody>;
+export type DriveUpdatedResponse = z.output<typeof driveResponse>;
+export type CreateLibraryRequest = z.input<typeof createLibraryBody>;
+export type LibraryCreatedResponse = z.output<typeof libraryResponse>;
+export type FolderCreateRequest = z.input<typeof folderCreateBody>;
+export type FolderUpdateRequest = z.input<typeof folderUpdateBody>;
+export type FolderDeleteRequest = z.input<typeof folderDeleteBody>;
+export type FolderAssignRequest = z.input<typeof folderAssignBody>;
+export type PurgeRequest = z.input<typeof purgeRequest>;
+export type RestoreRequest = z.input<typeof restoreRequest>;
+export type RepairRefsRequest = z.input<typeof repairRefsRequest>;

@@ -99,7 +99,7 @@ export function DriveApp({ session }: { session: Session }) {
     <Menu
       mode="inline"
       selectedKeys={[section]}
-      items={NAV}
+      items={context.abilities.canUpload ? NAV : NAV.filter((item) => item.key !== 'upload')}
       onClick={({ key }) => {
         setDrawer(false);
         void navigate(`/drive/${key}`);

@@ -2,26 +2,39 @@
 // Tags make every mutation refresh the lists it changes; the files stream (useFileStream) refreshes them when
 // someone else changes them.
 import type {
+  CreateDriveRequest,
+  CreateLibraryRequest,
   DeleteResponse,
+  DriveCreatedResponse,
+  DriveUpdatedResponse,
   EmptyTrashResponse,
+  FolderAssignRequest,
+  FolderAssignResponse,
+  FolderCreateRequest,
+  FolderCreateResponse,
+  FolderDeleteRequest,
+  FolderDeleteResponse,
+  FolderUpdateRequest,
+  FolderUpdateResponse,
+  LibraryCreatedResponse,
+  PurgeRequest,
   PurgeResponse,
+  RepairRefsRequest,
   RepairRefsResponse,
+  RestoreRequest,
   RestoreResponse,
+  UpdateDriveRequest,
 } from '@workspace/drive/contract';
 import { api } from '../../../app/api';
 import type {
   Colleague,
-  CreateDriveInput,
   Drive,
   DriveAbilitiesResponse,
   FileList,
   FileListQuery,
   Folder,
-  FolderInput,
-  FolderUpdate,
   Library,
   StorageSummary,
-  UpdateDriveInput,
 } from './types';
 
 const driveTags = [
@@ -79,35 +92,32 @@ export const driveApi = api.enhanceEndpoints({ addTagTypes: driveTags }).injectE
       query: () => '/users/directory',
     }),
 
-    createDrive: build.mutation<{ driveId: string }, CreateDriveInput>({
+    createDrive: build.mutation<DriveCreatedResponse, CreateDriveRequest>({
       query: (body) => ({ url: '/drive/drives/create', method: 'POST', body, headers: idempotent() }),
       invalidatesTags: ['Drives', 'DriveLibraries'],
     }),
-    updateDrive: build.mutation<unknown, UpdateDriveInput>({
+    updateDrive: build.mutation<DriveUpdatedResponse, UpdateDriveRequest>({
       query: (body) => ({ url: '/drive/drives/update', method: 'POST', body, headers: idempotent() }),
       invalidatesTags: ['Drives', 'DriveFiles'],
     }),
-    createLibrary: build.mutation<
-      { libraryId: string },
-      { driveId: string; name: string; description: string }
-    >({
+    createLibrary: build.mutation<LibraryCreatedResponse, CreateLibraryRequest>({
       query: (body) => ({ url: '/drive/libraries', method: 'POST', body, headers: idempotent() }),
       invalidatesTags: ['DriveLibraries'],
     }),
-    createFolder: build.mutation<{ folderId: string }, FolderInput>({
+    createFolder: build.mutation<FolderCreateResponse, FolderCreateRequest>({
       query: (body) => ({ url: '/drive/folders/create', method: 'POST', body, headers: idempotent() }),
       invalidatesTags: ['DriveFolders'],
     }),
-    updateFolder: build.mutation<unknown, FolderUpdate>({
+    updateFolder: build.mutation<FolderUpdateResponse, FolderUpdateRequest>({
       query: (body) => ({ url: '/drive/folders/update', method: 'POST', body, headers: idempotent() }),
       invalidatesTags: ['DriveFolders', 'DriveFiles'],
     }),
-    deleteFolder: build.mutation<unknown, { driveId: string; folderId: string }>({
+    deleteFolder: build.mutation<FolderDeleteResponse, FolderDeleteRequest>({
       query: (body) => ({ url: '/drive/folders/delete', method: 'POST', body, headers: idempotent() }),
       invalidatesTags: ['DriveFolders', 'DriveFiles'],
     }),
     /** Move files into a folder (null: the root), then refresh the drive's folder counts. */
-    folderAssign: build.mutation<unknown, { driveId: string; fileIds: string[]; toFolderId: string | null }>({
+    folderAssign: build.mutation<FolderAssignResponse, FolderAssignRequest & { driveId: string }>({
       async queryFn(body, _api, _extra, baseQuery) {
         const moved = await baseQuery({
           url: '/drive/mutations/folder-assign',
@@ -122,7 +132,7 @@ export const driveApi = api.enhanceEndpoints({ addTagTypes: driveTags }).injectE
           body: { driveId: body.driveId },
           headers: idempotent(),
         });
-        return { data: moved.data };
+        return { data: moved.data as FolderAssignResponse };
       },
       invalidatesTags: ['DriveFolders', 'DriveFiles'],
     }),
@@ -137,11 +147,11 @@ export const driveApi = api.enhanceEndpoints({ addTagTypes: driveTags }).injectE
       }),
       invalidatesTags: ['DriveFiles', 'DriveStorage', 'DriveFolders'],
     }),
-    purgeFile: build.mutation<PurgeResponse, { fileId: string }>({
+    purgeFile: build.mutation<PurgeResponse, PurgeRequest>({
       query: (body) => ({ url: '/drive/mutations/purge', method: 'POST', body, headers: idempotent() }),
       invalidatesTags: ['DriveFiles', 'DriveStorage', 'DriveFolders'],
     }),
-    restoreFiles: build.mutation<RestoreResponse, { fileIds: string[] }>({
+    restoreFiles: build.mutation<RestoreResponse, RestoreRequest>({
       query: (body) => ({ url: '/drive/mutations/restore', method: 'POST', body, headers: idempotent() }),
       invalidatesTags: ['DriveFiles', 'DriveStorage', 'DriveFolders'],
     }),
@@ -149,7 +159,7 @@ export const driveApi = api.enhanceEndpoints({ addTagTypes: driveTags }).injectE
       query: () => ({ url: '/drive/mutations/empty-trash', method: 'POST', body: {}, headers: idempotent() }),
       invalidatesTags: ['DriveFiles', 'DriveStorage'],
     }),
-    repairRefs: build.mutation<RepairRefsResponse, { fileId: string }>({
+    repairRefs: build.mutation<RepairRefsResponse, RepairRefsRequest>({
       query: (body) => ({
         url: '/drive/mutations/repair-refs',
         method: 'POST',

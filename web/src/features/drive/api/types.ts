@@ -1,5 +1,5 @@
-// The drive's views as the screens read them. The service's schemas (`@workspace/drive/contract`) are the source:
-// each type here is the contract's where it has landed, else the shape the screens were built against (NEWS.md).
+// The drive's views under the names the screens use: each is the service's own (`@workspace/drive/contract`, from the
+// schemas that validate its answers), or identity's for the colleague directory.
 import type {
   DriveAbilitiesResponse,
   DriveView,
@@ -12,14 +12,7 @@ import type {
   FilePreviewResponse,
   StorageSummaryResponse,
 } from '@workspace/drive/contract';
-import type {
-  DriveColour,
-  FileSortKey,
-  FileView,
-  FolderColour,
-  SortDirection,
-  VisibilityFilter,
-} from '@workspace/drive/domain';
+import type { FileSortKey, FileView, SortDirection, VisibilityFilter } from '@workspace/drive/domain';
 
 export type { DriveAbilitiesResponse, FileView, VisibilityFilter };
 
@@ -46,28 +39,6 @@ export type Drive = DriveView;
 export type Library = LibraryView;
 /** A folder (GET /api/drive/drives/:driveId/folders). */
 export type Folder = FolderView;
-
-export interface CreateDriveInput {
-  drive: { name: string; type: 'shared'; memberIds: string[]; settings: { quotaGB: number } };
-}
-
-export interface UpdateDriveInput {
-  driveId: string;
-  updates: { name: string; settings: { description: string; color: DriveColour; quotaGB: number } };
-}
-
-export interface FolderInput {
-  driveId: string;
-  name: string;
-  color: FolderColour;
-  parentId: string | null;
-}
-
-export interface FolderUpdate {
-  driveId: string;
-  folderId: string;
-  updates: { name?: string; color?: FolderColour; parentId?: string | null };
-}
 
 /** A colleague of GET /api/users/directory (identity's directory, any signed-in member). */
 export interface Colleague {

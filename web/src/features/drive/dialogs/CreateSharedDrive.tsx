@@ -1,15 +1,17 @@
-import { LockOutlined } from '@ant-design/icons';
-import { Form, Input, InputNumber, Modal, Result, Select, Typography } from 'antd';
+import { Form, Input, InputNumber, Modal, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { errorMessage } from '../../../ui/problem';
 import { useToast } from '../../../ui/feedback';
 import { useCreateDriveMutation, usePeopleQuery, useStorageQuery } from '../api/driveApi';
 import { useDrive } from '../context';
-import { createQuotaError, remainingCapacityGB } from '@workspace/drive/domain';
+import { createQuotaError, DRIVE_QUOTA_MIN_GB, remainingCapacityGB } from '@workspace/drive/domain';
+import { DriveRestricted } from './Restricted';
 
 /**
- * Create Shared Drive: name, people to add (they become contributors; the creator is the owner), quota up to the
- * remaining capacity. Without the create-drives capability a permission-denied panel shows instead.
+ * Create Shared Drive: name, people to add (they become contributors; the creator is the owner), quota from 1 GB up
+ * to the remaining capacity (at least 1): the input caps at it, and a figure typed above it is named with the spec's
+ * message until the input leaves (then it is the capacity). Without the create-drives capability the Access
+ * Restricted panel (drive.drives.create) shows instead.
  */
 export function CreateSharedDrive({ onClose }: { onClose: () => void }) {
   const { abilities, session } = useDrive();
@@ -23,20 +25,18 @@ export function CreateSharedDrive({ onClose }: { onClose: () => void }) {
   const capacity = storage.isError
     ? remainingCapacityGB(undefined, 0)
     : remainingCapacityGB(storage.data?.cap, storage.data?.used ?? 0);
-  const [quota, setQuota] = useState<number>(Math.min(10, Math.max(1, capacity)));
-  const quotaError = createQuotaError(quota, capacity);
+  const maxQuota = Math.max(DRIVE_QUOTA_MIN_GB, capacity);
+  const [chosen, setQuota] = useState<number>(10);
+  // Kept within the capacity as it becomes known (storage loaded, or another upload since).
+  const quota = Math.min(chosen, maxQuota);
+  // What is being typed, before the input settles (it takes only figures within 1..maxQuota).
+  const [typed, setTyped] = useState<number | undefined>(undefined);
+  const quotaError = createQuotaError(typed ?? quota, capacity);
 
   if (!abilities.canCreateDrives)
     return (
-      <Modal open title="Create Shared Drive" footer={null} onCancel={onClose}>
-        <div data-testid="create-drive-denied">
-          <Result
-            status="403"
-            icon={<LockOutlined />}
-            title="Permission denied"
-            subTitle="You don't have permission to create shared drives."
-          />
-        </div>
+      <Modal open title="Create Shared Drive" footer={null} onCancel={onClose} width={640}>
+        <DriveRestricted scope="drive.drives.create" testId="create-drive-denied" />
       </Modal>
     );
 
@@ -94,10 +94,18 @@ export function CreateSharedDrive({ onClose }: { onClose: () => void }) {
         >
           <InputNumber
             aria-label="Quota (GB)"
-            min={1}
+            min={DRIVE_QUOTA_MIN_GB}
+            max={maxQuota}
+            precision={0}
             value={quota}
+            onInput={(text) => {
+              setTyped(text.trim() === '' ? undefined : Number(text));
+            }}
             onChange={(value) => {
-              setQuota(value ?? 1);
+              setQuota(value ?? DRIVE_QUOTA_MIN_GB);
+            }}
+            onBlur={() => {
+              setTyped(undefined);
             }}
           />
         </Form.Item>

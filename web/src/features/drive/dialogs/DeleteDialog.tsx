@@ -45,12 +45,14 @@ export function DeleteDialog({
       }
     }
     setBusy(false);
+    // 'Failed to delete file', with the service's reason (its message, or DELETE_FAILED) after it.
+    const failure = lastError === TRASH_TEXTS.failed ? lastError : `${TRASH_TEXTS.failed}: ${lastError}`;
     if (failed === owned.length) {
-      toast.error(lastError || TRASH_TEXTS.failed);
+      toast.error(failure);
       onClose(false);
       return;
     }
-    if (failed > 0) toast.error(lastError);
+    if (failed > 0) toast.error(failure);
     toast.success(deleteText(permanent, owned.length - failed));
     onClose(true);
   };

@@ -3,6 +3,7 @@ import { Button, Form, Input, Modal, Popconfirm, Space, theme } from 'antd';
 import type { FolderColour } from '@workspace/drive/domain';
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { errorMessage } from '../../../ui/problem';
 import { useToast } from '../../../ui/feedback';
 import { useCreateFolderMutation, useDeleteFolderMutation, useUpdateFolderMutation } from '../api/driveApi';
 import type { Folder } from '../api/types';
@@ -18,12 +19,15 @@ export function EditFolder({
   folder,
   parentId,
   onClose,
+  onSaved,
 }: {
   driveId: string;
   /** The folder edited; none: a new folder. */
   folder?: Folder;
   parentId?: string | null;
   onClose: () => void;
+  /** After an edit is saved: the folder's slug now (a rename changes it). */
+  onSaved?: (slug: string) => void;
 }) {
   const { abilities } = useDrive();
   const toast = useToast();
@@ -49,11 +53,19 @@ export function EditFolder({
     saving.current = true;
     setBusy(true);
     try {
-      if (folder)
-        await update({ driveId, folderId: folder.id, updates: { name: name.trim(), color } }).unwrap();
-      else await create({ driveId, name: name.trim(), color, parentId: parentId ?? null }).unwrap();
+      if (folder) {
+        const saved = (await update({
+          driveId,
+          folderId: folder.id,
+          updates: { name: name.trim(), color },
+        }).unwrap()) as { folder?: { slug?: string } } | undefined;
+        onSaved?.(saved?.folder?.slug ?? folder.slug);
+      } else await create({ driveId, name: name.trim(), color, parentId: parentId ?? null }).unwrap();
       onClose();
-    } catch {
+    } catch (error) {
+      // The toast is the spec's text; what the service said is only logged.
+      // eslint-disable-next-line no-console -- the spec logs folder update/delete errors; the user sees only the failure toast
+      console.error(folder ? 'folder update failed:' : 'folder create failed:', errorMessage(error));
       toast.error(folder ? 'Failed to update folder' : 'Failed to create folder');
     } finally {
       saving.current = false;
@@ -73,7 +85,9 @@ export function EditFolder({
       toast.success('Folder deleted successfully');
       onClose();
       void navigate('/drive/folders');
-    } catch {
+    } catch (error) {
+      // eslint-disable-next-line no-console -- the spec logs folder update/delete errors; the user sees only the failure toast
+      console.error('folder delete failed:', errorMessage(error));
       toast.error('Failed to delete folder');
       setBusy(false);
     }

@@ -26,7 +26,8 @@ const TEXTS: Record<EmptyKind, { title: string; hint?: string }> = {
   'no-drives': { title: 'No drives available' },
 };
 
-export function EmptyState({ kind }: { kind: EmptyKind }) {
+/** `canUpload`: the no-files state links to the upload page only for a user who may upload. */
+export function EmptyState({ kind, canUpload = true }: { kind: EmptyKind; canUpload?: boolean }) {
   const text = TEXTS[kind];
   return (
     <Empty
@@ -35,7 +36,7 @@ export function EmptyState({ kind }: { kind: EmptyKind }) {
         <>
           <div>{text.title}</div>
           {text.hint && <div style={{ opacity: 0.7 }}>{text.hint}</div>}
-          {kind === 'no-files' && <Link to="/drive/upload">Upload files</Link>}
+          {kind === 'no-files' && canUpload && <Link to="/drive/upload">Upload files</Link>}
         </>
       }
     />

@@ -16,6 +16,7 @@ import { EmptyState, type EmptyKind } from './EmptyState';
 import { FileGrid } from './FileGrid';
 import { FileTable } from './FileTable';
 import { initialListState, listReducer } from './listState';
+import { cacheStorage, fileCacheKey, readCachedFiles, writeCachedFiles } from './fileCache';
 import { useFileStream } from './useFileStream';
 import { useViewMode } from './viewMode';
 
@@ -43,7 +44,7 @@ export interface FileBrowserProps {
  * the list or grid with paging (back to page 1 on any filter change), the selection's actions, and live refresh.
  */
 export function FileBrowser(props: FileBrowserProps) {
-  const { abilities, openUpload } = useDrive();
+  const { abilities, openUpload, session } = useDrive();
   const toast = useToast();
   const download = useDownload();
   useFileStream();
@@ -72,7 +73,14 @@ export function FileBrowser(props: FileBrowserProps) {
     page: state.page,
     pageSize: state.pageSize,
   };
-  const { data, error, isLoading, isFetching } = useFilesQuery(query);
+  const { data: fetched, currentData, error, isLoading, isFetching } = useFilesQuery(query);
+  // Cache first: until the first answer comes, the last one this tab kept for the same query is shown.
+  const cacheKey = fileCacheKey(session.tenant.id, session.user.uid, query);
+  const cached = useMemo(() => readCachedFiles(cacheStorage(), cacheKey), [cacheKey]);
+  useEffect(() => {
+    if (currentData) writeCachedFiles(cacheStorage(), cacheKey, currentData, Date.now());
+  }, [cacheKey, currentData]);
+  const data = fetched ?? cached;
   const libraries = useLibrariesQuery({ driveId: props.driveId });
   const folders = useFoldersQuery(
     { driveId: props.driveId ?? '' },
@@ -99,10 +107,16 @@ export function FileBrowser(props: FileBrowserProps) {
   };
 
   let body: ReactNode;
-  if (isLoading) body = <Skeleton active paragraph={{ rows: 8 }} data-testid="files-skeleton" />;
+  if (isLoading && !data)
+    body = (
+      <div data-testid="files-skeleton">
+        <Skeleton active paragraph={{ rows: 8 }} />
+      </div>
+    );
   else if (error)
     body = <Alert type="error" showIcon title={errorMessage(error, 'Files could not be loaded')} />;
-  else if (files.length === 0) body = <EmptyState kind={filtered ? 'no-results' : props.empty} />;
+  else if (files.length === 0)
+    body = <EmptyState kind={filtered ? 'no-results' : props.empty} canUpload={abilities.canUpload} />;
   else if (mode === 'list')
     body = (
       <FileTable

@@ -6,7 +6,7 @@ import type { DriveFile, SortField } from '../api/types';
 import { useDrive } from '../context';
 import { sharedLabel } from '@workspace/drive/domain';
 import { formatBytes, ownerLabel } from './format';
-import type { ListState } from './listState';
+import { virtualised, type ListState } from './listState';
 import { TypeIcon } from './TypeIcon';
 
 export interface FileTableProps {
@@ -22,6 +22,10 @@ export interface FileTableProps {
   onDownload: (file: DriveFile) => void;
   loading: boolean;
 }
+
+/** The virtualised body's height in px (about 12 rows in view), and its least width (the columns share the rest). */
+const VIRTUAL_BODY_HEIGHT = 600;
+const VIRTUAL_MIN_WIDTH = 1000;
 
 export const NeedsRepair = () => (
   <Tag color="warning" data-testid="needs-repair">
@@ -145,9 +149,14 @@ export function FileTable(props: FileTableProps) {
       ),
     },
   ];
+  // Above the threshold only the rows in view are in the page (a fixed-height body; the virtual table needs
+  // numeric widths).
+  const virtual = virtualised(props.files.length);
   return (
     <Table<DriveFile>
       data-testid="file-table"
+      data-virtual={virtual ? 'true' : 'false'}
+      virtual={virtual}
       rowKey="id"
       size="middle"
       columns={columns}
@@ -155,6 +164,7 @@ export function FileTable(props: FileTableProps) {
       loading={props.loading}
       showSorterTooltip={false}
       rowSelection={{
+        columnWidth: 48,
         selectedRowKeys: props.selected,
         onChange: (keys) => {
           props.onSelect(keys.map(String));
@@ -168,7 +178,7 @@ export function FileTable(props: FileTableProps) {
         pageSizeOptions: [25, 50, 100, 200],
         onChange: props.onPage,
       }}
-      scroll={{ x: 'max-content' }}
+      scroll={virtual ? { x: VIRTUAL_MIN_WIDTH, y: VIRTUAL_BODY_HEIGHT } : { x: 'max-content' }}
     />
   );
 }

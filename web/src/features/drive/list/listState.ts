@@ -4,6 +4,12 @@ import { nextSort, PAGE_SIZE } from '@workspace/drive/domain';
 import type { SortField, SortOrder, VisibilityFilter } from '../api/types';
 import { acceptPageSize } from './format';
 
+/** Above this many rows the list view virtualises its rows (drive.md §9: virtual scroll threshold 100). */
+export const VIRTUAL_SCROLL_THRESHOLD = 100;
+
+/** Whether a list of `rows` rows is virtualised: only when above the threshold. */
+export const virtualised = (rows: number): boolean => rows > VIRTUAL_SCROLL_THRESHOLD;
+
 export interface ListState {
   q: string;
   visibility: VisibilityFilter;

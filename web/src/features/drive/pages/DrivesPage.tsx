@@ -3,7 +3,6 @@ import { Button, Skeleton } from 'antd';
 import { useState } from 'react';
 import { useDebouncedValue } from '../../../ui/useDebouncedValue';
 import { useDrivesQuery } from '../api/driveApi';
-import { useDrive } from '../context';
 import { CreateSharedDrive } from '../dialogs/CreateSharedDrive';
 import { EmptyState } from '../list/EmptyState';
 import { DriveToolbar } from '../toolbar/DriveToolbar';
@@ -11,7 +10,6 @@ import { DriveCards } from './DriveCards';
 
 /** /drive/drives: the drives the user sees. */
 export function DrivesPage() {
-  const { abilities } = useDrive();
   const [search, setSearch] = useState('');
   const q = useDebouncedValue(search.trim().toLowerCase());
   const [creating, setCreating] = useState(false);
@@ -24,16 +22,15 @@ export function DrivesPage() {
         search={search}
         onSearch={setSearch}
         actions={
-          abilities.canCreateDrives && (
-            <Button
-              icon={<PlusOutlined />}
-              onClick={() => {
-                setCreating(true);
-              }}
-            >
-              New Shared Drive
-            </Button>
-          )
+          // Offered to everyone: without the create-drives capability the dialog is the Access Restricted panel.
+          <Button
+            icon={<PlusOutlined />}
+            onClick={() => {
+              setCreating(true);
+            }}
+          >
+            New Shared Drive
+          </Button>
         }
       />
       {drives.isLoading ? (

@@ -9,6 +9,7 @@ import { EditFolder } from '../dialogs/EditFolder';
 import { EmptyState } from '../list/EmptyState';
 import { FileBrowser } from '../list/FileBrowser';
 import { DriveToolbar } from '../toolbar/DriveToolbar';
+import type { Folder } from '../api/types';
 import { FolderCards } from './FolderCards';
 import { folderPath, resolveSlugChain } from './folderPath';
 
@@ -28,7 +29,8 @@ export function FoldersPage() {
   const folders = useFoldersQuery({ driveId: driveId ?? '' }, { skip: !driveId });
   const [search, setSearch] = useState('');
   const q = useDebouncedValue(search.trim().toLowerCase());
-  const [editing, setEditing] = useState<'new' | 'edit' | null>(null);
+  // The dialog open: a new folder, or the folder edited as it was when the dialog opened (kept if it goes meanwhile).
+  const [editing, setEditing] = useState<{ folder?: Folder; chain?: Folder[] } | null>(null);
   const all = folders.data?.items ?? [];
   const chain = resolveSlugChain(all, slugs);
   const current = chain?.at(-1);
@@ -71,7 +73,7 @@ export function FoldersPage() {
               <Button
                 icon={<PlusOutlined />}
                 onClick={() => {
-                  setEditing('new');
+                  setEditing({});
                 }}
               >
                 New Folder
@@ -81,7 +83,7 @@ export function FoldersPage() {
               icon={<EditOutlined />}
               disabled={!current}
               onClick={() => {
-                setEditing('edit');
+                if (current && chain) setEditing({ folder: current, chain });
               }}
             >
               Edit Folder
@@ -122,10 +124,16 @@ export function FoldersPage() {
       {editing && driveId && (
         <EditFolder
           driveId={driveId}
-          folder={editing === 'edit' ? current : undefined}
+          folder={editing.folder}
           parentId={current?.id ?? null}
           onClose={() => {
             setEditing(null);
+          }}
+          onSaved={(slug) => {
+            // A renamed folder has a new slug: its address follows it.
+            const edited = editing.chain;
+            if (edited && slug !== editing.folder?.slug)
+              void navigate(`${folderPath([...edited.slice(0, -1), { slug }])}${suffix}`, { replace: true });
           }}
         />
       )}

@@ -1,19 +1,19 @@
-import { Checkbox, Form, Input, Modal, Radio, Select } from 'antd';
+import { Form, Input, Modal, Select } from 'antd';
 import { useToast } from '../../../ui/feedback';
 import { errorMessage } from '../../../ui/problem';
 import { useCreateShareMutation, useShareLibrariesQuery, useShareLibraryFilesQuery } from './api';
-import { splitAllowedUids } from '@workspace/drive/domain';
-import type { Share, ShareVisibility } from './types';
+import {
+  NEW_SHARE_POLICY,
+  policyRequest,
+  SharePolicyFields,
+  type SharePolicyForm,
+} from './SharePolicyFields';
+import type { Share } from './types';
 
-interface CreateForm {
+interface CreateForm extends SharePolicyForm {
   name: string;
   libraryId: string;
   fileIds: string[];
-  visibility: ShareVisibility;
-  allowedIds: string;
-  allowDownload: boolean;
-  watermark: boolean;
-  passcode: string;
 }
 
 /** Create Share (the exports toolbar): files of one library, a visibility, the policy and an optional passcode. */
@@ -27,7 +27,6 @@ export function CreateShareDialog({
   const toast = useToast();
   const [form] = Form.useForm<CreateForm>();
   const libraryId = Form.useWatch('libraryId', form);
-  const visibility = Form.useWatch('visibility', form);
   const libraries = useShareLibrariesQuery(undefined);
   const files = useShareLibraryFilesQuery(libraryId, { skip: !libraryId });
   const [create, { isLoading }] = useCreateShareMutation();
@@ -37,10 +36,7 @@ export function CreateShareDialog({
         name: values.name.trim(),
         libraryId: values.libraryId,
         fileIds: values.fileIds,
-        visibility: values.visibility,
-        allowedUids: values.visibility === 'restricted' ? splitAllowedUids(values.allowedIds) : [],
-        policy: { allowDownload: values.allowDownload, watermark: values.watermark, expiresAt: null },
-        ...(values.passcode.trim() ? { passcode: values.passcode.trim() } : {}),
+        ...policyRequest(values),
       }).unwrap();
       toast.success('Share created');
       onCreated(share);
@@ -63,14 +59,7 @@ export function CreateShareDialog({
       <Form<CreateForm>
         form={form}
         layout="vertical"
-        initialValues={{
-          visibility: 'public',
-          allowedIds: '',
-          allowDownload: true,
-          watermark: false,
-          passcode: '',
-          fileIds: [],
-        }}
+        initialValues={{ ...NEW_SHARE_POLICY, fileIds: [] }}
         onFinish={(values) => void submit(values)}
       >
         <Form.Item
@@ -105,34 +94,7 @@ export function CreateShareDialog({
             options={(files.data?.items ?? []).map((file) => ({ value: file.id, label: file.name }))}
           />
         </Form.Item>
-        <Form.Item label="Visibility" name="visibility">
-          <Radio.Group
-            options={[
-              { label: 'Tenant', value: 'tenant' },
-              { label: 'Public', value: 'public' },
-              { label: 'Restricted', value: 'restricted' },
-            ]}
-          />
-        </Form.Item>
-        {visibility === 'restricted' && (
-          <Form.Item label="Allowed users" name="allowedIds" extra="User ids, separated by commas">
-            <Input />
-          </Form.Item>
-        )}
-        <Form.Item name="allowDownload" valuePropName="checked">
-          <Checkbox>Allow download</Checkbox>
-        </Form.Item>
-        <Form.Item name="watermark" valuePropName="checked">
-          <Checkbox>Watermark</Checkbox>
-        </Form.Item>
-        <Form.Item
-          label="Passcode"
-          name="passcode"
-          extra="Optional: visitors must enter it to open the link."
-          rules={[{ min: 4, message: 'A passcode needs at least 4 characters.' }]}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
+        <SharePolicyFields passcodeHint="Optional: visitors must enter it to open the link." />
       </Form>
     </Modal>
   );

@@ -1,10 +1,28 @@
-import { LinkOutlined, PlusOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Col, Empty, Row, Segmented, Skeleton, Space, Tag, Typography } from 'antd';
+import { LinkOutlined, PlusOutlined, ReloadOutlined, SettingOutlined, StopOutlined } from '@ant-design/icons';
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  Empty,
+  Flex,
+  Row,
+  Segmented,
+  Skeleton,
+  Space,
+  Tag,
+  Typography,
+} from 'antd';
 import { useState } from 'react';
 import { useConfirm, useToast } from '../../../ui/feedback';
 import { ukDate } from '../../../ui/format';
-import { errorMessage } from '../../../ui/problem';
-import { useRebuildShareMutation, useShareAbilitiesQuery, useSharesQuery } from './api';
+import { errorMessage, fieldErrorMessage } from '../../../ui/problem';
+import {
+  useRebuildShareMutation,
+  useRevokeShareMutation,
+  useShareAbilitiesQuery,
+  useSharesQuery,
+} from './api';
 import { CreateShareDialog } from './CreateShareDialog';
 import { ShareLinksDialog } from './ShareLinksDialog';
 import { ShareSettingsDialog } from './ShareSettingsDialog';
@@ -14,10 +32,12 @@ type Filter = 'all' | ShareStatus;
 
 export const NO_SHARES = 'No shares to display.';
 export const REBUILD_FAILED = 'Failed to rebuild';
+export const REVOKE_FAILED = 'Failed to revoke share';
 
 /**
  * /drive/exports (drive.md §2): the tenant's shares as cards in a 1/2/3-column grid, filtered All Shares / Active /
- * Expired with their counts; Create Share; per share its links, settings and Rebuild.
+ * Expired with their counts; Create Share; per share its links, settings, Rebuild and Revoke (a revoked share is
+ * expired for good: its card says why, and only its links stay).
  */
 export function ExportsPage() {
   const toast = useToast();
@@ -29,6 +49,7 @@ export function ExportsPage() {
   const abilities = useShareAbilitiesQuery(undefined);
   const { data, error, isLoading, refetch } = useSharesQuery(filter === 'all' ? {} : { status: filter });
   const [rebuild] = useRebuildShareMutation();
+  const [revoke] = useRevokeShareMutation();
   const counts = data?.counts ?? { all: 0, active: 0, expired: 0 };
 
   const rebuildShare = async (share: Share) => {
@@ -41,8 +62,25 @@ export function ExportsPage() {
     try {
       const answer = await rebuild(share.id).unwrap();
       toast.success(`Removed ${String(answer.removed)} missing file(s).`);
+    } catch {
+      // The spec's one text for a failed rebuild (drive.md §8).
+      toast.error(REBUILD_FAILED);
+    }
+  };
+
+  const revokeShare = async (share: Share) => {
+    const go = await confirm({
+      title: 'Revoke Share',
+      message: `Revoke "${share.name}"? Its link stops working for good.`,
+      confirmText: 'Revoke',
+      style: 'danger',
+    });
+    if (!go) return;
+    try {
+      await revoke(share.id).unwrap();
+      toast.success('Share revoked');
     } catch (failure) {
-      toast.error(errorMessage(failure, REBUILD_FAILED));
+      toast.error(fieldErrorMessage(failure, REVOKE_FAILED));
     }
   };
 
@@ -88,36 +126,6 @@ export function ExportsPage() {
                 className="share-card"
                 title={share.name}
                 extra={<Tag color={share.status === 'active' ? 'green' : 'default'}>{share.status}</Tag>}
-                actions={[
-                  <Button
-                    key="links"
-                    type="text"
-                    icon={<LinkOutlined />}
-                    onClick={() => {
-                      setDialog({ kind: 'links', share });
-                    }}
-                  >
-                    Links
-                  </Button>,
-                  <Button
-                    key="settings"
-                    type="text"
-                    icon={<SettingOutlined />}
-                    onClick={() => {
-                      setDialog({ kind: 'settings', share });
-                    }}
-                  >
-                    Settings
-                  </Button>,
-                  <Button
-                    key="rebuild"
-                    type="text"
-                    icon={<ReloadOutlined />}
-                    onClick={() => void rebuildShare(share)}
-                  >
-                    Rebuild
-                  </Button>,
-                ]}
               >
                 <Space orientation="vertical" size={2}>
                   <Typography.Text>
@@ -129,12 +137,53 @@ export function ExportsPage() {
                       Expires {ukDate(share.policy.expiresAt)}
                     </Typography.Text>
                   )}
+                  {share.revokedAt && (
+                    <Typography.Text type="danger">
+                      {`Revoked ${ukDate(share.revokedAt)}: ${share.revokeReason ?? ''}`}
+                    </Typography.Text>
+                  )}
                   {share.passcode.required && (
                     <Typography.Text type="secondary">
                       {share.passcode.locked ? 'Passcode locked' : 'Passcode required'}
                     </Typography.Text>
                   )}
                 </Space>
+                {/* The actions wrap onto a second line in a narrow card (a card's own action bar would not). */}
+                <Flex wrap gap={4} className="share-card-actions" style={{ marginTop: 12 }}>
+                  <Button
+                    size="small"
+                    icon={<LinkOutlined />}
+                    onClick={() => {
+                      setDialog({ kind: 'links', share });
+                    }}
+                  >
+                    Links
+                  </Button>
+                  {!share.revokedAt && (
+                    <>
+                      <Button
+                        size="small"
+                        icon={<SettingOutlined />}
+                        onClick={() => {
+                          setDialog({ kind: 'settings', share });
+                        }}
+                      >
+                        Settings
+                      </Button>
+                      <Button size="small" icon={<ReloadOutlined />} onClick={() => void rebuildShare(share)}>
+                        Rebuild
+                      </Button>
+                      <Button
+                        size="small"
+                        danger
+                        icon={<StopOutlined />}
+                        onClick={() => void revokeShare(share)}
+                      >
+                        Revoke
+                      </Button>
+                    </>
+                  )}
+                </Flex>
               </Card>
             </Col>
           ))}

@@ -1,8 +1,14 @@
-import { Alert, Button, Checkbox, Empty, Input, List, Modal, Space, Spin, Typography } from 'antd';
-import { useMemo, useState } from 'react';
+import { App, Button, Checkbox, Empty, Input, List, Modal, Space, Spin, Typography } from 'antd';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSessionQuery } from '../../../app/api';
 import { useToast } from '../../../ui/feedback';
-import { useColleaguesQuery, useShareAbilitiesQuery, useShareFileWithMutation } from './api';
+import { errorStatus } from '../../../ui/problem';
+import {
+  useColleaguesQuery,
+  useLazyShareAbilitiesQuery,
+  useLazyShareLibrariesQuery,
+  useShareFileWithMutation,
+} from './api';
 import {
   emptyCandidatesText,
   shareCandidates,
@@ -14,24 +20,62 @@ import {
 export const SHARE_FAILED = 'Failed to share file. Please try again.';
 export const NO_SHARE_PERMISSION = "You don't have permission to share files";
 export const CHECKING_PERMISSIONS = 'Checking permissions, please wait...';
+const CHECKING_KEY = 'share-file-checking-permissions';
 
 /**
- * Share File (drive.md §2): pick colleagues (never yourself) and share the file with them. Only for a user who may
- * share files; while the permissions load it says so.
+ * Share File (drive.md §2): pick colleagues (never yourself) and share the file with them. The dialog appears only
+ * when the user may share this file: the permissions are checked afresh each time it is asked for ('Checking
+ * permissions, please wait...' meanwhile); without canShareFiles, or in a library that does not allow sharing, it
+ * does not open and says 'You don't have permission to share files'. The drive decides again when it is sent.
  */
 export function ShareFileDialog({
   file,
   open,
   onClose,
 }: {
-  file: { id: string; name: string };
+  file: { id: string; name: string; libraryId: string };
   open: boolean;
   onClose: () => void;
 }) {
   const toast = useToast();
+  const { message } = App.useApp();
   const { data: session } = useSessionQuery(undefined);
-  const abilities = useShareAbilitiesQuery(undefined, { skip: !open });
-  const mayShare = abilities.data?.abilities.canShareFiles === true;
+  const [checkAbilities] = useLazyShareAbilitiesQuery();
+  const [checkLibraries] = useLazyShareLibrariesQuery();
+  const [mayShare, setMayShare] = useState(false);
+  const refused = useRef(onClose);
+  useEffect(() => {
+    refused.current = onClose;
+  }, [onClose]);
+  useEffect(() => {
+    if (!open) return;
+    let current = true;
+    // Fresh answers, not the cache: a permission taken away since the page loaded counts.
+    void message.open({ key: CHECKING_KEY, type: 'info', content: CHECKING_PERMISSIONS, duration: 0 });
+    void Promise.all([checkAbilities(undefined).unwrap(), checkLibraries(undefined).unwrap()]).then(
+      ([{ abilities }, { libraries }]) => {
+        if (!current) return;
+        message.destroy(CHECKING_KEY);
+        const library = libraries.find((candidate) => candidate.id === file.libraryId);
+        if (abilities.canShareFiles && library?.policies.shareAllowed !== false) {
+          setMayShare(true);
+          return;
+        }
+        toast.error(NO_SHARE_PERMISSION);
+        refused.current();
+      },
+      () => {
+        if (!current) return;
+        message.destroy(CHECKING_KEY);
+        toast.error(SHARE_FAILED);
+        refused.current();
+      },
+    );
+    return () => {
+      current = false;
+      message.destroy(CHECKING_KEY);
+    };
+  }, [open, file.libraryId, checkAbilities, checkLibraries, message, toast]);
   const colleagues = useColleaguesQuery(undefined, { skip: !open || !mayShare });
   const [share, { isLoading: sharing }] = useShareFileWithMutation();
   const [search, setSearch] = useState('');
@@ -66,16 +110,14 @@ export function ShareFileDialog({
       };
       toast.success(answer.message ?? 'File sharing settings updated');
       close();
-    } catch {
-      // The spec's one text for any failure (drive.md §8), whatever the server said.
-      toast.error(SHARE_FAILED);
+    } catch (error) {
+      // The spec's texts (drive.md §8): the drive refusing the share (no share scope for this file's library, or a
+      // library that forbids sharing) is the permission message; any other failure the one retry text.
+      toast.error(errorStatus(error) === 403 ? NO_SHARE_PERMISSION : SHARE_FAILED);
     }
   };
 
   const body = () => {
-    if (abilities.isLoading || abilities.isFetching)
-      return <Alert type="info" showIcon title={CHECKING_PERMISSIONS} />;
-    if (!mayShare) return <Alert type="warning" showIcon title={NO_SHARE_PERMISSION} />;
     if (colleagues.isLoading) return <Spin />;
     return (
       <Space orientation="vertical" size="small" style={{ width: '100%' }}>
@@ -142,29 +184,25 @@ export function ShareFileDialog({
 
   return (
     <Modal
-      open={open}
+      open={open && mayShare}
       title="Share File"
       onCancel={close}
       destroyOnHidden
       footer={
-        mayShare ? (
-          <Space style={{ width: '100%', justifyContent: 'space-between' }}>
-            <Typography.Text>{usersSelected(selected.size)}</Typography.Text>
-            <Space>
-              <Button onClick={close}>Cancel</Button>
-              <Button
-                type="primary"
-                disabled={selected.size === 0 || sharing}
-                loading={sharing}
-                onClick={() => void submit()}
-              >
-                {sharing ? 'Sharing...' : shareWithLabel(selected.size)}
-              </Button>
-            </Space>
+        <Space style={{ width: '100%', justifyContent: 'space-between' }}>
+          <Typography.Text>{usersSelected(selected.size)}</Typography.Text>
+          <Space>
+            <Button onClick={close}>Cancel</Button>
+            <Button
+              type="primary"
+              disabled={selected.size === 0 || sharing}
+              loading={sharing}
+              onClick={() => void submit()}
+            >
+              {sharing ? 'Sharing...' : shareWithLabel(selected.size)}
+            </Button>
           </Space>
-        ) : (
-          <Button onClick={close}>Cancel</Button>
-        )
+        </Space>
       }
     >
       {body()}

@@ -1,7 +1,7 @@
 // The share screens' calls of the bff (`/api/drive/...` forwarded to the drive, `/api/users/directory` to identity),
 // injected into the app's RTK Query API. Every change sends an X-Idempotency-Key (drive.md §7), so a retried click
 // cannot make a second share.
-import type { DriveAbilitiesResponse } from '@workspace/drive/contract';
+import type { DriveAbilitiesResponse, LibrariesResponse } from '@workspace/drive/contract';
 import { api } from '../../../app/api';
 import type {
   CreateShareInput,
@@ -66,6 +66,16 @@ export const sharesApi = api
         }),
         invalidatesTags: ['DriveShares'],
       }),
+      revokeShare: build.mutation<Share, string>({
+        query: (shareId) => ({
+          url: `/drive/shares/${encodeURIComponent(shareId)}/revoke`,
+          method: 'POST',
+          // No reason: the drive records its default, 'Manual revocation' (drive.md §7).
+          body: {},
+          headers: { 'x-idempotency-key': idempotencyKey() },
+        }),
+        invalidatesTags: ['DriveShares'],
+      }),
       shareLinkCopied: build.mutation<unknown, string>({
         query: (shareId) => ({
           url: `/drive/shares/${encodeURIComponent(shareId)}/link-copied`,
@@ -73,10 +83,7 @@ export const sharesApi = api
           body: {},
         }),
       }),
-      shareLibraries: build.query<
-        { libraries: { id: string; name: string; driveName: string }[] },
-        undefined
-      >({
+      shareLibraries: build.query<LibrariesResponse, undefined>({
         query: () => '/drive/libraries',
       }),
       shareLibraryFiles: build.query<{ items: { id: string; name: string }[] }, string>({
@@ -98,14 +105,17 @@ export const sharesApi = api
 
 export const {
   useShareAbilitiesQuery,
+  useLazyShareAbilitiesQuery,
   useSharesQuery,
   useShareQuery,
   useCreateShareMutation,
   useShareSettingsMutation,
   useRebuildShareMutation,
+  useRevokeShareMutation,
   useShareLinkCopiedMutation,
   useColleaguesQuery,
   useShareLibrariesQuery,
+  useLazyShareLibrariesQuery,
   useShareLibraryFilesQuery,
   useShareFileWithMutation,
 } = sharesApi;
