@@ -1,13 +1,21 @@
 // Downloads (drive.md §2, §4, §8): /api/drive/download answers the file's presigned URL (Accept: application/json;
 // FILE_DOWNLOADED audited), which the browser then fetches itself, saved under the file's name. 'Preparing
 // download...' first, 'Download started' about 2.5 s later; a failure says 'Download failed. Opening in new tab...'
-// and opens the download link in a new tab (the drive's redirect to the presigned URL).
+// and opens the download link in a new tab (the drive's redirect to the presigned URL); when no tab can be opened
+// (a popup blocker) it says 'Failed to download file'.
 import { useCallback } from 'react';
 import { inFlight } from '../../app/api';
 import { useToast } from '../../ui/feedback';
 import type { DownloadLink } from './api/types';
 
 export const DOWNLOAD_STARTED_MS = 2_500;
+
+export const DOWNLOAD_TEXTS = {
+  preparing: 'Preparing download...',
+  started: 'Download started',
+  openingTab: 'Download failed. Opening in new tab...',
+  failed: 'Failed to download file',
+} as const;
 
 export const downloadUrl = (fileId: string) => `/api/drive/download?fileId=${encodeURIComponent(fileId)}`;
 
@@ -25,7 +33,7 @@ export function useDownload() {
   const toast = useToast();
   return useCallback(
     async (file: { id: string; name: string }) => {
-      toast.info('Preparing download...');
+      toast.info(DOWNLOAD_TEXTS.preparing);
       try {
         const link = await downloadLink(file.id);
         const anchor = document.createElement('a');
@@ -36,11 +44,15 @@ export function useDownload() {
         anchor.click();
         anchor.remove();
         window.setTimeout(() => {
-          toast.success('Download started');
+          toast.success(DOWNLOAD_TEXTS.started);
         }, DOWNLOAD_STARTED_MS);
       } catch {
-        toast.error('Download failed. Opening in new tab...');
-        window.open(downloadUrl(file.id), '_blank', 'noopener');
+        toast.error(DOWNLOAD_TEXTS.openingTab);
+        // Not 'noopener' in the features (window.open then answers null whether or not a tab opened): the new tab
+        // is cut from this page by hand.
+        const tab = window.open(downloadUrl(file.id), '_blank');
+        if (tab) tab.opener = null;
+        else toast.error(DOWNLOAD_TEXTS.failed);
       }
     },
     [toast],

@@ -5,17 +5,25 @@ import type { DriveFile } from '../api/types';
 import { formatBytes } from '../list/format';
 import { TypeIcon } from '../list/TypeIcon';
 
-/** The Select from Drive picker: Select is disabled until a file is chosen; one file unless `multiple`. */
+/**
+ * The Select from Drive picker (drive.md §2): Select is disabled until a file is chosen; one file unless `multiple`
+ * (a second click then replaces the first). `accept` keeps the files the caller can use (the signatures page: PDFs).
+ */
 export function SelectFromDrive({
   multiple = false,
+  accept,
+  title = 'Select from Drive',
   onSelect,
   onClose,
 }: {
   multiple?: boolean;
+  accept?: (file: DriveFile) => boolean;
+  title?: string;
   onSelect: (files: DriveFile[]) => void;
   onClose: () => void;
 }) {
   const files = useFilesQuery({ view: 'all', sort: 'createdAt', order: 'desc', page: 1 });
+  const offered = (files.data?.items ?? []).filter((file) => !accept || accept(file));
   const [chosen, setChosen] = useState<DriveFile[]>([]);
   const toggle = (file: DriveFile) => {
     const already = chosen.some((item) => item.id === file.id);
@@ -25,7 +33,8 @@ export function SelectFromDrive({
   return (
     <Modal
       open
-      title="Select from Drive"
+      title={title}
+      className="drive-select-from-drive"
       onCancel={onClose}
       footer={
         <Space>
@@ -44,7 +53,7 @@ export function SelectFromDrive({
     >
       <List
         loading={files.isLoading}
-        dataSource={files.data?.items ?? []}
+        dataSource={offered}
         locale={{ emptyText: 'No files found' }}
         renderItem={(file) => {
           const on = chosen.some((item) => item.id === file.id);

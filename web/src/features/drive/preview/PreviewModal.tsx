@@ -2,31 +2,35 @@ import { DownloadOutlined, ToolOutlined } from '@ant-design/icons';
 import { Button, Modal, Result, Space, Spin, Table, Typography } from 'antd';
 import Papa from 'papaparse';
 import { useEffect, useState } from 'react';
-import { useToast } from '../../../ui/feedback';
-import { useRepairRefsMutation } from '../api/driveApi';
 import type { DriveFile, PreviewAnswer } from '../api/types';
 import { useDownload } from '../download';
 import { PREVIEW_NOT_AVAILABLE, previewKind } from '@workspace/drive/domain';
-import { prettyJson } from './previewKind';
-
-const UNABLE = 'Unable to load file';
+import { useRepairReference } from '../upload/referenceWarning';
+import { PREVIEW_TEXTS, previewFailure, prettyJson, type PreviewFailure } from './previewKind';
 
 /** What to show: GET /api/drive/preview answers the kind, and the text (CSV, JSON, text) or a URL to embed. */
 function usePreview(file: DriveFile) {
-  const [state, setState] = useState<{ answer?: PreviewAnswer; failed?: boolean }>({});
+  const [state, setState] = useState<{ answer?: PreviewAnswer; failed?: PreviewFailure }>({});
   useEffect(() => {
     let live = true;
+    const fail = (failure: PreviewFailure) => {
+      if (live) setState({ failed: failure });
+    };
     fetch(`/api/drive/preview?fileId=${encodeURIComponent(file.id)}`, {
       credentials: 'same-origin',
       headers: { accept: 'application/json' },
     })
       .then(async (response) => {
-        if (!response.ok) throw new Error(String(response.status));
+        if (!response.ok) {
+          const body: unknown = await response.json().catch(() => undefined);
+          fail(previewFailure({ status: response.status, body }));
+          return;
+        }
         const answer = (await response.json()) as PreviewAnswer;
         if (live) setState({ answer });
       })
       .catch(() => {
-        if (live) setState({ failed: true });
+        fail(previewFailure());
       });
     return () => {
       live = false;
@@ -35,10 +39,21 @@ function usePreview(file: DriveFile) {
   return state;
 }
 
-function Unable() {
+function Unable({ failure }: { failure?: PreviewFailure | undefined }) {
   return (
     <div data-testid="preview-failed">
-      <Result status="warning" title={UNABLE} />
+      <Result
+        status="warning"
+        title={PREVIEW_TEXTS.unable}
+        subTitle={
+          failure?.reason && (
+            <>
+              <div>{failure.reason}</div>
+              {failure.detail && <div>{failure.detail}</div>}
+            </>
+          )
+        }
+      />
     </div>
   );
 }
@@ -66,22 +81,18 @@ export function PreviewModal({ file, onClose }: { file: DriveFile; onClose: () =
   const text = answer?.text ?? '';
   const [failed, setFailed] = useState(false);
   const download = useDownload();
-  const toast = useToast();
-  const [repair, repairing] = useRepairRefsMutation();
+  const repair = useRepairReference();
+  const [repairing, setRepairing] = useState(false);
   const src = answer?.url;
 
   const repairReference = async () => {
-    try {
-      const answer = await repair({ fileId: file.id }).unwrap();
-      if (answer.fixed.includes(file.id)) toast.success('Reference repaired');
-      else toast.error('Repair failed');
-    } catch {
-      toast.error('Repair failed');
-    }
+    setRepairing(true);
+    await repair(file.id);
+    setRepairing(false);
   };
 
   let body;
-  if (failed || preview.failed) body = <Unable />;
+  if (failed || preview.failed) body = <Unable failure={preview.failed} />;
   else if (!answer) body = <Spin />;
   else
     switch (kind) {
@@ -178,11 +189,7 @@ export function PreviewModal({ file, onClose }: { file: DriveFile; onClose: () =
           </Typography.Text>
           <Space>
             {file.orphanedRef && (
-              <Button
-                icon={<ToolOutlined />}
-                loading={repairing.isLoading}
-                onClick={() => void repairReference()}
-              >
+              <Button icon={<ToolOutlined />} loading={repairing} onClick={() => void repairReference()}>
                 Repair reference
               </Button>
             )}

@@ -1,9 +1,11 @@
+import { EditOutlined } from '@ant-design/icons';
 import { Button, Card, Empty, List, Skeleton, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useToast } from '../../../ui/feedback';
 import { ukDate, ukDateTime } from '../../../ui/format';
 import { errorMessage } from '../../../ui/problem';
+import { SelectFromDrive } from '../dialogs/SelectFromDrive';
 import { useDeclineTaskMutation, useSignatureTasksQuery } from './api';
 import { RequestSignatureDialog } from './RequestSignatureDialog';
 import { SignDialog } from './SignDialog';
@@ -15,7 +17,8 @@ export const NO_SIGNED = 'No signed documents';
 /**
  * /drive/signatures (drive.md §2): the signature requests waiting for the user, each signed by drawing, and the
  * documents the user has signed. `?request={fileId}&name={file name}` opens Request Signature for that PDF (the
- * file list's 'Request signature' action links here).
+ * file list's 'Request signature' action links here); Request Signature (above the lists) picks the PDF from the
+ * drive (Select from Drive, PDFs only: only PDFs can be signed).
  */
 export function SignaturesPage() {
   const toast = useToast();
@@ -23,10 +26,21 @@ export function SignaturesPage() {
   const signed = useSignatureTasksQuery({ status: 'signed', scope: 'assigned' });
   const [decline] = useDeclineTaskMutation();
   const [signing, setSigning] = useState<SignTask | null>(null);
+  const [picking, setPicking] = useState(false);
   const [params, setParams] = useSearchParams();
   const requestFor = params.get('request');
   return (
     <Space orientation="vertical" size="large" style={{ width: '100%' }}>
+      <Space style={{ width: '100%', justifyContent: 'flex-end' }}>
+        <Button
+          icon={<EditOutlined />}
+          onClick={() => {
+            setPicking(true);
+          }}
+        >
+          Request Signature
+        </Button>
+      </Space>
       <Card title="Pending signatures" className="signatures-pending">
         {pending.isLoading ? (
           <Skeleton active />
@@ -103,6 +117,19 @@ export function SignaturesPage() {
           file={{ id: requestFor, name: params.get('name') ?? '' }}
           onClose={() => {
             setParams({}, { replace: true });
+          }}
+        />
+      )}
+      {picking && (
+        <SelectFromDrive
+          title="Select a PDF to sign"
+          accept={(file) => file.typeClass === 'pdf'}
+          onClose={() => {
+            setPicking(false);
+          }}
+          onSelect={([file]) => {
+            setPicking(false);
+            if (file) setParams({ request: file.id, name: file.name });
           }}
         />
       )}

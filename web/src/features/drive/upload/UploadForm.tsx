@@ -23,7 +23,8 @@ import { invalidateFiles, useDrivesQuery, useFoldersQuery, useLibrariesQuery } f
 import { useDrive } from '../context';
 import { formatBytes } from '../list/format';
 import { uploadList, uploadStage, type UploadItem } from './progress';
-import { browserUploaderDeps, uploadFiles, type UploaderDeps } from './uploader';
+import { useReferenceWarning } from './referenceWarning';
+import { browserUploaderDeps, FILE_REF_WRITE_FAILED, uploadFiles, type UploaderDeps } from './uploader';
 
 /** How long the success animation shows before the redirect. */
 export const SUCCESS_REDIRECT_MS = 1_500;
@@ -62,6 +63,7 @@ export function UploadForm({ fixed, noRedirect, onDone, deps }: UploadFormProps)
   const [items, setItems] = useState<UploadItem[]>([]);
   const list = useMemo(() => uploadList(setItems), []);
   const controller = useRef<AbortController | null>(null);
+  const warnReference = useReferenceWarning();
 
   const drives = useDrivesQuery(undefined, { skip: !!fixed });
   const libraries = useLibrariesQuery({ driveId }, { skip: !driveId });
@@ -144,6 +146,9 @@ export function UploadForm({ fixed, noRedirect, onDone, deps }: UploadFormProps)
       if (outcome.status === 'complete') {
         list.complete(id);
         toast.success(`File "${file.name}" uploaded successfully`);
+        const registered = outcome.registered;
+        if (registered.code === FILE_REF_WRITE_FAILED)
+          warnReference({ id: registered.file?.id ?? '', name: registered.file?.name ?? file.name });
       } else if (outcome.status === 'error') {
         list.fail(id, outcome.error.message);
         toast.error(`Failed to upload "${file.name}"`);

@@ -25,9 +25,20 @@ export type UploadGrant = Pick<
 /** What the register call answers. */
 export interface Registered {
   ok: boolean;
+  /** REGISTERED, ALREADY_REGISTERED, or FILE_REF_WRITE_FAILED (registered, its module reference not written). */
   code?: string;
-  file?: { id: string; name: string };
+  message?: string;
+  file?: { id: string; name: string; orphanedRef?: boolean };
 }
+
+/** The register answer's code when the file is registered but its module reference could not be written. */
+export const FILE_REF_WRITE_FAILED = 'FILE_REF_WRITE_FAILED';
+
+/** drive.md §5: a refusal of the file that names no specific reason. */
+export const FILE_NOT_ALLOWED = 'This file is not allowed.';
+
+/** The statuses with which the grant refuses the file itself (type, size, content), not the caller or the service. */
+const FILE_REFUSALS = new Set([400, 413, 415, 422]);
 
 /** A refusal by the drive (grant or register), with the drive's message verbatim and its code. */
 export class UploadRefused extends Error {
@@ -35,6 +46,8 @@ export class UploadRefused extends Error {
     message: string,
     readonly code: string | undefined,
     readonly status: number,
+    /** The answer carried no message of its own: `message` is the uploader's fallback. */
+    readonly fallback = false,
   ) {
     super(message);
     this.name = 'UploadRefused';
@@ -86,10 +99,12 @@ async function refusal(response: Response, fallback: string): Promise<UploadRefu
   } catch {
     // not problem+json
   }
+  const detail = typeof body.detail === 'string' && body.detail ? body.detail : undefined;
   return new UploadRefused(
-    typeof body.detail === 'string' && body.detail ? body.detail : fallback,
+    detail ?? fallback,
     typeof body.code === 'string' ? body.code : undefined,
     response.status,
+    detail === undefined,
   );
 }
 
@@ -172,6 +187,8 @@ export async function uploadFile(
     );
   } catch (error) {
     if (isAbort(error, signal)) throw new UploadCancelled();
+    if (error instanceof UploadRefused && error.fallback && FILE_REFUSALS.has(error.status))
+      throw new UploadRefused(FILE_NOT_ALLOWED, error.code, error.status);
     throw error;
   }
   try {
