@@ -395,11 +395,20 @@ describe('moving and deleting files', () => {
 
   it('moves a file to the trash, deletes it for good, and says when a delete fails (legal hold)', async () => {
     const page = await stack.newPage(ADMIN);
+    const deletes: { fileId: string; key: string | undefined }[] = [];
+    page.on('request', (request) => {
+      if (!new URL(request.url()).pathname.endsWith('/drive/mutations/delete')) return;
+      const body = request.postDataJSON() as { fileId: string };
+      deletes.push({ fileId: body.fileId, key: request.headers()['x-idempotency-key'] });
+    });
     await page.goto(`${stack.baseUrl}/drive/${driveId}`);
     await select(page, 'Insurance.pdf');
     await page.getByRole('button', { name: /Delete$/ }).click();
     await modal(page, 'Move to trash?').getByRole('button', { name: 'Delete', exact: true }).click();
     await visible(toast(page, 'File moved to trash'));
+    // DRV-351: the delete call's idempotency key is tenant:file:delete.
+    expect(deletes).toHaveLength(1);
+    expect(deletes[0]?.key).toBe(`demo:${deletes[0]?.fileId ?? ''}:delete`);
 
     await page.goto(`${stack.baseUrl}/drive/trash`);
     await select(page, 'Insurance.pdf');
