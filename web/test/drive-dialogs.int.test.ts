@@ -4,6 +4,7 @@
 // whose object is gone, an orphaned reference repaired, downloads that fail, and the PDF picker of the signatures
 // page. Screenshots: test-results/screenshots/drive-dialogs-*.png.
 import { readFile } from 'node:fs/promises';
+import { strToU8, zipSync } from 'fflate';
 import type { Locator, Page, Route } from 'playwright-core';
 import { animationsDone, shots, visible } from './browser.js';
 import { until } from './cis-stack.js';
@@ -88,40 +89,9 @@ function wavTone(): Buffer {
   return Buffer.concat([header, data]);
 }
 
-/** A zip holding one stored (uncompressed) file. */
+/** A zip holding one file. */
 function zipOf(name: string, content: string): Buffer {
-  const body = Buffer.from(content);
-  const fileName = Buffer.from(name);
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  let crc = 0xffffffff;
-  for (const byte of body) crc = (crcTable[(crc ^ byte) & 0xff] ?? 0) ^ (crc >>> 8);
-  crc = (crc ^ 0xffffffff) >>> 0;
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(10, 4);
-  local.writeUInt32LE(crc, 14);
-  local.writeUInt32LE(body.length, 18);
-  local.writeUInt32LE(body.length, 22);
-  local.writeUInt16LE(fileName.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(10, 6);
-  central.writeUInt32LE(crc, 16);
-  central.writeUInt32LE(body.length, 20);
-  central.writeUInt32LE(body.length, 24);
-  central.writeUInt16LE(fileName.length, 28);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(central.length + fileName.length, 12);
-  end.writeUInt32LE(local.length + fileName.length + body.length, 16);
-  return Buffer.concat([local, fileName, body, central, fileName, end]);
+  return Buffer.from(zipSync({ [name]: strToU8(content) }));
 }
 
 driveStackPerFile(async (started) => {
