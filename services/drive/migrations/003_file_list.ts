@@ -1,4 +1,4 @@
-import type { Migration } from '@workspace/kit';
+import { migrationSchema, type Migration } from '@workspace/kit';
 
 /** The channel the file-change trigger notifies (workers/file-changes.ts listens). */
 const FILE_CHANGES_CHANNEL = 'drive_file_changes';
@@ -19,9 +19,7 @@ const FILE_CHANGES_CHANNEL = 'drive_file_changes';
 export const fileList: Migration = {
   name: '003_file_list',
   async up(knex) {
-    const { rows } = await knex.raw<{ rows: { schema: string }[] }>('SELECT current_schema() AS schema');
-    const schema = rows[0]?.schema;
-    if (!schema || !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`unexpected schema ${String(schema)}`);
+    const schema = await migrationSchema(knex);
 
     await knex.raw(`
       CREATE FUNCTION file_changes_notify() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -1,4 +1,4 @@
-import { enableTenantIsolation, type Migration } from '@workspace/kit';
+import { enableTenantIsolation, type Migration, migrationSchema } from '@workspace/kit';
 
 /** The tables whose rows decide who may see and read what: drives, their members, libraries (ACLs, policies). */
 const ACCESS_TABLES = ['drives', 'drive_members', 'libraries'] as const;
@@ -14,9 +14,7 @@ const ACCESS_TABLES = ['drives', 'drive_members', 'libraries'] as const;
 export const accessVersions: Migration = {
   name: '008_access_versions',
   async up(knex) {
-    const { rows } = await knex.raw<{ rows: { schema: string }[] }>('SELECT current_schema() AS schema');
-    const schema = rows[0]?.schema;
-    if (!schema || !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`unexpected schema ${String(schema)}`);
+    const schema = await migrationSchema(knex);
     await knex.schema.createTable('access_versions', (table) => {
       table.text('tenant_id').primary();
       table.bigInteger('version').notNullable();

@@ -1,4 +1,4 @@
-import type { Migration } from '@workspace/kit';
+import { migrationSchema, type Migration } from '@workspace/kit';
 
 /** The channel the file-change trigger notifies (workers/file-changes.ts listens); migration 003 names it too. */
 const FILE_CHANGES_CHANNEL = 'drive_file_changes';
@@ -16,9 +16,7 @@ const ACCESS_TABLES = ['drives', 'drive_members', 'libraries'] as const;
 export const accessChanges: Migration = {
   name: '010_access_changes',
   async up(knex) {
-    const { rows } = await knex.raw<{ rows: { schema: string }[] }>('SELECT current_schema() AS schema');
-    const schema = rows[0]?.schema;
-    if (!schema || !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`unexpected schema ${String(schema)}`);
+    const schema = await migrationSchema(knex);
     await knex.raw(`
       CREATE FUNCTION access_changes_notify() RETURNS trigger LANGUAGE plpgsql SET search_path = ${schema}, pg_temp AS $$
       DECLARE

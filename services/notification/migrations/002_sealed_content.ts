@@ -1,4 +1,4 @@
-import type { Migration } from '@workspace/kit';
+import { migrationSchema, type Migration } from '@workspace/kit';
 
 /**
  * E-mail content sealed at rest and kept only until the e-mail is final; records kept for a retention period
@@ -16,9 +16,7 @@ import type { Migration } from '@workspace/kit';
 export const sealedContent: Migration = {
   name: '002_sealed_content',
   async up(knex) {
-    const { rows } = await knex.raw<{ rows: { schema: string }[] }>('SELECT current_schema() AS schema');
-    const schema = rows[0]?.schema;
-    if (!schema || !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`unexpected schema ${String(schema)}`);
+    const schema = await migrationSchema(knex);
 
     await knex.raw('ALTER TABLE emails ADD COLUMN content_sealed text');
     await knex.raw(

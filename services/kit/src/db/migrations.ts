@@ -7,6 +7,15 @@ export interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
+/**
+ * The schema a migration runs in (the service's own: migrations run with it first on the search path), checked to
+ * be a plain identifier, for SQL text that must name it (a function's search_path, a trigger's qualified tables).
+ */
+export async function migrationSchema(knex: Knex): Promise<string> {
+  const { rows } = await knex.raw<{ rows: { schema: string | null }[] }>('SELECT current_schema() AS schema');
+  return assertIdentifier(rows[0]?.schema ?? '');
+}
+
 /** The kit's own tables, first in every service's schema: the transactional outbox and the consumer inbox. */
 export const kitMigrations: Migration[] = [
   {
