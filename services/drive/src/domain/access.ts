@@ -44,6 +44,8 @@ export interface DriveAbilities {
   canRequestSignatures: boolean;
   canSign: boolean;
   canViewSignatures: boolean;
+  /** Repair orphaned file references (repair-refs: the drive's Repair references). */
+  canRepairReferences: boolean;
 }
 
 /**
@@ -78,6 +80,7 @@ export function driveAbilities(caller: Caller): DriveAbilities {
     canRequestSignatures: holds(caller, 'drive.signatures.create'),
     canSign: holds(caller, 'drive.signatures.sign'),
     canViewSignatures: holds(caller, 'drive.signatures.view'),
+    canRepairReferences: holds(caller, 'drive.attachment.add'),
   };
 }
 

@@ -97,6 +97,7 @@ describe('toolbar flags follow scopes (drive.md §6)', () => {
     ['drive.exports.create', 'canCreateShares'],
     ['drive.libraries.create', 'canCreateShelves'],
     ['drive.libraries.manage', 'canManageShelves'],
+    ['drive.attachment.add', 'canRepairReferences'],
   ] as const)('%s gives %s', (scope, flag) => {
     expect(driveAbilities(caller([scope]))[flag]).toBe(true);
     expect(driveAbilities(NOBODY)[flag]).toBe(false);

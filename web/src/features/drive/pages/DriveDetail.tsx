@@ -10,8 +10,10 @@ import { EditFolder } from '../dialogs/EditFolder';
 import { FileBrowser } from '../list/FileBrowser';
 import { FolderCards } from './FolderCards';
 import { folderChain } from './folderPath';
+import { RepairReferencesButton } from './repairReferences';
 
-/** /drive/{driveId} (?folder=): the drive's folders and files; New Folder, Upload, the breadcrumb, its settings. */
+/** /drive/{driveId} (?folder=): the drive's folders and files; New Folder, Upload, Repair references, the breadcrumb,
+ * its settings. */
 export function DriveDetail() {
   const { abilities, session } = useDrive();
   const { driveId = '' } = useParams();
@@ -69,6 +71,7 @@ export function DriveDetail() {
                 New Folder
               </Button>
             )}
+            {abilities.canRepairReferences && <RepairReferencesButton driveId={driveId} />}
             {manages && (
               <Button
                 icon={<SettingOutlined />}
