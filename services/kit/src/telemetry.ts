@@ -14,6 +14,8 @@ export interface TelemetryOptions {
   serviceName: string;
   /** OTLP/HTTP endpoint (e.g. http://otel-collector:4318); tracing stays off when it is not set. */
   otlpEndpoint?: string | undefined;
+  /** The share of new traces recorded; TRACE_SAMPLE_RATIO unless given (a test records every one). */
+  sampleRatio?: number;
 }
 
 export interface Telemetry {
@@ -44,7 +46,7 @@ export async function startTelemetry(options: TelemetryOptions): Promise<Telemet
   ]);
   const sdk: NodeSDK = new NodeSDK({
     serviceName: options.serviceName,
-    sampler: await traceSampler(),
+    sampler: await traceSampler(options.sampleRatio),
     traceExporter: new OTLPTraceExporter({ url: `${options.otlpEndpoint.replace(/\/$/, '')}/v1/traces` }),
     instrumentations: [
       new HttpInstrumentation({
