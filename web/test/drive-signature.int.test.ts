@@ -47,9 +47,16 @@ describe('requesting and completing a signature', () => {
     const sign = dialog(signer, 'Sign PDF');
     const pad = sign.getByLabel('Signature');
     await visible(pad);
-    // Measured once the dialog has finished opening (its zoom would move the strokes onto the mask).
+    // Measured once the dialog has finished opening and the pad stays where it is over two frames (its zoom would
+    // move the strokes off the pad).
     await animationsDone(sign);
-    const box = await pad.boundingBox();
+    let box = await pad.boundingBox();
+    for (let frame = 0; frame < 60; frame++) {
+      await signer.evaluate('new Promise((resolve) => requestAnimationFrame(resolve))');
+      const next = await pad.boundingBox();
+      if (box && next && next.x === box.x && next.y === box.y && next.width === box.width) break;
+      box = next;
+    }
     if (!box) throw new Error('no signature pad');
     await signer.mouse.move(box.x + 30, box.y + box.height * 0.7);
     await signer.mouse.down();
@@ -60,6 +67,7 @@ describe('requesting and completing a signature', () => {
     }
     await signer.mouse.up();
     await signer.screenshot({ path: `${shots}/drive-signature-drawn.png` });
+    // Sign stays disabled until the drawing reached the pad; the click waits for it.
     await sign.getByRole('button', { name: 'Sign' }).click();
     await visible(signer.getByText('PDF signed successfully'));
 

@@ -18,6 +18,8 @@ export function SignDialog({ task, onClose }: { task: SignTask; onClose: () => v
       open
       title="Sign PDF"
       okText="Sign"
+      // A stroke that strays past the pad must not close the dialog and lose the drawing: Cancel or Escape close it.
+      mask={{ closable: false }}
       okButtonProps={{ disabled: png === null }}
       confirmLoading={isLoading}
       onCancel={onClose}
