@@ -4,7 +4,6 @@
 // icons, the empty states and Access Denied, bulk restore only in the trash, the skeleton and the cache-first
 // reload, live updates from another tab, the pager (back to page 1 on a filter change) and the virtual scroll above
 // 100 rows. Screenshots: test-results/screenshots/drive-list-*.png.
-import pg from 'pg';
 import type { Page, Request, Route } from 'playwright-core';
 // The drive's own registration step for a module reference (no route lets a reference write fail on purpose).
 // eslint-disable-next-line no-restricted-imports -- the seed goes through the service's command, not SQL
@@ -12,7 +11,7 @@ import { attachOnRegister } from '../../services/drive/src/commands/references.j
 import { shots, visible } from './browser.js';
 import { until } from './cis-stack.js';
 import { driveStackPerFile, type DriveBrowserStack } from './drive-stack.js';
-import { firstLibrary, pdfOf, sharedDrive, uploadThroughApi } from './drive-support.js';
+import { firstLibrary, pdfOf, sharedDrive, uploadThroughApi, driveAdminSql } from './drive-support.js';
 
 const ADMIN = { email: 'admin@demo.test', uid: '00000000-0000-4000-8000-000000000001' };
 const MANAGER = { email: 'manager@demo.test', uid: '00000000-0000-4000-8000-000000000002' };
@@ -44,17 +43,8 @@ async function ok(
   return done.body;
 }
 
-/** One statement as the test database's administrator (row-level security does not apply). */
-async function adminSql(text: string, params: unknown[] = []): Promise<void> {
-  const client = new pg.Client({ connectionString: stack.harness.identity.database.adminUrl });
-  await client.connect();
-  try {
-    await client.query('SET search_path TO drive, public');
-    await client.query(text, params);
-  } finally {
-    await client.end();
-  }
-}
+/** A statement as the test database's administrator (row-level security does not apply). */
+const adminSql = (text: string, params: unknown[] = []) => driveAdminSql(stack, text, params);
 
 driveStackPerFile(async (started) => {
   stack = started;

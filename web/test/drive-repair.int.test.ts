@@ -3,7 +3,6 @@
 // the summary line, and the list loses the 'Needs repair' badge of the file repaired; the one whose reference still
 // cannot be written stays pending with its badge. A viewer of the drive is not offered the action.
 // Screenshots: test-results/screenshots/drive-repair-*.png.
-import pg from 'pg';
 import type { Page } from 'playwright-core';
 // The drive's own registration step for a module reference (no route lets a reference write fail on purpose).
 // eslint-disable-next-line no-restricted-imports -- the seed goes through the service's command, not SQL
@@ -11,7 +10,7 @@ import { attachOnRegister } from '../../services/drive/src/commands/references.j
 import { shots, visible } from './browser.js';
 import { until } from './cis-stack.js';
 import { driveStackPerFile, type DriveBrowserStack } from './drive-stack.js';
-import { firstLibrary, pdfOf, sharedDrive, uploadThroughApi } from './drive-support.js';
+import { firstLibrary, pdfOf, sharedDrive, uploadThroughApi, driveAdminSql } from './drive-support.js';
 
 const ADMIN = { email: 'admin@demo.test', uid: '00000000-0000-4000-8000-000000000001' };
 const VIEWER = { email: 'viewer@demo.test', uid: '00000000-0000-4000-8000-000000000004' };
@@ -21,17 +20,8 @@ let adminToken: string;
 let driveId: string;
 const ids: Record<string, string> = {};
 
-/** Statements as the test database's administrator (row-level security does not apply). */
-async function adminSql(text: string, params: unknown[] = []): Promise<void> {
-  const client = new pg.Client({ connectionString: stack.harness.identity.database.adminUrl });
-  await client.connect();
-  try {
-    await client.query('SET search_path TO drive, public');
-    await client.query(text, params);
-  } finally {
-    await client.end();
-  }
-}
+/** A statement as the test database's administrator (row-level security does not apply). */
+const adminSql = (text: string, params: unknown[] = []) => driveAdminSql(stack, text, params);
 
 /** The file's module reference written at registration through the service's own step, which must fail. */
 async function failedReference(fileId: string, reference: { moduleId: string; entityId: string }) {

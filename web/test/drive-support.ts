@@ -2,6 +2,7 @@
 // chosen size (pdf-lib, padded after its end so it takes several 5 MiB parts), and the antd bits they read.
 import { createHash } from 'node:crypto';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
+import pg from 'pg';
 import type { Page } from 'playwright-core';
 import type { DriveBrowserStack } from './drive-stack.js';
 
@@ -92,4 +93,20 @@ export async function uploadThroughApi(
   });
   if (registered.status >= 300) throw new Error(`not registered: ${registered.text}`);
   return fileId;
+}
+
+/** One statement as the stack's database administrator, in the drive's schema (row-level security does not apply). */
+export async function driveAdminSql(
+  stack: DriveBrowserStack,
+  text: string,
+  params: unknown[] = [],
+): Promise<void> {
+  const client = new pg.Client({ connectionString: stack.harness.identity.database.adminUrl });
+  await client.connect();
+  try {
+    await client.query('SET search_path TO drive, public');
+    await client.query(text, params);
+  } finally {
+    await client.end();
+  }
 }
