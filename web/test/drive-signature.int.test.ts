@@ -1,6 +1,7 @@
 // Journey: a contractor asks a colleague to sign a PDF (Request Signature on the signatures page's file), the
 // colleague finds it among the pending requests, signs by drawing on the canvas, and the document moves to the
 // signed list; the empty states of both lists first.
+import type { Locator, Page } from 'playwright-core';
 import { animationsDone, shots, visible } from './browser.js';
 import { choose, dialog } from './cis-stack.js';
 import { ADMIN, MANAGER, pdfBytes, seedPlace, uploadFile } from './drive-share-seed.js';
@@ -47,27 +48,8 @@ describe('requesting and completing a signature', () => {
     const sign = dialog(signer, 'Sign PDF');
     const pad = sign.getByLabel('Signature');
     await visible(pad);
-    // Measured once the dialog has finished opening and the pad stays where it is over two frames (its zoom would
-    // move the strokes off the pad).
-    await animationsDone(sign);
-    let box = await pad.boundingBox();
-    for (let frame = 0; frame < 60; frame++) {
-      await signer.evaluate('new Promise((resolve) => requestAnimationFrame(resolve))');
-      const next = await pad.boundingBox();
-      if (box && next && next.x === box.x && next.y === box.y && next.width === box.width) break;
-      box = next;
-    }
-    if (!box) throw new Error('no signature pad');
-    await signer.mouse.move(box.x + 30, box.y + box.height * 0.7);
-    await signer.mouse.down();
-    for (let step = 1; step <= 12; step++) {
-      await signer.mouse.move(box.x + 30 + step * 25, box.y + box.height * (step % 2 === 0 ? 0.3 : 0.7), {
-        steps: 3,
-      });
-    }
-    await signer.mouse.up();
+    await drawOnPad(signer, sign, pad);
     await signer.screenshot({ path: `${shots}/drive-signature-drawn.png` });
-    // Sign stays disabled until the drawing reached the pad; the click waits for it.
     await sign.getByRole('button', { name: 'Sign' }).click();
     await visible(signer.getByText('PDF signed successfully'));
 
@@ -79,3 +61,52 @@ describe('requesting and completing a signature', () => {
     await signer.context().close();
   });
 });
+
+/**
+ * Draws a zigzag stroke across the pad with the real mouse, once the dialog has finished opening: fully opaque, not
+ * scaled, and in the same place over two frames (a stroke measured mid-zoom lands off the pad). Sign is enabled by a
+ * stroke that reached the pad; on a loaded machine the opening can still be under way when measured, so the stroke is
+ * drawn again (as a person would) up to three times before the test fails on the disabled Sign button.
+ */
+async function drawOnPad(page: Page, modal: Locator, pad: Locator): Promise<void> {
+  const signButton = modal.getByRole('button', { name: 'Sign' });
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    await animationsDone(modal);
+    await modal.evaluate(
+      (element) =>
+        new Promise<void>((resolve) => {
+          const settled = () => {
+            const style = getComputedStyle(element);
+            return (
+              style.opacity === '1' &&
+              (style.transform === 'none' || style.transform === 'matrix(1, 0, 0, 1, 0, 0)')
+            );
+          };
+          const check = (): void => {
+            if (settled()) resolve();
+            else requestAnimationFrame(check);
+          };
+          check();
+        }),
+    );
+    let box = await pad.boundingBox();
+    for (let frame = 0; frame < 60; frame++) {
+      await page.evaluate('new Promise((resolve) => requestAnimationFrame(resolve))');
+      const next = await pad.boundingBox();
+      if (box && next && next.x === box.x && next.y === box.y && next.width === box.width) break;
+      box = next;
+    }
+    if (!box) throw new Error('no signature pad');
+    await page.mouse.move(box.x + 30, box.y + box.height * 0.7);
+    await page.mouse.down();
+    for (let step = 1; step <= 12; step++) {
+      await page.mouse.move(box.x + 30 + step * 25, box.y + box.height * (step % 2 === 0 ? 0.3 : 0.7), {
+        steps: 3,
+      });
+    }
+    await page.mouse.up();
+    if (await signButton.isEnabled()) return;
+    await page.waitForTimeout(500);
+    if (await signButton.isEnabled()) return;
+  }
+}
