@@ -76,6 +76,15 @@ describe('project request validation', () => {
       'Must be at most 5000 characters',
     );
   });
+
+  it('refuses a tax reference or a National Insurance number in any free text', () => {
+    const refused = 'Must not contain a tax reference (10-digit number) or a National Insurance number';
+    expect(projectRequestFieldError('message', 'My UTR is 1234567890')).toBe(refused);
+    expect(projectRequestFieldError('message', 'NI: AB 12 34 56 C')).toBe(refused);
+    expect(projectRequestFieldError('company', 'Builders 12345 67890')).toBe(refused);
+    expect(projectRequestFieldError('name', 'AB123456C')).toBe(refused);
+    expect(projectRequestFieldError('message', 'Call me on 07700 900123')).toBeUndefined();
+  });
 });
 
 describe('the e-mail to the sales inbox', () => {

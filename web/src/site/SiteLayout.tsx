@@ -51,7 +51,7 @@ export function SiteLayout({ children }: { children: ReactNode }) {
             zIndex: 10,
             background: '#fff',
             borderBottom: '1px solid rgba(5, 5, 5, 0.06)',
-            paddingInline: compact ? 16 : 24,
+            paddingInline: 0,
           }}
         >
           <nav
@@ -59,6 +59,7 @@ export function SiteLayout({ children }: { children: ReactNode }) {
             style={{
               maxWidth: CONTENT_WIDTH,
               margin: '0 auto',
+              paddingInline: compact ? 16 : 24,
               height: '100%',
               display: 'flex',
               alignItems: 'center',
@@ -130,11 +131,12 @@ export function SiteLayout({ children }: { children: ReactNode }) {
           </nav>
         </Drawer>
         <Layout.Content style={{ background: '#fff' }}>{children}</Layout.Content>
-        <Layout.Footer style={{ paddingInline: compact ? 16 : 24 }}>
+        <Layout.Footer style={{ paddingInline: 0 }}>
           <footer
             style={{
               maxWidth: CONTENT_WIDTH,
               margin: '0 auto',
+              paddingInline: compact ? 16 : 24,
               display: 'flex',
               flexWrap: 'wrap',
               gap: 16,

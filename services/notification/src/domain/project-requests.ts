@@ -2,6 +2,7 @@
 // browser-safe (zod and a pure address check only): the site's Start a project drawer validates its fields with it,
 // the bff's public route and the notification service parse the request with it (exported with the answer's schema
 // by ../http/project-requests.schemas.ts as `@workspace/notification/project-requests`).
+import { containsTaxIdentifier } from '@workspace/rules';
 import { z } from 'zod';
 import { isEmailAddress } from './addresses.js';
 
@@ -11,6 +12,8 @@ export const PROJECT_REQUEST_MESSAGES = {
   emailRequired: 'Please enter your email',
   emailInvalid: 'Please enter a valid email address, e.g. name@example.com',
   singleLine: 'Must be a single line',
+  /** A visitor's words never carry a UTR or NINO (docs/privacy.md): the same words as the CIS forms. */
+  taxIdentifier: 'Must not contain a tax reference (10-digit number) or a National Insurance number',
   tooLong: (max: number) => `Must be at most ${max} characters`,
 } as const;
 
@@ -18,6 +21,7 @@ export const PROJECT_REQUEST_MESSAGES = {
 export const PROJECT_REQUEST_LIMITS = { name: 200, email: 320, company: 200, message: 5_000 } as const;
 
 const singleLine = (value: string) => !/[\r\n]/.test(value);
+const noTaxIdentifier = (value: string) => !containsTaxIdentifier(value);
 
 /** A value the form may leave empty or out: '' and missing are the same. */
 const optionalText = (max: number, options: { singleLine?: boolean } = {}) =>
@@ -26,6 +30,7 @@ const optionalText = (max: number, options: { singleLine?: boolean } = {}) =>
     .trim()
     .max(max, PROJECT_REQUEST_MESSAGES.tooLong(max))
     .refine((value) => !options.singleLine || singleLine(value), PROJECT_REQUEST_MESSAGES.singleLine)
+    .refine(noTaxIdentifier, PROJECT_REQUEST_MESSAGES.taxIdentifier)
     .optional()
     .transform((value) => value ?? '');
 
@@ -36,7 +41,8 @@ export const projectRequestFields = {
     .trim()
     .min(1, PROJECT_REQUEST_MESSAGES.nameRequired)
     .max(PROJECT_REQUEST_LIMITS.name, PROJECT_REQUEST_MESSAGES.tooLong(PROJECT_REQUEST_LIMITS.name))
-    .refine(singleLine, PROJECT_REQUEST_MESSAGES.singleLine),
+    .refine(singleLine, PROJECT_REQUEST_MESSAGES.singleLine)
+    .refine(noTaxIdentifier, PROJECT_REQUEST_MESSAGES.taxIdentifier),
   /** Required, an address such as name@example.com ('a@' and 'a@b' are not): the sales team replies to it. */
   email: z
     .string({ error: PROJECT_REQUEST_MESSAGES.emailRequired })

@@ -26,7 +26,7 @@ export function Help() {
   return (
     <PageBody>
       <Typography.Title style={{ marginTop: 0 }}>Help</Typography.Title>
-      <Row gutter={48}>
+      <Row gutter={screens.md ? 48 : 0}>
         {screens.md && (
           <Col md={6}>
             <Anchor offsetTop={88} items={TOPICS} />

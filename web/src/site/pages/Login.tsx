@@ -1,4 +1,4 @@
-import { Button, Card, Col, Form, Input, Row, Typography } from 'antd';
+import { Button, Card, Col, Form, Grid, Input, Row, Typography } from 'antd';
 import { useState } from 'react';
 import { PageBody } from '../SiteLayout';
 
@@ -82,9 +82,10 @@ function SignInForm() {
 
 /** /login: the staff sign-in, and what it is for. */
 export function Login() {
+  const screens = Grid.useBreakpoint();
   return (
     <PageBody>
-      <Row gutter={[48, 32]} align="top">
+      <Row gutter={[screens.md ? 48 : 0, 32]} align="top">
         <Col xs={24} md={{ span: 12, order: 2 }}>
           <SignInForm />
         </Col>

@@ -75,9 +75,9 @@ export function Privacy() {
       <Typography.Paragraph>
         They are shown in full only to the people the contractor gives that permission to, and where HMRC
         requires the full value: on the statement a subcontractor receives and in the monthly return. Every
-        time one is shown or downloaded in full, it is recorded. Exports mask them. Free-text fields refuse a
-        10-digit number or a National Insurance number, so they do not end up in notes, and our logs mask
-        them.
+        time one is shown or downloaded in full, it is recorded. Exports mask them for everyone without that
+        permission. Free-text fields, Start a project’s included, refuse a 10-digit number or a National
+        Insurance number, so they do not end up in notes, and our logs mask them.
       </Typography.Paragraph>
 
       <Typography.Title level={3}>Emails</Typography.Title>
