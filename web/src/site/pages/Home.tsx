@@ -245,8 +245,7 @@ export function Home() {
       >
         <Steps
           orientation="vertical"
-          current={-1}
-          items={STEPS.map((step) => ({ title: step.title, content: step.content }))}
+          items={STEPS.map((step) => ({ title: step.title, content: step.content, status: 'process' }))}
         />
       </Section>
 
