@@ -104,7 +104,7 @@ describe('POST /api/public/project-requests', () => {
     expect(problem.code).toBe('rate_limited');
     expect(problem.detail).toBe(projectRequestLimited(retryAfter));
     expect(problem.detail).toMatch(
-      /^Too many project requests from your network\. Please try again in \d+ minutes, or email us\.$/,
+      /^Too many project requests from your network\. Please try again in \d+ minutes\.$/,
     );
     // Another visitor is not held back by this one.
     expect((await send(request, newVisitor())).status).toBe(201);

@@ -7,7 +7,7 @@ import type { BffContext } from './context.js';
 export function projectRequestLimited(retryAfterSeconds: number): string {
   const minutes = Math.ceil(retryAfterSeconds / 60);
   const wait = retryAfterSeconds < 120 ? `${retryAfterSeconds} seconds` : `${minutes} minutes`;
-  return `Too many project requests from your network. Please try again in ${wait}, or email us.`;
+  return `Too many project requests from your network. Please try again in ${wait}.`;
 }
 
 async function limitPerIp(
