@@ -81,11 +81,19 @@ describe('sendProjectRequest in the notification service', () => {
     expect(mail.text).toContain(`Request id: ${answer.body.id}`);
     expect(mail.html).toBeNull();
 
-    const row = await stored(answer.body.id);
+    // The sink has it; the record says so once the attempt is recorded.
+    const row = await eventually(
+      async () => {
+        const found = await stored(answer.body.id);
+        return found?.status === 'sent' && found;
+      },
+      15_000,
+      'the e-mail to be recorded as sent',
+    );
     expect(row).toMatchObject({ tenant_id: SITE_TENANT, status: 'sent' });
     // The visitor's details are at rest only sealed.
-    expect(row?.content_sealed).not.toContain('Dana');
-    expect(row?.content_sealed).not.toContain('dana@builders.test');
+    expect(row.content_sealed).not.toContain('Dana');
+    expect(row.content_sealed).not.toContain('dana@builders.test');
   });
 
   it('takes company and message as optional', async () => {
@@ -121,6 +129,28 @@ describe('sendProjectRequest in the notification service', () => {
     expect(after.rows).toEqual(before.rows);
   });
 
+  it("keeps the request when its e-mail's record passes its retention and is purged", async () => {
+    const answer = await submit({ name: 'Kept Kim', email: 'kim@example.com' });
+    expect(answer.status).toBe(201);
+    const sent = await eventually(
+      async () => {
+        const row = await stored(answer.body.id);
+        return row?.status === 'sent' && row;
+      },
+      15_000,
+      'the e-mail to be sent',
+    );
+    await admin.query(
+      `UPDATE notification.emails SET updated_at = now() - interval '31 days' WHERE email_id = $1`,
+      [sent.email_id],
+    );
+    const report = await harness.definition.retention().runOnce();
+    expect(report.deleted).toBeGreaterThanOrEqual(1);
+    const kept = await stored(answer.body.id);
+    expect(kept).toMatchObject({ request_id: answer.body.id, email_id: null, status: null });
+    expect(kept?.content_sealed).not.toContain('Kim');
+  });
+
   it('is for internal callers only', async () => {
     const answer = await submit({ name: 'Sam', email: 'sam@example.com' }, null);
     expect(answer.status).toBe(401);
@@ -146,8 +176,14 @@ describe('sendProjectRequest in the notification service', () => {
     smtpClient = new SmtpSinkClient(smtp.httpUrl);
     const mail = await smtpClient.waitForMessage((message) => message.text.includes(answer.body.id), 20_000);
     expect(mail.subject).toBe('Project request from Offline Olly');
-    const delivered = await stored(answer.body.id);
-    expect(delivered?.status).toBe('sent');
-    expect(delivered?.attempts).toBeGreaterThanOrEqual(2);
+    const delivered = await eventually(
+      async () => {
+        const found = await stored(answer.body.id);
+        return found?.status === 'sent' && found;
+      },
+      15_000,
+      'the e-mail to be recorded as sent',
+    );
+    expect(delivered.attempts).toBeGreaterThanOrEqual(2);
   });
 });
