@@ -17,8 +17,8 @@ import {
   startTestBff,
   styleOf,
   visible,
-} from './browser';
-import { until } from './cis-stack';
+} from './browser.js';
+import { until } from './cis-stack.js';
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 375, height: 812 };
@@ -74,9 +74,14 @@ const navStart = (page: Page) =>
 const footerStart = (page: Page) =>
   page.getByRole('navigation', { name: 'Footer' }).getByRole('button', { name: 'Start a project' });
 
+/** An element with its box (the test's TypeScript has no DOM types; the cast is written inside each evaluate). */
+type Boxed = { getBoundingClientRect(): { top: number; height: number } };
+
 /** Where an element's top is in the viewport (px). */
 const topOf = (page: Page, selector: string) =>
-  page.locator(selector).evaluate((element) => Math.round(element.getBoundingClientRect().top));
+  page
+    .locator(selector)
+    .evaluate((element) => Math.round((element as unknown as Boxed).getBoundingClientRect().top));
 
 /** Page width beyond the viewport: 0 when nothing overflows sideways. */
 const sidewaysOverflow = (page: Page) =>
@@ -206,7 +211,9 @@ describe('the public site', () => {
         await opener(page).click();
         const sheet = await openedDrawer(page);
         for (const label of ['Name', 'Email', 'Company', 'Message']) await visible(sheet.getByLabel(label));
-        const height = await sheet.evaluate((element) => element.getBoundingClientRect().height);
+        const height = await sheet.evaluate(
+          (element) => (element as unknown as Boxed).getBoundingClientRect().height,
+        );
         const expected = viewport === PHONE ? 0.85 * PHONE.height : 0.7 * DESKTOP.height;
         expect({ width: viewport.width, height: Math.round(height) }).toEqual({
           width: viewport.width,
