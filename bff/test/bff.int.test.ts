@@ -551,6 +551,8 @@ describe('HTTP surface', () => {
         'POST /api/portal/session',
         'GET /api/portal/session',
         'POST /api/portal/logout',
+        // A returning subcontractor asks for a fresh sign-in link (ADR 0055).
+        'POST /api/portal/sign-in-links',
         // Staff end a subcontractor's portal sessions (ADR 0025).
         'POST /api/portal/sessions/revoke',
         // identity's live updates (Server-Sent Events), streamed with the session's token.
