@@ -96,7 +96,7 @@ afterAll(async () => {
 /** identity's queue of sign-in link requests, as the bff calls it. */
 const requestLink = async (tenantId: string, email: string) => {
   const response = await internalPost(h.identity, '/v1/portal/link-requests', { tenantId, email });
-  return { status: response.status, body: (await response.json()) };
+  return { status: response.status, body: await response.json() };
 };
 const queued = async () =>
   Number((await adminQuery(h, 'SELECT count(*)::int AS n FROM identity.portal_link_requests'))[0]?.n);
