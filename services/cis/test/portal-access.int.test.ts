@@ -146,6 +146,7 @@ describe('a fresh sign-in link on request', () => {
     expect(mail?.subject).toBe("Your sign-in link for Demo Construction Ltd's subcontractor portal");
     expect(mail?.text).toContain('Hello Sam Stone,');
     expect(mail?.text).toContain('The link expires in 15 minutes and can be used once.');
+    expect(mail?.text).toContain('Your contractor code: demo');
 
     const link = linkIn(mail?.text ?? '');
     expect(link.searchParams.get('tid')).toBe('demo');

@@ -5,6 +5,20 @@ import { portalAccessOpen } from '../domain/index.js';
 import { settingsOrDefaults } from './settings.js';
 
 /**
+ * The lines every portal link e-mail ends with (ADR 0055): where to ask for a fresh link later, and the contractor
+ * code that page asks for on a device that has not signed in before (the tenant id the link carries).
+ */
+export function signInPageLines(magicLink: string): string[] {
+  const page = new URL(magicLink);
+  const code = page.searchParams.get('tid') ?? '';
+  page.searchParams.delete('token');
+  return [
+    `Next time, ask for a new sign-in link at ${page.toString()}`,
+    `Your contractor code: ${code}`,
+  ];
+}
+
+/**
  * Sends a fresh portal sign-in link to the subcontractor of this tenant with this address, when there is one that
  * may use the portal (portal access on, neither archived nor deleted); otherwise nothing (ADR 0055). Called by
  * identity's queue of subcontractors' requests with a short-lived token holding only cis.portal.invite; the link
@@ -39,6 +53,8 @@ export async function sendSignInLink(
         `Sign in: ${link.magicLink}`,
         '',
         'The link expires in 15 minutes and can be used once. If you did not ask for it, you can ignore this email.',
+        '',
+        ...signInPageLines(link.magicLink),
       ].join('\n'),
       category: 'portal-sign-in',
       idempotencyKey: `portal-sign-in:${input.requestId}`,
