@@ -3,7 +3,9 @@
 // asks for a fresh sign-in link; the answer is the same for an unknown address; the link arrives in the sink, opens
 // the dashboard, and Log out lands on /portal-login saying they are signed out, with the contractor remembered. A
 // used link says so and offers a new one for the contractor it names. A session whose portal access the contractor
-// revokes is refused at its next page, which says so and leads to /portal-login. Screenshots: portal-login-*.png.
+// revokes is refused at its next page, which says so and leads to /portal-login. For each cause (access turned off,
+// archived, deleted) the next portal call is refused at once and identity ends the bff's session. Screenshots:
+// portal-login-*.png.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { adminQuery, createSubcontractor, subcontractorBody, type CisHarness } from '@workspace/cis/testing';
 import { eventually } from '@workspace/kit/testing';
@@ -208,4 +210,85 @@ describe('signing in to the portal on a phone (390 px)', () => {
     await expectNoSidewaysScroll(page);
     await page.screenshot({ path: `${shots}/portal-login-revoked-390.png`, fullPage: true });
   });
+});
+
+/** A portal session at the bff from the subcontractor's invitation: its cookie. */
+async function portalCookie(subcontractorId: string): Promise<string> {
+  const invite = await harness.call(admin, 'POST', '/subcontractors/invite', { subcontractorId });
+  expect(invite.status).toBe(200);
+  const link = new URL(String(invite.body.magicLink));
+  const response = await fetch(`${baseUrl}/api/portal/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ tenantId: link.searchParams.get('tid'), token: link.searchParams.get('token') }),
+  });
+  expect(response.status).toBe(200);
+  const cookie = response.headers.getSetCookie().find((header) => header.startsWith('ws_portal='));
+  return (cookie ?? '').split(';')[0] ?? '';
+}
+
+const withCookie = (cookie: string, path: string) => fetch(`${baseUrl}${path}`, { headers: { cookie } });
+
+describe('portal access ends at once (each cause), at cis and at the bff', () => {
+  const causes: [string, (id: string, email: string) => Promise<number>][] = [
+    [
+      'portal access turned off',
+      async (id, email) =>
+        (
+          await harness.call(
+            admin,
+            'PUT',
+            `/subcontractors/${id}`,
+            subcontractorBody({ name: 'Cause Carl', utr: '', nino: '', email, portalAccess: false }),
+          )
+        ).status,
+    ],
+    [
+      'archived',
+      async (id) => (await harness.call(admin, 'POST', '/subcontractors/archive', { ids: [id] })).status,
+    ],
+    [
+      'deleted',
+      async (id) => (await harness.call(admin, 'POST', '/subcontractors/delete', { ids: [id] })).status,
+    ],
+  ];
+  for (const [cause, end] of causes) {
+    it(`${cause}: the next portal call is refused, and the bff's session ends`, async () => {
+      const email = `carl-${cause.replace(/\W+/g, '-')}@cause.test`;
+      const id = await createSubcontractor(harness, admin, { name: 'Cause Carl', email });
+      const cookie = await portalCookie(id);
+      const other = await portalCookie(
+        await createSubcontractor(harness, admin, { name: 'Other Olive', email: `olive-${email}` }),
+      );
+      expect((await withCookie(cookie, '/api/portal/cis/me')).status).toBe(200);
+
+      expect(await end(id, email)).toBe(200);
+      // At once: cis refuses the very next call.
+      const next = await withCookie(cookie, '/api/portal/cis/me');
+      expect([401, 403]).toContain(next.status);
+      if (next.status === 403) {
+        expect(await next.json()).toMatchObject({
+          code: 'portal_access_ended',
+          detail: 'Portal access has ended. Ask your contractor for a new invitation.',
+        });
+      }
+      // identity hears of it and ends the session at every bff replica: the cookie is no session any more.
+      await eventually(
+        async () => (await withCookie(cookie, '/api/portal/session')).status === 401,
+        60_000,
+        'the bff session to end',
+      );
+      // Another subcontractor's session goes on.
+      expect((await withCookie(other, '/api/portal/cis/me')).status).toBe(200);
+      // A fresh link is not sent for an address whose access has ended.
+      const asked = await fetch(`${baseUrl}/api/portal/sign-in-links`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ tenantId: 'demo', email }),
+      });
+      expect(asked.status).toBe(202);
+      await eventually(async () => (await queued()) === 0, 30_000, 'the request to be handled');
+      expect(mailTo(email).filter((mail) => mail.subject.startsWith('Your sign-in link'))).toEqual([]);
+    });
+  }
 });

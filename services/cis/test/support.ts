@@ -70,7 +70,12 @@ export async function startCisHarness(
   const cisPort = await freePort();
   const identity = await startIdentityHarness({
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
-    config: { CIS_URL: `http://127.0.0.1:${cisPort}`, PORTAL_LINK_REQUEST_POLL_MS: '200' },
+    config: {
+      CIS_URL: `http://127.0.0.1:${cisPort}`,
+      PORTAL_LINK_REQUEST_POLL_MS: '200',
+      // A group of this run's own: this identity ends the portal sessions of this run's subcontractors.
+      PORTAL_ACCESS_CONSUMER_GROUP: `identity-portal-access-test-${randomBytes(4).toString('hex')}`,
+    },
   });
   const sink = await startSmtpSink();
   const adminUrl = identity.database.adminUrl;
