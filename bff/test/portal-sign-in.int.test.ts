@@ -2,8 +2,12 @@
 // Kafka): a returning subcontractor asks for a fresh sign-in link without a session; every address gets the same
 // 202 answer, and each request goes to identity's queue (services/cis/test/portal-access.int.test.ts follows it to
 // the e-mail); requests are limited per address and per client IP with a message
-// saying how long to wait; logout ends the portal session at the server, so the old cookie opens nothing.
+// saying how long to wait; logout ends the portal session at the server, so the old cookie opens nothing; staff who
+// open a portal page are sent to the staff app.
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   demoSeed,
   freePort,
@@ -12,7 +16,7 @@ import {
   type IdentityHarness,
 } from '@workspace/identity/testing';
 import { SIGN_IN_LINK_REQUESTED } from '../src/http/portal-routes.js';
-import { TestBrowser, read, startTestBff } from './support.js';
+import { TestBrowser, demoPortalLink, read, signedInBrowser, startTestBff } from './support.js';
 
 let harness: IdentityHarness;
 
@@ -148,6 +152,54 @@ describe('POST /api/portal/logout', () => {
       expect(replayed.status).toBe(401);
       const forwarded = await fetch(`${base}/api/portal/cis/me`, { headers: { cookie } });
       expect(forwarded.status).toBe(401);
+    } finally {
+      await bff.shutdown('test');
+    }
+  });
+});
+
+describe('portal pages and a staff session', () => {
+  it('sends staff who open /portal/* to the staff app, unless they are signed in to the portal too; /portal-login always loads', async () => {
+    const staticDir = mkdtempSync(join(tmpdir(), 'bff-bundles-'));
+    for (const page of ['index.html', 'portal.html', 'site.html', 'share.html'])
+      writeFileSync(join(staticDir, page), `<!doctype html><title>${page}</title>`);
+    const { bff, base } = await startTestBff(harness.baseUrl, { STATIC_DIR: staticDir });
+    try {
+      const page = async (browser: TestBrowser, path: string) => {
+        const response = await browser.fetch(`${base}${path}`);
+        return {
+          status: response.status,
+          location: response.headers.get('location'),
+          body: await response.text(),
+        };
+      };
+      const { browser: staff } = await signedInBrowser(base, { email: 'admin@demo.test' });
+      for (const path of ['/portal/dashboard', '/portal/invoices', '/portal']) {
+        expect(await page(staff, path)).toMatchObject({ status: 302, location: '/' });
+      }
+      expect(await page(staff, '/portal-login')).toMatchObject({
+        status: 200,
+        body: expect.stringContaining('portal.html') as string,
+      });
+      expect((await page(staff, '/')).body).toContain('index.html');
+
+      // Signed in to the portal as well (a member of staff trying the portal): the portal loads.
+      const link = await demoPortalLink(harness, 'sub-staff-too');
+      const redeemed = await staff.api('/api/portal/session', {
+        method: 'POST',
+        json: { tenantId: link.searchParams.get('tid'), token: link.searchParams.get('token') },
+      });
+      expect(redeemed.status).toBe(200);
+      expect(await page(staff, '/portal/dashboard')).toMatchObject({
+        status: 200,
+        body: expect.stringContaining('portal.html') as string,
+      });
+
+      // A subcontractor (no staff session) gets the portal.
+      expect(await page(new TestBrowser(base), '/portal/dashboard')).toMatchObject({
+        status: 200,
+        body: expect.stringContaining('portal.html') as string,
+      });
     } finally {
       await bff.shutdown('test');
     }
