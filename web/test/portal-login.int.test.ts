@@ -128,6 +128,23 @@ describe('signing in to the portal on a phone (390 px)', () => {
     await visible(page.getByTestId('portal-subcontractor').getByText('Pat Paving'));
     await visible(page.getByTestId('portal-contractor').getByText('Demo Construction Ltd'));
     await page.screenshot({ path: `${shots}/portal-login-dashboard-390.png`, fullPage: true });
+    // The session is kept in this browser: stored locally (no credential in it), and a reload keeps it.
+    const stored = await page.evaluate(() =>
+      (
+        globalThis as unknown as { localStorage: { getItem(key: string): string | null } }
+      ).localStorage.getItem('workspace.portal.session'),
+    );
+    expect(JSON.parse(stored ?? '{}')).toMatchObject({
+      tenant: { id: 'demo', name: 'Demo Construction Ltd' },
+    });
+    expect(stored).not.toMatch(/accessToken|eyJ/);
+    await page.reload();
+    await visible(page.getByTestId('portal-subcontractor').getByText('Pat Paving'));
+    expect(new URL(page.url()).pathname).toBe('/portal/dashboard');
+    // A limited portal: a staff page opened with this session leads back to the portal's dashboard.
+    await page.goto(`${baseUrl}/cis`);
+    await page.waitForURL(/\/portal\/dashboard$/);
+    await visible(page.getByTestId('portal-subcontractor').getByText('Pat Paving'));
 
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL(/\/portal-login\?signedOut=1$/);
