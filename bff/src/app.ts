@@ -248,6 +248,12 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
                 "Submit an invoice from the subcontractor portal (forwarded to cis's /v1/portal/invoices)",
               rateLimit: context.limits.portalSubmit,
             },
+            {
+              method: 'put',
+              path: '/subcontractors/:id',
+              summary:
+                "The subcontractor changes their own contact details and addresses (forwarded to cis's /v1/portal/subcontractors/:id; CSRF header)",
+            },
           ],
         },
       }),

@@ -1,14 +1,28 @@
-import { Alert, Button, Card, DatePicker, Form, Grid, Input, Row, Table, Tag, Typography } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  DatePicker,
+  Descriptions,
+  Form,
+  Grid,
+  Input,
+  Row,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import type { PortalRecords } from '@workspace/cis/contract';
 import { penceOfInput } from '@workspace/rules';
 // The CIS domain rules the staff app uses (pure, no I/O): the same thresholds and messages as the server.
 import {
-  INVOICE_MESSAGES,
+  calculateInvoice,
   MATERIALS_WARNING_PERCENT,
   materialsAtLeastPercent,
 } from '../../features/cis/domain';
+import { amountInputError, validateInvoiceForm } from '../../features/cis/validation';
 import { InvoiceAmountFields } from '../../features/cis/components/InvoiceAmountFields';
 import { tagColour } from '../../features/cis/components/statusColour';
 // The date field's module registers dayjs's parsing of typed DD/MM/YYYY dates.
@@ -142,16 +156,81 @@ const formFieldOf: Record<string, keyof InvoiceFormValues> = {
   materialsJustification: 'materialsJustification',
 };
 
+const CORRECT_FIELDS = 'Please correct the highlighted fields.';
+
+/**
+ * What the contractor will deduct and pay for these amounts, before the subcontractor submits: the one calculation
+ * of the service (the cis domain's calculateInvoice, the staff form's preview too) at their own deduction rate.
+ */
+function DeductionPreview({
+  gross,
+  materials,
+  vatRate,
+  reverseCharge,
+  cisRate,
+}: {
+  gross: string | undefined;
+  materials: string | undefined;
+  vatRate: number;
+  reverseCharge: boolean;
+  cisRate: number;
+}) {
+  const invalid =
+    amountInputError(gross, 'gross') !== null || amountInputError(materials, 'materials') !== null;
+  const grossP = invalid ? null : penceOfInput(gross);
+  const calculated =
+    grossP === null
+      ? null
+      : calculateInvoice({
+          grossP,
+          materialsP: penceOfInput(materials) ?? 0,
+          cisRate,
+          vatRate,
+          reverseCharge,
+        });
+  return (
+    <Card
+      size="small"
+      title="What you will be paid"
+      data-testid="portal-invoice-preview"
+      style={{ marginBottom: 16 }}
+    >
+      {calculated === null || calculated.errors.length > 0 ? (
+        <Typography.Text type="secondary" data-testid="portal-preview-empty">
+          {calculated?.errors[0] ??
+            'Enter the gross amount to see the deduction and what you will be paid before you submit.'}
+        </Typography.Text>
+      ) : (
+        <Descriptions column={1} size="small">
+          <Descriptions.Item label="Gross">{pounds(calculated.grossP)}</Descriptions.Item>
+          <Descriptions.Item label="Labour">{pounds(calculated.labourP)}</Descriptions.Item>
+          <Descriptions.Item label={`CIS deduction (${cisRate}%)`}>
+            <span data-testid="portal-preview-deduction">{pounds(calculated.cisDeductionP)}</span>
+          </Descriptions.Item>
+          <Descriptions.Item label="VAT">{pounds(calculated.vatAmountP)}</Descriptions.Item>
+          <Descriptions.Item label="Net payment">
+            <strong data-testid="portal-preview-net">{pounds(calculated.netPaymentP)}</strong>
+          </Descriptions.Item>
+        </Descriptions>
+      )}
+    </Card>
+  );
+}
+
 /**
  * 'Submit an invoice': the subcontractor's invoice goes to POST /api/portal/cis/invoices and waits as Portal
- * Pending until the contractor approves or rejects it. The server checks every rule; its field errors land under
- * the fields.
+ * Pending until the contractor approves or rejects it. Before it is sent, the cis domain's own rules flag every
+ * field that is missing or wrong at once (number, date, gross, materials, justification); the server checks them
+ * again and its field errors land under the same fields. The deduction and net are previewed as they type.
  */
 export function SubmitInvoice({
   session,
+  cisRate,
   onSubmitted,
 }: {
   session: PortalSession;
+  /** Their deduction rate (0, 20 or 30), as the contractor holds it. */
+  cisRate: number;
   onSubmitted: () => Promise<void>;
 }) {
   const [form] = Form.useForm<InvoiceFormValues>();
@@ -160,25 +239,37 @@ export function SubmitInvoice({
   const [submitted, setSubmitted] = useState<{ number: string; warnings: string[] } | null>(null);
   const gross = Form.useWatch('gross', form);
   const materials = Form.useWatch('materials', form);
+  const vatRate = (Form.useWatch('vatRate', form) as number | undefined) ?? invoiceDefaults.vatRate;
+  const reverseCharge = (Form.useWatch('reverseCharge', form) as boolean | undefined) ?? false;
   const grossP = penceOfInput(gross);
   const materialsP = penceOfInput(materials) ?? 0;
   const highMaterials =
     grossP !== null && materialsAtLeastPercent(grossP, materialsP, MATERIALS_WARNING_PERCENT);
 
-  const submit = async (raw: InvoiceFormValues) => {
-    const values = { ...invoiceDefaults, ...raw };
+  const submit = async () => {
+    const values = { ...invoiceDefaults, ...form.getFieldsValue(true) } as InvoiceFormValues;
     setFailure(null);
     setSubmitted(null);
-    const amountErrors: { name: keyof InvoiceFormValues; errors: string[] }[] = [];
-    const gross = penceOfInput(values.gross);
-    const materials = values.materials.trim() === '' ? 0 : penceOfInput(values.materials);
-    if (gross === null) amountErrors.push({ name: 'gross', errors: [INVOICE_MESSAGES.invalidGross] });
-    if (materials === null)
-      amountErrors.push({ name: 'materials', errors: [INVOICE_MESSAGES.invalidMaterials] });
-    if (gross === null || materials === null) {
-      form.setFields(amountErrors);
+    const invoiceDate = values.invoiceDate ? values.invoiceDate.format('YYYY-MM-DD') : '';
+    const errors = validateInvoiceForm({
+      invoiceNumber: values.invoiceNumber.trim(),
+      subcontractorId: session.subcontractorId,
+      invoiceDate,
+      gross: values.gross,
+      materials: values.materials,
+      vatRate: values.vatRate,
+      materialsJustification: values.materialsJustification.trim(),
+    });
+    const named = Object.entries(errors).filter(([field]) => field in invoiceDefaults);
+    if (named.length > 0) {
+      form.setFields(
+        named.map(([name, message]) => ({ name: name as keyof InvoiceFormValues, errors: [message] })),
+      );
+      setFailure(CORRECT_FIELDS);
       return;
     }
+    const grossP = penceOfInput(values.gross) ?? 0;
+    const materialsP = values.materials.trim() === '' ? 0 : (penceOfInput(values.materials) ?? 0);
     setBusy(true);
     try {
       const response = await portalFetch('/api/portal/cis/invoices', {
@@ -186,13 +277,13 @@ export function SubmitInvoice({
         headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrfToken },
         body: JSON.stringify({
           invoiceNumber: values.invoiceNumber.trim(),
-          invoiceDate: values.invoiceDate ? values.invoiceDate.format('YYYY-MM-DD') : '',
+          invoiceDate,
           description: values.description.trim(),
-          grossP: gross,
-          materialsP: materials,
+          grossP,
+          materialsP,
           vatRate: values.vatRate,
           reverseCharge: values.reverseCharge,
-          materialsJustification: materialsAtLeastPercent(gross, materials, MATERIALS_WARNING_PERCENT)
+          materialsJustification: materialsAtLeastPercent(grossP, materialsP, MATERIALS_WARNING_PERCENT)
             ? values.materialsJustification.trim()
             : '',
         }),
@@ -205,9 +296,7 @@ export function SubmitInvoice({
           if (name && !fields.has(name)) fields.set(name, item.message);
         }
         form.setFields([...fields].map(([name, message]) => ({ name, errors: [message] })));
-        setFailure(
-          fields.size > 0 ? 'Please correct the highlighted fields.' : (problem.detail ?? SOMETHING_WRONG),
-        );
+        setFailure(fields.size > 0 ? CORRECT_FIELDS : (problem.detail ?? SOMETHING_WRONG));
         return;
       }
       const body = (await response.json()) as { invoice: { invoiceNumber: string }; warnings?: string[] };
@@ -227,7 +316,7 @@ export function SubmitInvoice({
         form={form}
         layout="vertical"
         initialValues={invoiceDefaults}
-        onFinish={(values) => void submit(values)}
+        onFinish={() => void submit()}
         onValuesChange={(changed: Partial<InvoiceFormValues>) => {
           // A field's error clears as the subcontractor edits it.
           form.setFields(
@@ -255,6 +344,13 @@ export function SubmitInvoice({
           </FieldCol>
           <InvoiceAmountFields highMaterials={highMaterials} textMaxLength={2000} />
         </Row>
+        <DeductionPreview
+          gross={gross}
+          materials={materials}
+          vatRate={vatRate}
+          reverseCharge={reverseCharge}
+          cisRate={cisRate}
+        />
         <Button type="primary" htmlType="submit" loading={busy}>
           Submit Invoice
         </Button>

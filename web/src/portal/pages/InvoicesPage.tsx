@@ -2,7 +2,10 @@ import { Card } from 'antd';
 import { PortalInvoices, SubmitInvoice } from '../components/invoices';
 import { PageTitle, usePortal, WithRecords } from '../PortalShell';
 
-/** /portal/invoices: submit an invoice, and every invoice with its status, payment date, deduction and reason. */
+/**
+ * /portal/invoices: submit an invoice (with the deduction and net previewed), and every invoice with its status,
+ * payment date, deduction and, for a rejected one, the contractor's reason.
+ */
 export function InvoicesPage() {
   const { session, reload } = usePortal();
   return (
@@ -10,10 +13,20 @@ export function InvoicesPage() {
       <PageTitle title="Invoices">
         Invoices you submit wait as Portal Pending until {session.tenant.name} approves or rejects them.
       </PageTitle>
-      <SubmitInvoice session={session} onSubmitted={reload} />
-      <Card title="Invoices">
-        <WithRecords>{(records) => <PortalInvoices invoices={records.invoices} />}</WithRecords>
-      </Card>
+      <WithRecords>
+        {(records) => (
+          <>
+            <SubmitInvoice
+              session={session}
+              cisRate={records.subcontractor.verification.rate}
+              onSubmitted={reload}
+            />
+            <Card title="Invoices">
+              <PortalInvoices invoices={records.invoices} />
+            </Card>
+          </>
+        )}
+      </WithRecords>
     </>
   );
 }
