@@ -3,8 +3,8 @@
 // - a returning subcontractor's request for a fresh sign-in link (identity's queue → cis → identity's link →
 //   notification): the same answer for a known and an unknown address or contractor; only a subcontractor with
 //   portal access gets an e-mail, with a single-use link that opens a portal session of theirs;
-// - a portal session reads only its own subcontractor's data: another's statement PDF (and invoice and profile)
-//   answers 404;
+// - a portal session reads only its own subcontractor's data: another's statement PDF, invoice and profile (read or
+//   change) answer 404;
 // - a portal token is refused by every staff route of cis and of the drive.
 import { randomUUID } from 'node:crypto';
 import { internalPost } from '@workspace/identity/testing';
@@ -187,7 +187,7 @@ describe('a fresh sign-in link on request', () => {
 });
 
 describe('a portal session reads only its own subcontractor', () => {
-  it('answers 404 to another subcontractor’s statement PDF, and gives its own', async () => {
+  it('answers 404 to another subcontractor’s statement PDF, invoice and profile (read or change), and gives its own', async () => {
     const sam = await portalTokenOf(h, inviter, ids.sam);
     const own = await h.call(sam, 'GET', `/portal/statements/${ids.samStatement}/pdf`);
     expect(own.status).toBe(200);
@@ -196,6 +196,29 @@ describe('a portal session reads only its own subcontractor', () => {
       status: 404,
       pdf: false,
     });
+    // Another's invoice and profile: 404, read or write, and nothing of theirs in the answer.
+    const invoice = await h.call(sam, 'GET', `/portal/invoices/${ids.tomInvoice}`);
+    expect({ status: invoice.status, leaks: invoice.text.includes('TOM-1') }).toEqual({
+      status: 404,
+      leaks: false,
+    });
+    expect((await h.call(sam, 'GET', `/portal/invoices/${ids.samInvoice}`)).status).toBe(200);
+    const profile = await h.call(sam, 'GET', `/portal/subcontractors/${ids.tom}`);
+    expect({ status: profile.status, leaks: profile.text.includes('Tom Tile') }).toEqual({
+      status: 404,
+      leaks: false,
+    });
+    expect((await h.call(sam, 'GET', `/portal/subcontractors/${ids.sam}`)).status).toBe(200);
+    const change = {
+      phone: '07700900999',
+      registeredAddress: subcontractorBody().registeredAddress,
+    };
+    const edit = await h.call(sam, 'PUT', `/portal/subcontractors/${ids.tom}`, change);
+    expect(edit.status).toBe(404);
+    // The same change to their own profile is accepted (so the 404 is the other id's, not the body's).
+    expect((await h.call(sam, 'PUT', `/portal/subcontractors/${ids.sam}`, change)).status).toBe(200);
+    const [tom] = await adminQuery(h, 'SELECT phone FROM cis.subcontractors WHERE id = $1', [ids.tom]);
+    expect(tom?.phone).not.toBe('07700900999');
     // The portal's own lists carry only Sam's invoice.
     const me = await h.call(sam, 'GET', '/portal/me');
     expect(me.status).toBe(200);
