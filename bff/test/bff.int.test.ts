@@ -569,6 +569,8 @@ describe('HTTP surface', () => {
         'GET /api/cis/invoices/stream',
         'GET /api/cis/jobs/{id}/stream',
         'POST /api/portal/cis/invoices',
+        // The portal's profile change (forwarded to cis's PUT /v1/portal/subcontractors/:id).
+        'PUT /api/portal/cis/subcontractors/{id}',
         'POST /api/portal/invite',
         // The drive (ADR 0049): its API with the staff token, the file list's stream, a drawn signature's larger body,
         // and the public share links without a session.
