@@ -166,7 +166,7 @@ describe('the portal’s routes, header and session', () => {
     await portal.reload();
     await visible(portal.getByRole('heading', { name: 'Invoices', level: 2 }));
     await expectHeader(portal, contractor, RITA, DESKTOP.width);
-    const second = await context.newPage();
+    const second = await portal.context().newPage();
     await second.goto(`${baseUrl}/portal/statements`);
     await visible(second.getByRole('heading', { name: 'Statements', level: 2 }));
     await expectHeader(second, contractor, RITA, DESKTOP.width);
