@@ -55,6 +55,8 @@ export interface Bff {
 }
 
 const RATE_WINDOW_MS = 60_000;
+/** The window of the portal sign-in link requests' limits (ADR 0055). */
+const PORTAL_LINK_WINDOW_MS = 15 * 60_000;
 
 /**
  * The backend-for-frontend: the kit's service app (health, readiness, metrics, OpenAPI, problem+json) with the
@@ -100,11 +102,11 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
       now,
     }),
   );
-  const limiter = (bucket: string, limit = config.SIGNIN_RATE_LIMIT_PER_MINUTE) =>
+  const limiter = (bucket: string, limit = config.SIGNIN_RATE_LIMIT_PER_MINUTE, windowMs = RATE_WINDOW_MS) =>
     new SharedRateLimiter({
       bucket,
       limit,
-      windowMs: RATE_WINDOW_MS,
+      windowMs,
       secret: config.SESSION_SECRET,
       identity,
       logger,
@@ -136,6 +138,12 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
       invite: limiter('invite', config.INVITE_RATE_LIMIT_PER_MINUTE),
       portalSubmit: limiter('portal-submit', config.PORTAL_SUBMIT_RATE_LIMIT_PER_MINUTE),
       publicShares: limiter('public-shares', config.PUBLIC_SHARE_RATE_LIMIT_PER_MINUTE),
+      portalLinkAddress: limiter(
+        'portal-link-address',
+        config.PORTAL_LINK_REQUESTS_PER_ADDRESS,
+        PORTAL_LINK_WINDOW_MS,
+      ),
+      portalLinkIp: limiter('portal-link-ip', config.PORTAL_LINK_REQUESTS_PER_IP, PORTAL_LINK_WINDOW_MS),
     },
     streams: new SessionStreams({
       perUser: config.STREAMS_PER_USER,

@@ -27,6 +27,11 @@ export function webBundles(context: BffContext, staticDir: string): ApiRouter {
       res.sendFile(join(staticDir, page));
     };
     if (req.path === '/portal-login' || req.path.startsWith('/portal/') || req.path === '/portal') {
+      if (req.path !== '/portal-login' && (await staffWithoutPortal(context, req.headers.cookie))) {
+        // Staff opening a portal page: the portal is for subcontractors; their own home is the staff app.
+        res.redirect(302, '/');
+        return;
+      }
       send('portal.html');
       return;
     }
@@ -42,4 +47,14 @@ export function webBundles(context: BffContext, staticDir: string): ApiRouter {
     send(staff || req.path !== '/' ? 'index.html' : 'site.html');
   });
   return pages;
+}
+
+/** A browser signed in as staff and not to the portal (a staff user who opened a portal page). */
+async function staffWithoutPortal(context: BffContext, cookieHeader: string | undefined): Promise<boolean> {
+  const cookies = parseCookies(cookieHeader);
+  const [staff, portal] = await Promise.all([
+    context.staff.load(cookies.get(context.cookies.session)),
+    context.portal.load(cookies.get(context.cookies.portal)),
+  ]);
+  return Boolean(staff) && !portal;
 }

@@ -52,8 +52,9 @@ export function PortalShell() {
       else forgetSession();
       setSession(current);
     });
+    // Ended while in use (revoked, expired, signed out elsewhere): the sign-in page says so (portalaccess).
     const ended = () => {
-      setSession(null);
+      window.location.replace('/portal-login?ended=1');
     };
     window.addEventListener(SESSION_ENDED_EVENT, ended);
     return () => {

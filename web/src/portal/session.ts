@@ -73,10 +73,23 @@ export async function fetchSession(): Promise<PortalSession | null> {
   return (await response.json()) as PortalSession;
 }
 
-/** A call of the portal's API; a 401 ends the locally kept session and switches the page to 'session ended'. */
+/** cis's refusal of a session whose subcontractor's portal access has ended (revoked, archived, deleted). */
+async function accessEnded(response: Response): Promise<boolean> {
+  if (response.status !== 403) return false;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => ({}))) as { code?: unknown };
+  return body.code === 'portal_access_ended';
+}
+
+/**
+ * A call of the portal's API; a 401 (no session) or cis's 403 `portal_access_ended` ends the locally kept session
+ * and switches the page to 'session ended' (the shell then goes to /portal-login?ended=1).
+ */
 export async function portalFetch(path: string, init: RequestInit = {}): Promise<Response> {
   const response = await fetch(path, { credentials: 'same-origin', ...init });
-  if (response.status === 401) {
+  if (response.status === 401 || (await accessEnded(response))) {
     forgetSession();
     window.dispatchEvent(new Event(SESSION_ENDED_EVENT));
   }
