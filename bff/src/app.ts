@@ -19,6 +19,7 @@ import { csrfGuard, loadBrowserState, noStore, type BffContext } from './http/co
 import { portalInviteRoute } from './http/portal-invite-route.js';
 import { portalRoutes } from './http/portal-routes.js';
 import { serviceProxy } from './http/service-proxy.js';
+import { siteRoutes } from './http/site-routes.js';
 import { webBundles } from './http/web-bundles.js';
 import { workspaceRoutes } from './http/workspace-routes.js';
 import { IdentityClient } from './identity-client.js';
@@ -138,6 +139,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
       invite: limiter('invite', config.INVITE_RATE_LIMIT_PER_MINUTE),
       portalSubmit: limiter('portal-submit', config.PORTAL_SUBMIT_RATE_LIMIT_PER_MINUTE),
       publicShares: limiter('public-shares', config.PUBLIC_SHARE_RATE_LIMIT_PER_MINUTE),
+      projectRequests: limiter('project-requests', config.PROJECT_REQUEST_RATE_LIMIT_PER_HOUR, 3_600_000),
       portalLinkAddress: limiter(
         'portal-link-address',
         config.PORTAL_LINK_REQUESTS_PER_ADDRESS,
@@ -175,6 +177,17 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
           service: 'drive',
           baseUrl: `${config.DRIVE_URL}${path}`,
           timeoutMs: config.SERVICE_TIMEOUT_MS,
+          logger,
+        })
+      : undefined;
+
+  const notification = (path: string) =>
+    config.NOTIFICATION_URL
+      ? new ServiceClient({
+          service: 'notification',
+          baseUrl: `${config.NOTIFICATION_URL}${path}`,
+          timeoutMs: config.SERVICE_TIMEOUT_MS,
+          internalToken: config.INTERNAL_API_TOKEN,
           logger,
         })
       : undefined;
@@ -315,6 +328,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
         },
       }),
     },
+    { basePath: '/api', api: siteRoutes(context, notification('/v1')) },
     ...(config.STATIC_DIR ? [{ basePath: '/', api: webBundles(context, config.STATIC_DIR) }] : []),
   ];
 

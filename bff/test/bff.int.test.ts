@@ -582,6 +582,8 @@ describe('HTTP surface', () => {
         'POST /api/drive/signatures/{taskId}/sign',
         'GET /api/public/shares/*path',
         'POST /api/public/shares/*path',
+        // The public site's Start a project (sendProjectRequest, docs/site.md).
+        'POST /api/public/project-requests',
         // The colleague directory (Share File, Create Shared Drive).
         'GET /api/users/directory',
       ].sort(),

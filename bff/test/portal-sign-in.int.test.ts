@@ -1,6 +1,6 @@
 // The portal's sign-in and sign-out at the bff (issue 15, ADR 0055), against the real identity service (PostgreSQL,
 // Kafka): a returning subcontractor asks for a fresh sign-in link without a session; every address gets the same
-// 202 answer, and each request goes to identity's queue (services/cis/test/portal-access.int.test.ts follows it to
+// 202 answer, and each request goes to identity's queue (kept, sealed, and retried while cis cannot be reached) (services/cis/test/portal-access.int.test.ts follows it to
 // the e-mail); requests are limited per address and per client IP with a message
 // saying how long to wait; logout ends the portal session at the server, so the old cookie opens nothing; staff who
 // open a portal page are sent to the staff app.
@@ -16,6 +16,8 @@ import {
   type IdentityHarness,
 } from '@workspace/identity/testing';
 import { SIGN_IN_LINK_REQUESTED } from '../src/http/portal-routes.js';
+import { eventually } from '@workspace/kit/testing';
+import pg from 'pg';
 import { TestBrowser, demoPortalLink, read, signedInBrowser, startTestBff } from './support.js';
 
 let harness: IdentityHarness;
@@ -40,6 +42,21 @@ const recording = {
 };
 const linkRequestsSent = () =>
   identityCalls.filter((call) => call === 'POST /v1/portal/link-requests').length;
+
+/** identity's queued requests of a tenant that failed at least once (kept to be retried); the address is sealed. */
+async function keptForRetry(tenantId: string): Promise<{ email_sealed: string }[]> {
+  const client = new pg.Client({ connectionString: harness.database.adminUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ email_sealed: string }>(
+      'SELECT email_sealed FROM identity.portal_link_requests WHERE tenant_id = $1 AND attempts >= 1',
+      [tenantId],
+    );
+    return rows;
+  } finally {
+    await client.end();
+  }
+}
 
 const ask = (base: string, body: unknown) =>
   fetch(`${base}/api/portal/sign-in-links`, {
@@ -68,6 +85,16 @@ describe('POST /api/portal/sign-in-links', () => {
         expect(answer).toEqual({ status: 202, body: { message: SIGN_IN_LINK_REQUESTED } });
       }
       expect(linkRequestsSent()).toBe(before + 3);
+      // cis cannot be reached here: the requests are kept, sealed, to be tried again.
+      const kept = await eventually(
+        async () => {
+          const rows = await keptForRetry('demo');
+          return rows.length >= 2 ? rows : undefined;
+        },
+        30_000,
+        'the requests to be kept for a retry',
+      );
+      for (const row of kept) expect(row.email_sealed).not.toContain('@site.test');
 
       const bad = await ask(base, { tenantId: 'Not A Code', email: 'nope' });
       expect(bad.status).toBe(400);

@@ -36,6 +36,8 @@ export interface BffContext {
     portalLinkIp: RateLimiter;
     /** The public share links' calls (per client IP, and per user when signed in). */
     publicShares: RateLimiter;
+    /** The public site's project requests (per client IP, per hour). */
+    projectRequests: RateLimiter;
   };
   /** The Server-Sent-Event streams this replica forwards, bound to their sessions and capped per user. */
   streams: SessionStreams;

@@ -12,10 +12,7 @@ export function signInPageLines(magicLink: string): string[] {
   const page = new URL(magicLink);
   const code = page.searchParams.get('tid') ?? '';
   page.searchParams.delete('token');
-  return [
-    `Next time, ask for a new sign-in link at ${page.toString()}`,
-    `Your contractor code: ${code}`,
-  ];
+  return [`Next time, ask for a new sign-in link at ${page.toString()}`, `Your contractor code: ${code}`];
 }
 
 /**
