@@ -312,6 +312,9 @@ describe('logging out', () => {
     await portal.goto(`${baseUrl}/portal/dashboard`);
     await portal.getByTestId('portal-header').getByRole('button', { name: 'Log out' }).click();
     await portal.waitForURL((url) => url.pathname === '/portal-login');
+    // The sign-in page says so (issue 15: it used to say "We could not sign you in – This link is not valid").
+    await visible(portal.getByText('You have signed out'));
+    expect(await portal.getByText('This link is not valid').count()).toBe(0);
     expect(await storedSession(portal)).toBeNull();
     expect((await portal.request.get(`${baseUrl}/api/portal/session`)).status()).toBe(401);
     await portal.goto(`${baseUrl}/portal/invoices`);
