@@ -171,6 +171,17 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
         })
       : undefined;
 
+  const notification = (path: string) =>
+    config.NOTIFICATION_URL
+      ? new ServiceClient({
+          service: 'notification',
+          baseUrl: `${config.NOTIFICATION_URL}${path}`,
+          timeoutMs: config.SERVICE_TIMEOUT_MS,
+          internalToken: config.INTERNAL_API_TOKEN,
+          logger,
+        })
+      : undefined;
+
   // Mounted first at '/': middleware only (no operations), so /api gets sessions and CSRF.
   const browser = new ApiRouter();
   browser.router.use(permissionsPolicy);
@@ -279,6 +290,32 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
         session: 'public',
         rateLimit: context.limits.publicShares,
         forward: { prefix: 'public/shares' },
+      }),
+    },
+    {
+      basePath: '/api',
+      // The signed-in user's own in-app notifications (the bell, ADR 0052): /api/notification/* goes to the service's
+      // /v1/notifications/* only, with the user's token; its e-mail API stays for services (internal token) alone.
+      api: serviceProxy(context, {
+        service: 'notification',
+        client: notification('/v1/notifications'),
+        forward: {
+          prefix: 'notification',
+          routes: [
+            {
+              method: 'get',
+              path: '',
+              summary: "The signed-in user's notifications, newest first, with the unread count",
+            },
+            {
+              method: 'get',
+              path: '/stream',
+              summary:
+                "Live changes of the signed-in user's notifications (Server-Sent Events from notification)",
+              stream: true,
+            },
+          ],
+        },
       }),
     },
     {

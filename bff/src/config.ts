@@ -65,6 +65,14 @@ export const bffConfigSchema = baseConfigSchema
       .transform((value) => value.replace(/\/+$/, ''))
       .optional(),
     /**
+     * The notification service's address (internal): the site's project requests (`POST /api/public/project-requests`)
+     * go to `${NOTIFICATION_URL}/v1/project-requests`. Unset, that route answers 503.
+     */
+    NOTIFICATION_URL: z
+      .url()
+      .transform((value) => value.replace(/\/+$/, ''))
+      .optional(),
+    /**
      * The region's object store as browsers reach it (the drive's OBJECT_STORE_PUBLIC_URL): presigned upload and
      * download URLs point there, so the CSP lets the SPAs connect to it (uploads), show its images, media and PDFs
      * (previews). An origin only; unset, the CSP names no other origin.
