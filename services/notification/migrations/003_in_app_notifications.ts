@@ -20,6 +20,13 @@ export const inAppNotifications: Migration = {
       table.text('type').notNullable();
       table.text('subject').notNullable();
       table.text('link').notNullable();
+      /** Who caused it (a colleague's uid), when a person did; what it is about: its kind, id and name. */
+      table.text('from_uid');
+      table.text('subject_type');
+      table.text('subject_id');
+      table.text('subject_name');
+      /** A note the sender added (a share's message), when there is one. */
+      table.text('message');
       table.text('source_key').notNullable();
       table.timestamp('read_at', { useTz: true });
       table.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());

@@ -129,6 +129,10 @@ describe('producers', () => {
       type: 'drive.signature.requested',
       subject: 'You are asked to sign “Subcontract.pdf”',
       link: `/drive/signatures?task=${taskId}`,
+      fromUid: MANAGER,
+      subjectType: 'signature',
+      subjectId: taskId,
+      subjectName: 'Subcontract.pdf',
       read: false,
       readAt: null,
     });
@@ -161,6 +165,10 @@ describe('producers', () => {
         type: 'drive.file.shared',
         subject: '“Site plan.pdf” was shared with you',
         link: `/drive/all?file=${file.id}`,
+        fromUid: ADMIN,
+        subjectType: 'file',
+        subjectId: file.id,
+        subjectName: 'Site plan.pdf',
         read: false,
       });
     }

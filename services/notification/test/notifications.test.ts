@@ -29,6 +29,10 @@ describe('in-app notifications from events', () => {
         subject: 'You are asked to sign “Plan.pdf”',
         link: '/drive/signatures?task=t1',
         sourceKey: 'drive.signature:t1',
+        fromUid: B,
+        subjectType: 'signature',
+        subjectId: 't1',
+        subjectName: 'Plan.pdf',
       },
     ]);
     expect(signatureRequested({ tenantId: 'demo', taskId: 't1', assignedToUid: A, actorId: A })).toEqual([]);

@@ -16,6 +16,11 @@ export interface NotificationRecord {
   subject: string;
   link: string;
   sourceKey: string;
+  fromUid: string | null;
+  subjectType: string | null;
+  subjectId: string | null;
+  subjectName: string | null;
+  message: string | null;
   readAt: Date | null;
   createdAt: Date;
 }
@@ -28,6 +33,11 @@ interface NotificationRow {
   subject: string;
   link: string;
   source_key: string;
+  from_uid: string | null;
+  subject_type: string | null;
+  subject_id: string | null;
+  subject_name: string | null;
+  message: string | null;
   read_at: Date | null;
   created_at: Date;
 }
@@ -40,6 +50,11 @@ const toRecord = (row: NotificationRow): NotificationRecord => ({
   subject: row.subject,
   link: row.link,
   sourceKey: row.source_key,
+  fromUid: row.from_uid,
+  subjectType: row.subject_type,
+  subjectId: row.subject_id,
+  subjectName: row.subject_name,
+  message: row.message,
   readAt: row.read_at,
   createdAt: row.created_at,
 });
@@ -64,6 +79,11 @@ export class NotificationStore {
           subject: item.subject,
           link: item.link,
           source_key: item.sourceKey,
+          from_uid: item.fromUid ?? null,
+          subject_type: item.subjectType ?? null,
+          subject_id: item.subjectId ?? null,
+          subject_name: item.subjectName ?? null,
+          message: item.message ?? null,
           created_at: at,
         })),
       )

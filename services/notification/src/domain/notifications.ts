@@ -22,7 +22,17 @@ export interface NewNotification {
   link: string;
   /** What made it: a second event with the same key (a repeat, or another event about the same thing) adds nothing. */
   sourceKey: string;
+  /** Who caused it, when a colleague did (never 'system'). */
+  fromUid?: string;
+  /** What it is about: e.g. file, share, signature, invoice, return, statement (a note, when notes exist). */
+  subjectType?: string;
+  subjectId?: string;
+  subjectName?: string;
+  /** The sender's own words (a share's message), when given. */
+  message?: string;
 }
+
+const from = (actorId: string) => (isPerson(actorId) ? { fromUid: actorId } : {});
 
 /** A page of the bell's list: at most this many (the API's limit caps the query). */
 export const NOTIFICATIONS_PAGE_MAX = 100;
@@ -67,6 +77,10 @@ export function signatureRequested(input: {
       subject: clipSubject(`You are asked to sign ${quoted(input.fileName)}`),
       link: `/drive/signatures?task=${encodeURIComponent(input.taskId)}`,
       sourceKey: `drive.signature:${input.taskId}`,
+      ...from(input.actorId),
+      subjectType: 'signature',
+      subjectId: input.taskId,
+      ...(input.fileName ? { subjectName: input.fileName } : {}),
     },
   ];
 }
@@ -101,6 +115,10 @@ export function fileShared(input: {
       ? `/share/${encodeURIComponent(input.shareId)}`
       : `/drive/all?file=${encodeURIComponent(input.fileId)}`,
     sourceKey: input.shareId ? `drive.share:${input.shareId}` : `drive.file-shared:${input.fileId}`,
+    ...from(input.actorId),
+    subjectType: input.shareId ? 'share' : 'file',
+    subjectId: input.shareId ?? input.fileId,
+    ...(input.fileName ? { subjectName: input.fileName } : {}),
   }));
 }
 
@@ -122,6 +140,9 @@ export function portalInvoiceSubmitted(input: {
     subject: clipSubject(subject),
     link: `/cis/invoices/${encodeURIComponent(input.invoiceId)}`,
     sourceKey: `cis.invoice:${input.invoiceId}`,
+    subjectType: 'invoice',
+    subjectId: input.invoiceId,
+    ...(number ? { subjectName: number } : {}),
   }));
 }
 
@@ -151,5 +172,7 @@ export function cisDeadline(input: {
     subject: clipSubject(input.message),
     link,
     sourceKey: `cis.deadline:${input.taxMonth}:${input.kind}:${input.state}`,
+    subjectType: input.kind === 'statements' ? 'statements' : 'return',
+    subjectId: input.taxMonth,
   }));
 }

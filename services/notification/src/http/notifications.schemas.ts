@@ -24,6 +24,13 @@ export const notificationView = z.object({
   subject: z.string(),
   /** A path of the staff app. */
   link: z.string(),
+  /** Who caused it, when a colleague did. */
+  fromUid: z.string().nullable(),
+  /** What it is about: file, share, signature, invoice, return, statements (note, when notes exist). */
+  subjectType: z.string().nullable(),
+  subjectId: z.string().nullable(),
+  subjectName: z.string().nullable(),
+  message: z.string().nullable(),
   read: z.boolean(),
   readAt: z.string().nullable(),
   createdAt: z.string(),
