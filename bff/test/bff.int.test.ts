@@ -578,6 +578,13 @@ describe('HTTP surface', () => {
         'POST /api/drive/signatures/{taskId}/sign',
         'GET /api/public/shares/*path',
         'POST /api/public/shares/*path',
+        // The signed-in user's in-app notifications (ADR 0052): only notification's /v1/notifications/*.
+        'GET /api/notification',
+        'GET /api/notification/stream',
+        'GET /api/notification/*path',
+        'POST /api/notification/*path',
+        'PUT /api/notification/*path',
+        'DELETE /api/notification/*path',
         // The colleague directory (Share File, Create Shared Drive).
         'GET /api/users/directory',
       ].sort(),
