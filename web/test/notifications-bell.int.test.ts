@@ -98,6 +98,7 @@ describe('the notification bell', () => {
     expect(await item.getAttribute('data-read')).toBe('false');
     // The time it came, in UK format (the services' clock of this run).
     expect(await item.locator('time').textContent()).toBe(ukDateTime(stack.harness.clock.now()));
+    await animationsDone(page.locator('.ant-popover').filter({ has: item }));
     await page.screenshot({ path: `${shots}/notifications-bell-list.png` });
 
     await item.getByText('You are asked to sign “Subcontract.pdf”').click();
@@ -153,6 +154,7 @@ describe('the notification bell', () => {
       .filter({ hasText: '“Site plan.pdf” was shared with you' });
     await visible(shared);
     expect(await shared.getAttribute('data-read')).toBe('false');
+    await animationsDone(page.locator('.ant-popover').filter({ has: shared }));
     await page.screenshot({ path: `${shots}/notifications-bell-shared.png` });
     await list.getByRole('button', { name: 'Mark all as read' }).click();
     await until(
