@@ -182,6 +182,55 @@ describe('producers', () => {
     expect(await about(ADMIN, file.id)).toEqual([]);
   });
 
+  it('a restricted share of several files tells each allowed user once, linking to the share', async () => {
+    const driveHarness = h as unknown as DriveHarness;
+    const place = await makePlace(driveHarness, 'demo', ADMIN, `Export ${randomUUID().slice(0, 8)}`);
+    const fileIds: string[] = [];
+    for (const name of ['Drawings.pdf', 'RAMS.pdf']) {
+      const file = await insertFile(driveHarness, 'demo', place, {
+        name,
+        bytes: await makePdf(name),
+        mimeType: 'application/pdf',
+        ownerId: ADMIN,
+      });
+      fileIds.push(file.id);
+    }
+    const admin = await h.token(DRIVE_ADMIN_SCOPES, 'demo', ADMIN);
+    const share = await h.call(admin, 'POST', '/mutations/share', {
+      name: 'Site pack',
+      libraryId: place.libraryId,
+      fileIds,
+      visibility: 'restricted',
+      allowedUids: [EDITOR, VIEWER],
+      policy: { allowDownload: true, watermark: false, expiresAt: null },
+    });
+    expect(share.status).toBeLessThan(300);
+    const shareId = String(
+      (share.body as { id?: string; share?: { id: string } }).share?.id ?? share.body.id,
+    );
+    for (const uid of [EDITOR, VIEWER]) {
+      const items = await eventually(
+        async () => {
+          const found = await about(uid, shareId);
+          return found.length > 0 ? found : undefined;
+        },
+        30_000,
+        `the share notification of ${uid}`,
+      );
+      expect(items).toHaveLength(1);
+      expect(items[0]).toMatchObject({
+        type: 'drive.file.shared',
+        link: `/share/${shareId}`,
+        subjectType: 'share',
+        subjectId: shareId,
+        fromUid: ADMIN,
+      });
+      expect(items[0]?.subject).toMatch(/^Files were shared with you, starting with “(Drawings|RAMS)\.pdf”$/);
+    }
+    expect(await about(ADMIN, shareId)).toEqual([]);
+    expect(await about(MANAGER, shareId)).toEqual([]);
+  });
+
   it('a portal invoice tells every user who may approve invoices, and only them', async () => {
     const { portal } = await portalSession('Portal Plastering Ltd');
     const number = `PP-${randomUUID().slice(0, 6)}`;
