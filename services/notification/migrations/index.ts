@@ -3,6 +3,7 @@ import { notificationSchema } from './001_notification.js';
 import { sealedContent } from './002_sealed_content.js';
 import { inAppNotifications } from './003_in_app_notifications.js';
 import { deadLetters } from './004_dead_letters.js';
+import { projectRequests } from './005_project_requests.js';
 
 /**
  * notification's migrations in the order they apply. Append only: a new change is a new file, added at the end. A
@@ -13,4 +14,5 @@ export const notificationMigrations: Migration[] = [
   sealedContent,
   inAppNotifications,
   deadLetters,
+  projectRequests,
 ];

@@ -13,6 +13,7 @@ import type { NotificationConfig } from './config.js';
 import { smtpMailer, type Mailer } from './clients/smtp-mailer.js';
 import { notificationRoutes } from './http/emails.routes.js';
 import { deadLetterRoutes } from './http/dead-letters.routes.js';
+import { projectRequestRoutes } from './http/project-requests.routes.js';
 import { DeliveryWorker } from './workers/delivery.worker.js';
 import { RetentionWorker } from './workers/retention.worker.js';
 import { inAppParts, type InAppParts } from './inapp.js';
@@ -79,6 +80,7 @@ export function notificationService(
       ...notificationRoutes({ db: deps.db, cipher, config, delivery: current() }),
       ...started().inApp.routes,
       ...deadLetterRoutes({ db: deps.db, cipher, config }),
+      ...projectRequestRoutes({ db: deps.db, cipher, config, delivery: current() }),
     ],
     // The kit starts the workers with the service and stops them first at shutdown, before the pool closes.
     workers: () => [started().delivery, started().retention, started().inApp.hub],
