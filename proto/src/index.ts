@@ -7,7 +7,7 @@ import {
   WhitelistChangedSchema,
 } from '../gen/workspace/identity/v1/events_pb.js';
 import { LedgerEntryRecordedSchema } from '../gen/workspace/testing/v1/ledger_pb.js';
-import { CisActivitySchema } from '../gen/workspace/cis/v1/events_pb.js';
+import { CisActivitySchema, CisDeadlineAlertedSchema } from '../gen/workspace/cis/v1/events_pb.js';
 
 export * from '../gen/workspace/identity/v1/events_pb.js';
 export * from '../gen/workspace/testing/v1/ledger_pb.js';
@@ -133,6 +133,14 @@ export type CisAuditAction = (typeof cisAuditActions)[number];
 export const cisEvents = Object.fromEntries(
   cisAuditActions.map((action) => [action, defineEvent(action, CIS_TOPIC, CisActivitySchema)]),
 ) as Record<CisAuditAction, EventDefinition<typeof CisActivitySchema>>;
+
+/**
+ * cis's notices that are not audit actions of a person: a deadline of the tenant's CIS calendar due soon or overdue,
+ * published once per tax month, deadline and state by cis's daily deadline scan (docs/cis.md, docs/notifications.md).
+ */
+export const cisNoticeEvents = {
+  deadlineAlerted: defineEvent('cis.deadline.alerted', CIS_TOPIC, CisDeadlineAlertedSchema),
+};
 
 export * from '../gen/workspace/notification/v1/events_pb.js';
 import { EmailFailedSchema, EmailSentSchema } from '../gen/workspace/notification/v1/events_pb.js';

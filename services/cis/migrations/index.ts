@@ -8,6 +8,7 @@ import { correctedStatements } from './006_corrected_statements.js';
 import { invoiceRejection } from './007_invoice_rejection.js';
 import { subcontractorIdentity } from './008_subcontractor_identity.js';
 import { verificationMethodUnset } from './009_verification_method_unset.js';
+import { deadlineAlerts } from './010_deadline_alerts.js';
 
 /**
  * cis's migrations in the order they apply. Append only: a new change is a new file, added at the end. A
@@ -23,4 +24,5 @@ export const cisMigrations: Migration[] = [
   invoiceRejection,
   subcontractorIdentity,
   verificationMethodUnset,
+  deadlineAlerts,
 ];

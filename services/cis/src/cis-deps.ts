@@ -22,6 +22,8 @@ export interface CisDeps {
   readonly mailer: Mailer;
   readonly identity: IdentityClient;
   readonly audit: AuditWriter;
+  /** The CloudEvents source of the events cis records (its outbox). */
+  readonly source: string;
   readonly invoiceFigures: InvoiceFigureCache;
   readonly invoiceChanges: InvoiceChangeNotifier;
   /** `work` in one transaction whose row-level security tenant is `tenantId`. */
@@ -50,6 +52,7 @@ export function createCisDeps(options: {
     mailer,
     identity: new IdentityClient(config.IDENTITY_URL, logger),
     audit: new AuditWriter(options.source),
+    source: options.source,
     invoiceFigures,
     invoiceChanges: new InvoiceChangeNotifier(invoiceFigures),
     inTenant: (tenantId, work) => withTenant(db, tenantId, work),

@@ -25,6 +25,8 @@ export const cisConfigSchema = baseConfigSchema
     CIS_TESTING_TOOLS: flag('false'),
     /** How often the statement job worker looks for due work besides the NOTIFY wake-ups. */
     CIS_JOB_POLL_MS: z.coerce.number().int().min(50).default(5_000),
+    /** How often the deadline scan looks for tenants not yet scanned today (each is told once a London day). */
+    CIS_DEADLINE_SCAN_INTERVAL_MS: z.coerce.number().int().min(1_000).default(3_600_000),
     /**
      * The token the drive sends for the statements and returns it files (drive ADR 0046); the drive holds the same
      * value. Unset: no one may fetch them.

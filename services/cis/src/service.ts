@@ -1,6 +1,6 @@
 import { FieldCipher, systemClock, type Clock, type ServiceDefinition } from '@workspace/kit';
 import { Gauge } from 'prom-client';
-import { cisEvents } from '@workspace/proto';
+import { cisEvents, cisNoticeEvents } from '@workspace/proto';
 import { cisMigrations } from '../migrations/index.js';
 import { createCisDeps, type CisDeps } from './cis-deps.js';
 import type { Mailer } from './clients/mailer.js';
@@ -22,6 +22,7 @@ import { statementRoutes } from './http/statements.routes.js';
 import { subcontractorRoutes } from './http/subcontractors.routes.js';
 import { subcontractorYearRoutes } from './http/subcontractor-year.routes.js';
 import { InvoiceChangeHub, JobChangeHub } from './workers/change-hubs.js';
+import { DeadlineScanWorker } from './workers/deadline-scan.worker.js';
 import { JobWorker } from './workers/job.worker.js';
 
 export const CIS_SCHEMA = 'cis';
@@ -30,6 +31,7 @@ export interface CisService extends ServiceDefinition<CisConfig> {
   /** What the routes, commands and workers work with (once started). */
   deps(): CisDeps;
   jobs(): JobWorker;
+  deadlineScan(): DeadlineScanWorker;
 }
 
 /** What a test may swap: the business clock (the machine's by default), set to a day instead of waited for. */
@@ -44,17 +46,19 @@ export function cisService(config: CisConfig, mailer: Mailer, seams: CisSeams = 
   let hub: InvoiceChangeHub | undefined;
   let jobHub: JobChangeHub | undefined;
   let worker: JobWorker | undefined;
+  let deadlineScan: DeadlineScanWorker | undefined;
   const started = () => {
-    if (!deps || !hub || !jobHub || !worker) throw new Error('cis has not started');
-    return { deps, hub, jobHub, worker };
+    if (!deps || !hub || !jobHub || !worker || !deadlineScan) throw new Error('cis has not started');
+    return { deps, hub, jobHub, worker, deadlineScan };
   };
   return {
     name: 'cis',
     schema: CIS_SCHEMA,
     migrations: cisMigrations,
-    publishes: Object.values(cisEvents),
+    publishes: [...Object.values(cisEvents), ...Object.values(cisNoticeEvents)],
     deps: () => started().deps,
     jobs: () => started().worker,
+    deadlineScan: () => started().deadlineScan,
     async setup(service) {
       const ready = createCisDeps({
         db: service.db,
@@ -71,6 +75,7 @@ export function cisService(config: CisConfig, mailer: Mailer, seams: CisSeams = 
       });
       jobHub = new JobChangeHub(config.DATABASE_URL, service.logger);
       worker = new JobWorker(ready);
+      deadlineScan = new DeadlineScanWorker(ready);
       // Documents stored in clear by an earlier version are sealed before anything reads them (migration 003).
       const sealed = await sealStoredCis300(ready);
       if (sealed > 0) service.logger.info({ sealed }, 'stored CIS300 documents sealed');
@@ -97,7 +102,7 @@ export function cisService(config: CisConfig, mailer: Mailer, seams: CisSeams = 
         },
       });
     },
-    workers: () => [hub, jobHub, worker].filter((w) => w !== undefined),
+    workers: () => [hub, jobHub, worker, deadlineScan].filter((w) => w !== undefined),
     routes: () => {
       const { deps: ready, hub: invoiceHub, jobHub: jobs } = started();
       const mounts = [

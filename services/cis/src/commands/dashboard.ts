@@ -1,3 +1,4 @@
+import type { Knex } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
 import { ActivityStore } from '../db/activity.store.js';
 import { InvoiceStore } from '../db/invoices.store.js';
@@ -5,6 +6,7 @@ import { SubcontractorStore } from '../db/subcontractors.store.js';
 import {
   deadlineAlerts,
   isSettledPeriod,
+  type DeadlineAlert,
   londonDate,
   pastDeadlineAlerts,
   previousTaxMonth,
@@ -13,6 +15,33 @@ import {
 } from '../domain/index.js';
 import { periodsAsOf } from './return-periods.js';
 import { settingsOrDefaults } from './settings.js';
+
+/**
+ * The tenant's deadline alerts as at `today`: the past ones first (overdue returns with their penalty, statements left
+ * unissued), then those due within the warning days; a month whose return is settled (filed, marked) raises no
+ * filing alert. The dashboard shows them; the daily deadline scan tells them (commands/deadline-scan.ts).
+ */
+export async function deadlineAlertsAsOf(
+  trx: Knex.Transaction,
+  today: string,
+  settings: { warningDays: number; activeSince: string | null },
+): Promise<DeadlineAlert[]> {
+  const periods = await periodsAsOf(trx, today, settings.activeSince);
+  const settled = new Set(periods.filter((p) => isSettledPeriod(p.status)).map((p) => p.label));
+  const upcoming = deadlineAlerts({
+    today,
+    label: taxMonthOf(today),
+    warningDays: settings.warningDays,
+  }).filter((alert) => alert.kind === 'statements' || !settled.has(alert.label));
+  const past = pastDeadlineAlerts({
+    today,
+    overdueReturns: periods
+      .filter((p) => p.status === 'overdue')
+      .map((p) => ({ label: p.label, filingDeadline: p.filingDeadline, penaltyP: p.penalty.totalP })),
+    pendingStatements: await new InvoiceStore(trx).pendingStatementsByMonth(),
+  });
+  return [...past, ...upcoming];
+}
 
 /**
  * The CIS dashboard: setup state, deadline alerts, tiles, the tax month and recent activity. The activity is the
@@ -27,26 +56,13 @@ export function dashboard(deps: CisDeps, tenantId: string, options: { withActivi
     const tiles = await invoices.dashboardTiles(label);
     const activeSubcontractors = await new SubcontractorStore(trx).countActive();
     const activity = options.withActivity ? await new ActivityStore(trx).recent(10) : [];
-    // Past months too (issue 13): overdue returns with their penalty, statements left unissued; a month whose
-    // return is settled (filed, marked) raises no filing alert.
-    const periods = await periodsAsOf(trx, today, settings.activeSince);
-    const settled = new Set(periods.filter((p) => isSettledPeriod(p.status)).map((p) => p.label));
-    const upcoming = deadlineAlerts({ today, label, warningDays: settings.warningDays }).filter(
-      (alert) => alert.kind === 'statements' || !settled.has(alert.label),
-    );
-    const past = pastDeadlineAlerts({
-      today,
-      overdueReturns: periods
-        .filter((p) => p.status === 'overdue')
-        .map((p) => ({ label: p.label, filingDeadline: p.filingDeadline, penaltyP: p.penalty.totalP })),
-      pendingStatements: await invoices.pendingStatementsByMonth(),
-    });
+    const alerts = await deadlineAlertsAsOf(trx, today, settings);
     return {
       setupRequired: !settings.active,
       period: taxMonthPeriod(label),
       previousPeriod: taxMonthPeriod(previousTaxMonth(label)),
       warningDays: settings.warningDays,
-      alerts: [...past, ...upcoming],
+      alerts,
       tiles: { activeSubcontractors, ...tiles },
       activity,
     };

@@ -2,6 +2,7 @@ import { inSavepoint } from '@workspace/kit';
 import type { Knex } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
 import { SettingsStore, type SettingsRecord } from '../db/settings.store.js';
+import { DeadlineScanQueue } from '../db/deadline-alerts.store.js';
 import {
   CHECKLIST_SCOPES,
   checkRolePermissions,
@@ -123,6 +124,9 @@ export function saveSettings(deps: CisDeps, actor: Actor, input: SettingsInput) 
       summary: 'CIS settings updated',
       details: { utrChanged: normalisedUtr !== '' },
     });
+    // The daily deadline scan looks at tenants whose module is on (commands/deadline-scan.ts).
+    if (row.active) await DeadlineScanQueue.enlist(trx, actor.tenantId);
+    else await DeadlineScanQueue.delist(trx, actor.tenantId);
     if (before.active !== row.active) {
       await deps.audit.write(trx, actor, row.active ? 'cis.module.activated' : 'cis.module.deactivated', {
         targetType: 'module',

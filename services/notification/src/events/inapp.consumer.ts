@@ -5,18 +5,28 @@ import {
   type EventHandler,
   type Logger,
 } from '@workspace/kit';
-import { cisEvents, driveEvents } from '@workspace/proto';
+import { cisEvents, cisNoticeEvents, driveEvents } from '@workspace/proto';
 import type { IdentityClient } from '../clients/identity.js';
 import { createNotifications } from '../commands/notifications.js';
 import {
+  cisDeadline,
   fileShared,
   portalInvoiceSubmitted,
   signatureRequested,
+  type CisDeadlineKind,
   type NewNotification,
 } from '../domain/notifications.js';
 
 /** The scope of those told about a portal invoice: who may approve it (cis.md's invoice approval). */
 export const INVOICE_APPROVE_SCOPE = 'cis.inv.approve';
+
+/** Who is told of a CIS deadline: who may submit the return (filing, payment) or issue the statements. */
+export const DEADLINE_SCOPES: Record<CisDeadlineKind, string> = {
+  filing: 'cis.ret.submit',
+  payment: 'cis.ret.submit',
+  statements: 'cis.stmt.issue',
+};
+const isDeadlineKind = (kind: string): kind is CisDeadlineKind => Object.hasOwn(DEADLINE_SCOPES, kind);
 
 export interface InAppConsumerDeps {
   clock: Clock;
@@ -100,6 +110,25 @@ export function inAppConsumer(deps: InAppConsumerDeps): ConsumerDefinition {
           invoiceId: activity.targetId,
           approvers,
           ...(activity.details.invoiceNumber ? { invoiceNumber: activity.details.invoiceNumber } : {}),
+        });
+      }),
+      [cisNoticeEvents.deadlineAlerted.type]: make(async (event) => {
+        const alert = decodeEvent(cisNoticeEvents.deadlineAlerted, event);
+        if (!isDeadlineKind(alert.kind) || (alert.state !== 'due' && alert.state !== 'overdue')) {
+          deps.logger.warn(
+            { eventId: event.id, kind: alert.kind, state: alert.state },
+            'unknown CIS deadline; nobody told',
+          );
+          return [];
+        }
+        const people = await deps.identity.scopeHolders(event.tenantId, DEADLINE_SCOPES[alert.kind]);
+        return cisDeadline({
+          tenantId: event.tenantId,
+          kind: alert.kind,
+          taxMonth: alert.taxMonth,
+          state: alert.state,
+          message: alert.message,
+          people,
         });
       }),
     },

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file workspace/cis/v1/events.proto.
  */
 export const file_workspace_cis_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch13b3Jrc3BhY2UvY2lzL3YxL2V2ZW50cy5wcm90bxIQd29ya3NwYWNlLmNpcy52MSL+AQoLQ2lzQWN0aXZpdHkSEAoIYWN0b3JfaWQYASABKAkSEwoLdGFyZ2V0X3R5cGUYAiABKAkSEQoJdGFyZ2V0X2lkGAMgASgJEhIKCnRhcmdldF9pZHMYBCADKAkSEQoJc3VjY2VlZGVkGAUgASgFEg4KBmZhaWxlZBgGIAEoBRIRCgl0YXhfbW9udGgYByABKAkSOwoHZGV0YWlscxgIIAMoCzIqLndvcmtzcGFjZS5jaXMudjEuQ2lzQWN0aXZpdHkuRGV0YWlsc0VudHJ5Gi4KDERldGFpbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBYgZwcm90bzM");
+  fileDesc("Ch13b3Jrc3BhY2UvY2lzL3YxL2V2ZW50cy5wcm90bxIQd29ya3NwYWNlLmNpcy52MSL+AQoLQ2lzQWN0aXZpdHkSEAoIYWN0b3JfaWQYASABKAkSEwoLdGFyZ2V0X3R5cGUYAiABKAkSEQoJdGFyZ2V0X2lkGAMgASgJEhIKCnRhcmdldF9pZHMYBCADKAkSEQoJc3VjY2VlZGVkGAUgASgFEg4KBmZhaWxlZBgGIAEoBRIRCgl0YXhfbW9udGgYByABKAkSOwoHZGV0YWlscxgIIAMoCzIqLndvcmtzcGFjZS5jaXMudjEuQ2lzQWN0aXZpdHkuRGV0YWlsc0VudHJ5Gi4KDERldGFpbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIn8KEkNpc0RlYWRsaW5lQWxlcnRlZBIRCgl0YXhfbW9udGgYASABKAkSDAoEa2luZBgCIAEoCRINCgVzdGF0ZRgDIAEoCRIQCghkdWVfZGF0ZRgEIAEoCRIWCg5kYXlzX3JlbWFpbmluZxgFIAEoBRIPCgdtZXNzYWdlGAYgASgJYgZwcm90bzM");
 
 /**
  * ce_type: the audit action, e.g. cis.invoice.approved; ce_subject: the target id.
@@ -79,4 +79,62 @@ export type CisActivity = Message<"workspace.cis.v1.CisActivity"> & {
  */
 export const CisActivitySchema: GenMessage<CisActivity> = /*@__PURE__*/
   messageDesc(file_workspace_cis_v1_events, 0);
+
+/**
+ * ce_type: cis.deadline.alerted; ce_subject: the tax month. A deadline of the tenant's CIS calendar due soon or
+ * overdue, found by cis's daily deadline scan with the dashboard's alert rules; told once per tax month, deadline
+ * and state (the notification service tells the people who act on it).
+ *
+ * @generated from message workspace.cis.v1.CisDeadlineAlerted
+ */
+export type CisDeadlineAlerted = Message<"workspace.cis.v1.CisDeadlineAlerted"> & {
+  /**
+   * The tax month label (YYYY-MM) the deadline belongs to.
+   *
+   * @generated from field: string tax_month = 1;
+   */
+  taxMonth: string;
+
+  /**
+   * statements, filing or payment
+   *
+   * @generated from field: string kind = 2;
+   */
+  kind: string;
+
+  /**
+   * due (within the tenant's warning days) or overdue
+   *
+   * @generated from field: string state = 3;
+   */
+  state: string;
+
+  /**
+   * The deadline, YYYY-MM-DD (Europe/London).
+   *
+   * @generated from field: string due_date = 4;
+   */
+  dueDate: string;
+
+  /**
+   * Days from the scan's day to the deadline (negative when overdue).
+   *
+   * @generated from field: int32 days_remaining = 5;
+   */
+  daysRemaining: number;
+
+  /**
+   * The dashboard's sentence for the alert, without personal data.
+   *
+   * @generated from field: string message = 6;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message workspace.cis.v1.CisDeadlineAlerted.
+ * Use `create(CisDeadlineAlertedSchema)` to create a new message.
+ */
+export const CisDeadlineAlertedSchema: GenMessage<CisDeadlineAlerted> = /*@__PURE__*/
+  messageDesc(file_workspace_cis_v1_events, 1);
 
