@@ -506,3 +506,75 @@ describe("the bell's stream", () => {
     }
   });
 });
+
+describe('CIS deadlines', () => {
+  it("cis's deadline scan tells who can submit the return and who can issue statements, and no one else, once", async () => {
+    const cisAdmin = await h.cis.token(ALL_CIS_SCOPES, 'demo', CIS_ADMIN_ID);
+    expect((await h.cis.call(cisAdmin, 'PUT', '/settings', settingsBody())).status).toBe(200);
+    // 18 January 2027: the statements and the return of the month 6 December 2026 to 5 January 2027 are due tomorrow
+    // (the warning days are 3).
+    h.cis.clock.set(new Date('2027-01-18T09:00:00Z'));
+    try {
+      expect((await h.cis.definition.deadlineScan().runOnce()).alerted).toBeGreaterThanOrEqual(2);
+      const submitters = await holders('cis.ret.submit');
+      const issuers = await holders('cis.stmt.issue');
+      expect(submitters).toContain(CIS_ADMIN);
+      expect(issuers).toContain(CIS_ADMIN);
+      expect([...submitters, ...issuers]).not.toContain(VIEWER);
+      const returnLink = '/cis/returns?month=2026-12';
+      const statementsLink = '/cis/statements?month=2026-12';
+      const due = async (uid: string, link: string) =>
+        (await about(uid, link)).filter((item) => item.link === link && item.type === 'cis.deadline.due');
+      for (const [people, link, subject] of [
+        [submitters, returnLink, 'CIS300 return filing for the'],
+        [issuers, statementsLink, 'Payment and deduction statements for the'],
+      ] as const) {
+        for (const uid of people) {
+          const [item] = await eventually(
+            async () => {
+              const found = await due(uid, link);
+              return found.length > 0 ? found : undefined;
+            },
+            60_000,
+            `the deadline notification ${link} of ${uid}`,
+          );
+          expect(item).toMatchObject({ read: false });
+          expect(item?.subject).toContain(subject);
+          expect(item?.subject).toContain('due tomorrow (19 January 2027)');
+        }
+      }
+      // Each event's notifications are made in one transaction: the others were told nothing.
+      const [accountant, clerk] = [
+        '00000000-0000-4000-8000-000000000006',
+        '00000000-0000-4000-8000-000000000007',
+      ];
+      expect(submitters).toContain(accountant);
+      expect([...submitters, ...issuers]).not.toContain(clerk);
+      for (const uid of [ADMIN, MANAGER, EDITOR, VIEWER, CIS_ADMIN, accountant, clerk]) {
+        expect(await due(uid, returnLink)).toHaveLength(submitters.includes(uid) ? 1 : 0);
+        expect(await due(uid, statementsLink)).toHaveLength(issuers.includes(uid) ? 1 : 0);
+      }
+      // The event again (as Kafka may redeliver it, or a scan that told it twice): still one per person and state.
+      const [event] = await stored(
+        `SELECT id FROM cis.outbox WHERE type = 'cis.deadline.alerted' AND tenant_id = 'demo'
+           AND payload->>'taxMonth' = '2026-12' AND payload->>'kind' = 'filing' ORDER BY id LIMIT 1`,
+        [],
+      );
+      await stored(`UPDATE cis.outbox SET published_at = NULL WHERE id = $1`, [event?.id]);
+      await eventually(
+        async () =>
+          (await stored(`SELECT 1 FROM cis.outbox WHERE id = $1 AND published_at IS NOT NULL`, [event?.id]))
+            .length === 1,
+        60_000,
+        'the repeat to be published',
+      );
+      const rows = await stored(
+        `SELECT count(*)::int AS n FROM notification.notifications WHERE tenant_id = 'demo' AND source_key = $1`,
+        ['cis.deadline:2026-12:filing:due'],
+      );
+      expect(rows[0]?.n).toBe(submitters.length);
+    } finally {
+      h.cis.clock.set(new Date());
+    }
+  });
+});
