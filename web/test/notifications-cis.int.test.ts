@@ -165,3 +165,43 @@ describe('dead letters on the CIS screens', () => {
     await page.context().close();
   });
 });
+
+describe('CIS deadlines in the bell', () => {
+  it("the day before a return is due, the bell of who can submit it lists the deadline and a click opens that month's return", async () => {
+    // 18 January 2027 (the business clock): the return of the month 6 December 2026 to 5 January 2027 is due
+    // tomorrow, and cis's daily deadline scan runs.
+    stack.harness.clock.set(new Date('2027-01-18T09:00:00Z'));
+    try {
+      await stack.harness.definition.deadlineScan().runOnce();
+      const text = 'CIS300 return filing for the month ending 5 January 2027 due tomorrow (19 January 2027)';
+      const page = await stack.newPage('cis.admin@demo.test');
+      await page.goto(`${stack.baseUrl}/cis`);
+      // The bell is live: the notification shows when the consumer has made it (its stream tells the page).
+      await page.getByTestId('notification-bell').click();
+      const item = page.getByTestId('notification-item').filter({ hasText: text });
+      await visible(item);
+      await animationsDone(page.locator('.ant-popover').filter({ has: item }));
+      await animationsDone(item);
+      await page.screenshot({ path: `${shots}/notifications-cis-deadline.png` });
+      await item.getByText(text).click();
+      await page.waitForURL(`${stack.baseUrl}/cis/returns?month=2026-12`);
+      await visible(
+        page
+          .getByTestId('current-return')
+          .getByText('Return for the month ending 5 January 2027', { exact: true }),
+      );
+      await visible(
+        page
+          .getByTestId('period-standing')
+          .getByText(
+            'The return for the month ending 5 January 2027 is due by 19 January 2027: no payments are recorded, so it is a nil return.',
+          ),
+      );
+      await animationsDone(page.getByTestId('current-return'));
+      await page.screenshot({ path: `${shots}/notifications-cis-deadline-opened.png` });
+      await page.context().close();
+    } finally {
+      stack.harness.clock.set(new Date());
+    }
+  });
+});
