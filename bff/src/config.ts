@@ -65,6 +65,15 @@ export const bffConfigSchema = baseConfigSchema
       .transform((value) => value.replace(/\/+$/, ''))
       .optional(),
     /**
+     * The audit service's address (internal); /api/audit/* is forwarded to `${AUDIT_URL}/v1` (the audit screen, the
+     * web's audit_logEvent as POST /api/audit/client-events). Unset: those answer 503, and the web's audit_logEvent
+     * swallows that with a warning.
+     */
+    AUDIT_URL: z
+      .url()
+      .transform((value) => value.replace(/\/+$/, ''))
+      .optional(),
+    /**
      * The region's object store as browsers reach it (the drive's OBJECT_STORE_PUBLIC_URL): presigned upload and
      * download URLs point there, so the CSP lets the SPAs connect to it (uploads), show its images, media and PDFs
      * (previews). An origin only; unset, the CSP names no other origin.
@@ -110,6 +119,8 @@ export const bffConfigSchema = baseConfigSchema
     PORTAL_SUBMIT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
     /** Per client IP (and per signed-in user) for the public share page's calls (`/api/public/shares/*`). */
     PUBLIC_SHARE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+    /** Per staff user for client-side audit events (`POST /api/audit/client-events`, the web's audit_logEvent). */
+    AUDIT_EVENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
     /** Server-Sent-Event streams one user (or portal subcontractor) may hold open on one replica. */
     STREAMS_PER_USER: z.coerce.number().int().min(1).max(100).default(10),
     /** How often the sessions behind open streams are looked up; a stream of an ended session is closed. */

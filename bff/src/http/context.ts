@@ -33,6 +33,8 @@ export interface BffContext {
     portalSubmit: RateLimiter;
     /** The public share links' calls (per client IP, and per user when signed in). */
     publicShares: RateLimiter;
+    /** A staff user's client-side audit events (the web's audit_logEvent). */
+    auditEvents: RateLimiter;
   };
   /** The Server-Sent-Event streams this replica forwards, bound to their sessions and capped per user. */
   streams: SessionStreams;
