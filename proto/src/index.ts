@@ -225,3 +225,12 @@ export const driveEvents = Object.fromEntries(
     defineEvent(driveEventType(action), DRIVE_TOPIC, DriveActivitySchema),
   ]),
 ) as Record<DriveAuditAction, EventDefinition<typeof DriveActivitySchema>>;
+
+export * from '../gen/workspace/audit/v1/audit_pb.js';
+import { AuditCheckpointSignedSchema, AuditEntryRecordedSchema } from '../gen/workspace/audit/v1/audit_pb.js';
+
+/** The audit stream (docs/audit.md): each stored entry of a tenant's hash chain, and each signed chain head. */
+export const auditEvents = {
+  entryRecorded: defineEvent('audit.entry.recorded', AUDIT_TOPIC, AuditEntryRecordedSchema),
+  checkpointSigned: defineEvent('audit.checkpoint.signed', AUDIT_TOPIC, AuditCheckpointSignedSchema),
+};

@@ -26,3 +26,4 @@ export * from './events/outbox.js';
 export * from './privacy.js';
 export * from './cache.js';
 export * from './clock.js';
+export * from './csv.js';

@@ -1,0 +1,249 @@
+import { eventually } from '@workspace/kit/testing';
+import {
+  AuditTopicReader,
+  ModuleEventPublisher,
+  startAuditHarness,
+  testTenant,
+  type AuditHarness,
+} from './support.js';
+
+interface EntryItem {
+  seq: number;
+  id: string;
+  action: string;
+  module: string;
+  targetId: string;
+  actorId: string;
+  source: string;
+  sourceEventId: string;
+  payload: Record<string, string>;
+  hash: string;
+  prevHash: string;
+  occurredAt: string;
+  recordedAt: string;
+}
+
+let h: AuditHarness;
+let publisher: ModuleEventPublisher;
+let reader: AuditTopicReader;
+
+beforeAll(async () => {
+  h = await startAuditHarness();
+  publisher = await ModuleEventPublisher.start();
+  reader = await AuditTopicReader.start();
+});
+
+afterAll(async () => {
+  await reader.stop();
+  await publisher.close();
+  await h.stop();
+});
+
+const entriesOf = async (tenantId: string, query = ''): Promise<EntryItem[]> => {
+  const token = await h.token(['audit.read'], tenantId);
+  const answer = await h.call(token, 'GET', `/entries?pageSize=100${query}`);
+  expect(answer.status).toBe(200);
+  return answer.body.items as EntryItem[];
+};
+
+const waitForEntries = (tenantId: string, count: number) =>
+  eventually(
+    async () => {
+      const items = await entriesOf(tenantId);
+      return items.length >= count ? items : undefined;
+    },
+    60_000,
+    `${count} audit entries of ${tenantId}`,
+  );
+
+describe('audit ingest', () => {
+  it('stores a module event as the first entry of its tenant, with identifiers only, and publishes it on audit.v1', async () => {
+    const tenantId = testTenant();
+    const time = new Date('2026-11-20T10:15:30.123Z');
+    const id = await publisher.publish(
+      'cis',
+      'cis.invoice.approved',
+      tenantId,
+      {
+        actorId: 'user-1',
+        targetType: 'invoice',
+        targetId: 'inv-1',
+        succeeded: 0,
+        details: {
+          status: 'approved',
+          grossPence: '120000',
+          subcontractorName: 'Jo Bloggs',
+          email: 'jo@example.com',
+        },
+      },
+      { time },
+    );
+    const [entry] = await waitForEntries(tenantId, 1);
+    expect(entry).toMatchObject({
+      seq: 1,
+      action: 'cis.invoice.approved',
+      module: 'cis',
+      source: '/workspace/cis',
+      targetId: 'inv-1',
+      actorId: 'user-1',
+      sourceEventId: id,
+      occurredAt: time.toISOString(),
+      prevHash: '0'.repeat(64),
+      payload: { targetType: 'invoice', status: 'approved', grossPence: '120000', succeeded: '0' },
+    });
+    expect(entry?.hash).toMatch(/^[0-9a-f]{64}$/);
+
+    const record = await eventually(
+      () => Promise.resolve(reader.ofTenant(tenantId)[0]),
+      30_000,
+      'the audit.v1 record',
+    );
+    expect(record.key).toBe(`${tenantId}:log`);
+    expect(record.headers).toMatchObject({
+      ce_specversion: '1.0',
+      ce_type: 'audit.entry.recorded',
+      ce_source: '/workspace/audit',
+      ce_subject: '1',
+      ce_tenantid: tenantId,
+      'content-type': 'application/json',
+    });
+    expect(record.headers.ce_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(record.value).toMatchObject({
+      tenantId,
+      seq: '1',
+      id: entry?.id,
+      action: 'cis.invoice.approved',
+      sourceEventId: id,
+      hash: entry?.hash,
+      prevHash: entry?.prevHash,
+    });
+  });
+
+  it('stores an event delivered twice once', async () => {
+    const tenantId = testTenant();
+    const id = await publisher.publish('drive', 'drive.file.uploaded', tenantId, {
+      action: 'FILE_UPLOADED',
+      actorId: 'user-2',
+      targetType: 'file',
+      targetId: 'file-1',
+      details: { fileName: 'Payslip Jo Bloggs.pdf', sizeBytes: '2048' },
+    });
+    await publisher.publish(
+      'drive',
+      'drive.file.uploaded',
+      tenantId,
+      { action: 'FILE_UPLOADED', actorId: 'user-2', targetId: 'file-1' },
+      { id },
+    );
+    // A later event of the tenant: once it is stored, both deliveries of the first were handled.
+    await publisher.publish('drive', 'drive.file.downloaded', tenantId, {
+      action: 'FILE_DOWNLOADED',
+      actorId: 'user-2',
+      targetId: 'file-1',
+    });
+    const items = await waitForEntries(tenantId, 2);
+    await eventually(
+      async () => (await entriesOf(tenantId)).some((item) => item.action === 'FILE_DOWNLOADED'),
+      30_000,
+      'the later event',
+    );
+    const all = await entriesOf(tenantId);
+    expect(all.filter((item) => item.sourceEventId === id)).toHaveLength(1);
+    expect(all.map((item) => item.action).sort()).toEqual(['FILE_DOWNLOADED', 'FILE_UPLOADED']);
+    const uploaded = items.find((item) => item.action === 'FILE_UPLOADED');
+    // A file's name is the person's own text: the entry keeps identifiers and sizes only.
+    expect(uploaded?.payload).toEqual({ targetType: 'file', sizeBytes: '2048' });
+  });
+
+  it('chains a burst of one tenant gaplessly: seq 1..n, each prevHash the hash before it', async () => {
+    const tenantId = testTenant();
+    const count = 30;
+    await Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        publisher.publish(
+          i % 2 ? 'cis' : 'drive',
+          i % 2 ? 'cis.invoice.created' : 'drive.folder.created',
+          tenantId,
+          {
+            actorId: 'user-3',
+            targetId: `target-${i}`,
+            ...(i % 2 ? {} : { action: 'FOLDER_CREATED' }),
+          },
+        ),
+      ),
+    );
+    const items = (await waitForEntries(tenantId, count)).sort((a, b) => a.seq - b.seq);
+    expect(items.map((item) => item.seq)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
+    items.forEach((item, i) => {
+      expect(item.prevHash).toBe(i === 0 ? '0'.repeat(64) : items[i - 1]?.hash);
+    });
+    const token = await h.token(['audit.read'], tenantId);
+    const verified = await h.call(token, 'POST', '/verify');
+    expect(verified.body).toMatchObject({ ok: true, entries: count, head: { seq: count } });
+  });
+
+  it('retries an append that fails until it is stored: nothing dropped, nothing skipped', async () => {
+    const tenantId = testTenant();
+    // The database refuses this tenant's entries (a trigger as the superuser), counting each attempt in a sequence
+    // (nextval survives the rollback).
+    await h.adminSql('CREATE SEQUENCE IF NOT EXISTS audit.test_append_attempts');
+    await h.adminSql(`
+      CREATE OR REPLACE FUNCTION audit.test_refuse_append() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $$
+      BEGIN
+        IF NEW.tenant_id = '${tenantId}' THEN
+          PERFORM nextval('audit.test_append_attempts');
+          RAISE EXCEPTION 'disk full (test)';
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await h.adminSql(
+      'CREATE TRIGGER test_refuse_append BEFORE INSERT ON audit.audit_entries FOR EACH ROW EXECUTE FUNCTION audit.test_refuse_append()',
+    );
+    let restored = false;
+    const restore = () => h.adminSql('DROP TRIGGER IF EXISTS test_refuse_append ON audit.audit_entries');
+    try {
+      const [start] = await h.adminSql<{ n: string }>(
+        'SELECT last_value AS n FROM audit.test_append_attempts',
+      );
+      const first = await publisher.publish('identity', 'identity.user.updated', tenantId, {
+        uid: 'user-4',
+        role: 'admin',
+        status: 'active',
+        changedBy: 'user-5',
+      });
+      const second = await publisher.publish('identity', 'identity.user.updated', tenantId, {
+        uid: 'user-4',
+        role: 'standard',
+        status: 'active',
+        changedBy: 'user-5',
+      });
+      // The consumer tries again and again while the write fails; nothing is stored, not even the inbox row.
+      await eventually(
+        async () => {
+          const [now] = await h.adminSql<{ n: string }>(
+            'SELECT last_value AS n FROM audit.test_append_attempts',
+          );
+          return Number(now?.n) - Number(start?.n) >= 3;
+        },
+        60_000,
+        'three failed attempts',
+      );
+      expect(await entriesOf(tenantId)).toEqual([]);
+      const inbox = await h.adminSql(
+        'SELECT event_id FROM audit.inbox WHERE consumer_group = $1 AND event_id = ANY($2)',
+        [h.config.AUDIT_CONSUMER_GROUP, [first, second]],
+      );
+      expect(inbox).toEqual([]);
+      await restore();
+      restored = true;
+      const items = (await waitForEntries(tenantId, 2)).sort((a, b) => a.seq - b.seq);
+      expect(items.map((item) => [item.seq, item.sourceEventId, item.actorId, item.targetId])).toEqual([
+        [1, first, 'user-5', ''],
+        [2, second, 'user-5', ''],
+      ]);
+      expect(items[0]?.payload).toMatchObject({ uid: 'user-4', role: 'admin', status: 'active' });
+    } finally {
+      if (!restored) await restore();
+    }
+  });
+});
