@@ -7,7 +7,7 @@ export const embedded: EmbeddedService = {
   name: 'bff',
   port: 8080,
   public: true,
-  after: ['identity', 'cis', 'drive'],
+  after: ['identity', 'cis', 'drive', 'audit'],
   async start(context) {
     const config = bffConfigSchema.parse({
       ...context.env,
@@ -20,6 +20,7 @@ export const embedded: EmbeddedService = {
       DEFAULT_TENANT: context.demoTenantId,
       CIS_URL: context.urlOf('cis'),
       DRIVE_URL: context.urlOf('drive'),
+      AUDIT_URL: context.urlOf('audit'),
       // The object store browsers reach (the drive's presigned URLs point there): the CSP allows it (ADR 0049).
       OBJECT_STORE_PUBLIC_URL: context.env.OBJECT_STORE_PUBLIC_URL ?? context.env.MINIO_ENDPOINT,
     });

@@ -74,7 +74,12 @@ export interface ShellStack {
 export function startTestBff(
   baseUrl: string,
   identityUrl: string,
-  services: { CIS_URL?: string; DRIVE_URL?: string; OBJECT_STORE_PUBLIC_URL?: string } = {},
+  services: {
+    CIS_URL?: string;
+    DRIVE_URL?: string;
+    OBJECT_STORE_PUBLIC_URL?: string;
+    AUDIT_URL?: string;
+  } = {},
 ): Promise<RunningBff> {
   return startBff(
     bffConfigSchema.parse({
