@@ -6,6 +6,7 @@ import {
   eventKey,
   eventSource,
   provisionServiceSchema,
+  remoteJwks,
   startService,
   type EventBus,
   type StartedService,
@@ -23,6 +24,7 @@ import {
   type TestIssuer,
 } from '@workspace/kit/testing';
 import { generateKeyPairSync } from 'node:crypto';
+import type { JWTVerifyGetKey } from 'jose';
 import pg from 'pg';
 import { auditConfigSchema, type AuditConfig } from '../src/config.js';
 import { domainTopics } from '../src/events/domain-topics.js';
@@ -70,6 +72,11 @@ export interface AuditHarnessOptions {
   database?: TestDatabase;
   env?: Record<string, string>;
   clock?: ControlledClock;
+  /**
+   * identity's base URL: the service then also accepts identity's real tokens (what the bff forwards), besides the
+   * test issuer's (kid 'test').
+   */
+  identityUrl?: string;
 }
 
 /**
@@ -96,7 +103,12 @@ export async function startAuditHarness(options: AuditHarnessOptions = {}): Prom
   });
   const issuer = await createTestIssuer();
   const definition = auditService(config, { clock });
-  const audit = await startService(definition, config, { keys: issuer.keys, relayPollIntervalMs: 100 });
+  const identityKeys = options.identityUrl
+    ? remoteJwks(`${options.identityUrl}/.well-known/jwks.json`)
+    : undefined;
+  const keys: JWTVerifyGetKey = (header, token) =>
+    header.kid === 'test' || !identityKeys ? issuer.keys(header, token) : identityKeys(header, token);
+  const audit = await startService(definition, config, { keys, relayPollIntervalMs: 100 });
   const baseUrl = `http://127.0.0.1:${audit.port}`;
   return {
     database,
