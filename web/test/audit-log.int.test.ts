@@ -92,6 +92,31 @@ async function navigationEntries(page: Page): Promise<string[]> {
   return (await nav.getByRole('menuitem').allTextContents()).map((text) => text.trim());
 }
 
+/** Records `count` client events (cis.export.subcontractors, targets `${prefix}-0`...) through the bff, as the page. */
+async function logClientEvents(page: Page, count: number, prefix: string): Promise<void> {
+  const statuses = await page.evaluate(
+    async ({ count, prefix }) => {
+      const session = (await (await fetch('/api/auth/session')).json()) as { csrfToken: string };
+      const answers: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const res = await fetch('/api/audit/client-events', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrfToken },
+          body: JSON.stringify({
+            action: 'cis.export.subcontractors',
+            targetId: `${prefix}-${i}`,
+            payload: {},
+          }),
+        });
+        answers.push(res.status);
+      }
+      return answers;
+    },
+    { count, prefix },
+  );
+  expect(new Set(statuses)).toEqual(new Set([202]));
+}
+
 describe('the audit log (issue 15)', () => {
   it('an invoice approved in CIS appears at once on the open audit log (live), named by its approver, with its details', async () => {
     await auditor.goto(`${baseUrl}/`);
@@ -128,6 +153,24 @@ describe('the audit log (issue 15)', () => {
     await visible(details.getByText('Previous hash'));
     expect(await details.getByText(/^#\d+$/).count()).toBe(1);
     await auditor.screenshot({ path: `${shots}/audit-log-entry-details.png`, fullPage: true });
+  });
+
+  it('further back than page 1, new entries wait behind a notice, and Show newest opens page 1 with them', async () => {
+    // More than a page of this user's client events, then page 2 of them.
+    await logClientEvents(auditor, 26, 'page-fill');
+    await auditor.goto(`${baseUrl}/audit?action=cis.export.subcontractors&actorId=${ADMIN_UID}&page=2`);
+    await visible(rowOf(auditor, 'page-fill-0'));
+    expect(await rowOf(auditor, 'page-fill-25').count()).toBe(0);
+    await logClientEvents(auditor, 1, 'arrived-late');
+    const notice = auditor.getByTestId('new-entries');
+    // Only what the filters select is counted (other entries of the tenant arrive on the stream too).
+    await visible(notice.getByText('1 new entry since this page was loaded', { exact: true }));
+    expect(await rowOf(auditor, 'arrived-late-0').count()).toBe(0);
+    await auditor.screenshot({ path: `${shots}/audit-log-new-entries-notice.png`, fullPage: true });
+    await notice.getByRole('button', { name: 'Show newest' }).click();
+    await auditor.waitForURL(`${baseUrl}/audit?action=cis.export.subcontractors&actorId=${ADMIN_UID}`);
+    await visible(rowOf(auditor, 'arrived-late-0'));
+    expect(await notice.count()).toBe(0);
   });
 
   it('the filters narrow the list by action, target, actor and date range, and the address keeps them', async () => {

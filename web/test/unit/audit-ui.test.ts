@@ -6,6 +6,7 @@ import {
   auditCsvUrl,
   auditFiltersOf,
   auditQueryOf,
+  entryMatches,
   isFiltered,
   londonDayStart,
   nextDay,
@@ -88,6 +89,28 @@ describe('the filters', () => {
       '/api/audit/entries.csv?action=cis.invoice.approved&from=2026-11-01T00%3A00%3A00.000Z',
     );
     expect(auditCsvUrl(auditFiltersOf(new URLSearchParams()))).toBe('/api/audit/entries.csv');
+  });
+});
+
+describe('live entries', () => {
+  it('a new entry counts for the list when the filters select it (action, actor, target, London days)', () => {
+    const entry = {
+      action: 'cis.invoice.approved',
+      actorId: 'u-1',
+      targetId: 'i-1',
+      occurredAt: '2026-06-30T23:30:00.000Z', // 00:30 on 1 July in London
+    };
+    const filters = auditFiltersOf(
+      new URLSearchParams('action=cis.invoice.approved&from=2026-07-01&to=2026-07-01'),
+    );
+    expect(entryMatches(entry, filters)).toBe(true);
+    expect(entryMatches(entry, { ...filters, from: '2026-07-02', to: '' })).toBe(false);
+    expect(entryMatches(entry, { ...filters, from: '', to: '2026-06-30' })).toBe(false);
+    expect(entryMatches(entry, { ...filters, action: 'cis.invoice.paid' })).toBe(false);
+    expect(entryMatches(entry, { ...filters, actorId: 'u-2' })).toBe(false);
+    expect(entryMatches(entry, { ...filters, targetId: 'i-2' })).toBe(false);
+    // An entry too large for the stream may be one of them: the list is fetched again.
+    expect(entryMatches(undefined, filters)).toBe(true);
   });
 });
 

@@ -19,7 +19,7 @@ import {
 } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import dayjs from 'dayjs';
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useDispatch } from 'react-redux';
 import { useSearchParams } from 'react-router';
 import type { Session } from '../../app/api';
@@ -42,12 +42,13 @@ import {
   auditCsvUrl,
   auditFiltersOf,
   auditQueryOf,
+  entryMatches,
   isFiltered,
   type FilterKey,
 } from './filters';
 import { actorName, sourceLabel } from './present';
 import { AUDIT_READ, canReadAudit, readableModules, readsWholeTrail } from './scopes';
-import { useAuditStream } from './useAuditStream';
+import { useAuditStream, type Arrival } from './useAuditStream';
 
 /** What broke, in words, for each reason POST /v1/verify names. */
 const BREAK_REASONS: Record<string, string> = {
@@ -185,10 +186,13 @@ function AuditLogPage({ session }: { session: Session }) {
 
   // A new entry on page 1 (newest first) shows at once; further back, a notice offers the newest.
   const onPage = filters.page;
-  const onNew = useCallback(() => {
+  // Only what the filters select counts (the stream sends every new entry the reader may see).
+  const onNew = (entries: Arrival[]) => {
+    const count = entries.filter((entry) => entryMatches(entry, filters)).length;
+    if (count === 0) return;
     if (onPage === 1) dispatch(refreshAuditEntries());
-    else setArrived((count) => count + 1);
-  }, [dispatch, onPage]);
+    else setArrived((shown) => shown + count);
+  };
   useAuditStream(onNew);
 
   const exportCsv = async () => {

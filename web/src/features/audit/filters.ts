@@ -99,3 +99,21 @@ export function auditCsvUrl(filters: AuditFilters): string {
   const query = new URLSearchParams(auditQueryOf(filters)).toString();
   return `/api/audit/entries.csv${query ? `?${query}` : ''}`;
 }
+
+/**
+ * Whether a new entry (the live stream's) belongs in the list the filters select: the same action, actor and target,
+ * and an occurredAt inside the date range (London days). An entry the stream could not send (undefined) may.
+ */
+export function entryMatches(
+  entry: { action: string; actorId: string; targetId: string; occurredAt: string } | undefined,
+  filters: AuditFilters,
+): boolean {
+  if (!entry) return true;
+  if (filters.action && entry.action !== filters.action) return false;
+  if (filters.actorId && entry.actorId !== filters.actorId) return false;
+  if (filters.targetId && entry.targetId !== filters.targetId) return false;
+  const at = Date.parse(entry.occurredAt);
+  if (filters.from && at < Date.parse(londonDayStart(filters.from))) return false;
+  if (filters.to && at >= Date.parse(londonDayStart(nextDay(filters.to)))) return false;
+  return true;
+}
