@@ -323,13 +323,12 @@ describe('shell settings in Chromium', () => {
     await page.getByRole('button', { name: 'Open navigation' }).click();
     const drawer = page.getByRole('dialog', { name: 'Workspace' });
     await visible(drawer);
-    // Only the modules with screens in this version (the drive and CIS), the audit log (an administrator holds the
-    // audit read scopes), then Settings.
+    // Only the modules with screens in this version (the drive and CIS), then Settings.
     expect(
       (await drawer.getByRole('menu', { name: 'Modules' }).getByRole('menuitem').allTextContents()).map(
         (text) => text.trim(),
       ),
-    ).toEqual(['Drive', 'CIS', 'Audit log', 'Settings']);
+    ).toEqual(['Drive', 'CIS', 'Settings']);
     await animationsDone(page.locator('.ant-drawer')); // the drawer's opening, for the screenshot
     await page.screenshot({ path: `${shots}/shell-settings-layout-topbar.png` });
     await page.keyboard.press('Escape');
