@@ -318,6 +318,16 @@ describe('the audit log (issue 15)', () => {
     expect(await clerk.getByRole('button', { name: 'Verify chain' }).count()).toBe(0);
     expect(await clerk.getByRole('button', { name: 'Export CSV' }).count()).toBe(1);
     await clerk.screenshot({ path: `${shots}/audit-log-module-reader.png`, fullPage: true });
+    // On a phone (390 px) the page does not scroll sideways: the table scrolls inside its frame.
+    await clerk.setViewportSize({ width: 390, height: 844 });
+    await visible(rows(clerk).first());
+    const widths = await clerk.evaluate(() => {
+      const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } })
+        .document;
+      return { page: root.documentElement.scrollWidth };
+    });
+    expect(widths.page).toBeLessThanOrEqual(390);
+    await clerk.screenshot({ path: `${shots}/audit-log-phone.png`, fullPage: true });
     await clerk.context().close();
   });
 });

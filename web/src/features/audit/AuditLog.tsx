@@ -440,6 +440,8 @@ function AuditLogPage({ session }: { session: Session }) {
         <Table<AuditEntryView>
           rowKey="id"
           size="middle"
+          // On a phone the table scrolls inside its frame; the page itself never scrolls sideways.
+          scroll={{ x: 'max-content' }}
           loading={isFetching}
           columns={columns}
           dataSource={data?.items ?? []}
