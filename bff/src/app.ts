@@ -19,6 +19,7 @@ import { csrfGuard, loadBrowserState, noStore, type BffContext } from './http/co
 import { portalInviteRoute } from './http/portal-invite-route.js';
 import { portalRoutes } from './http/portal-routes.js';
 import { serviceProxy } from './http/service-proxy.js';
+import { siteRoutes } from './http/site-routes.js';
 import { webBundles } from './http/web-bundles.js';
 import { workspaceRoutes } from './http/workspace-routes.js';
 import { IdentityClient } from './identity-client.js';
@@ -55,6 +56,8 @@ export interface Bff {
 }
 
 const RATE_WINDOW_MS = 60_000;
+/** The window of the portal sign-in link requests' limits (ADR 0055). */
+const PORTAL_LINK_WINDOW_MS = 15 * 60_000;
 
 /**
  * The backend-for-frontend: the kit's service app (health, readiness, metrics, OpenAPI, problem+json) with the
@@ -100,11 +103,11 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
       now,
     }),
   );
-  const limiter = (bucket: string, limit = config.SIGNIN_RATE_LIMIT_PER_MINUTE) =>
+  const limiter = (bucket: string, limit = config.SIGNIN_RATE_LIMIT_PER_MINUTE, windowMs = RATE_WINDOW_MS) =>
     new SharedRateLimiter({
       bucket,
       limit,
-      windowMs: RATE_WINDOW_MS,
+      windowMs,
       secret: config.SESSION_SECRET,
       identity,
       logger,
@@ -137,6 +140,13 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
       portalSubmit: limiter('portal-submit', config.PORTAL_SUBMIT_RATE_LIMIT_PER_MINUTE),
       publicShares: limiter('public-shares', config.PUBLIC_SHARE_RATE_LIMIT_PER_MINUTE),
       auditEvents: limiter('audit-events', config.AUDIT_EVENT_RATE_LIMIT_PER_MINUTE),
+      projectRequests: limiter('project-requests', config.PROJECT_REQUEST_RATE_LIMIT_PER_HOUR, 3_600_000),
+      portalLinkAddress: limiter(
+        'portal-link-address',
+        config.PORTAL_LINK_REQUESTS_PER_ADDRESS,
+        PORTAL_LINK_WINDOW_MS,
+      ),
+      portalLinkIp: limiter('portal-link-ip', config.PORTAL_LINK_REQUESTS_PER_IP, PORTAL_LINK_WINDOW_MS),
     },
     streams: new SessionStreams({
       perUser: config.STREAMS_PER_USER,
@@ -178,6 +188,17 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
           service: 'audit',
           baseUrl: `${config.AUDIT_URL}${path}`,
           timeoutMs: config.SERVICE_TIMEOUT_MS,
+          logger,
+        })
+      : undefined;
+
+  const notification = (path: string) =>
+    config.NOTIFICATION_URL
+      ? new ServiceClient({
+          service: 'notification',
+          baseUrl: `${config.NOTIFICATION_URL}${path}`,
+          timeoutMs: config.SERVICE_TIMEOUT_MS,
+          internalToken: config.INTERNAL_API_TOKEN,
           logger,
         })
       : undefined;
@@ -250,6 +271,12 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
               summary:
                 "Submit an invoice from the subcontractor portal (forwarded to cis's /v1/portal/invoices)",
               rateLimit: context.limits.portalSubmit,
+            },
+            {
+              method: 'put',
+              path: '/subcontractors/:id',
+              summary:
+                "The subcontractor changes their own contact details and addresses (forwarded to cis's /v1/portal/subcontractors/:id; CSRF header)",
             },
           ],
         },
@@ -340,6 +367,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
         },
       }),
     },
+    { basePath: '/api', api: siteRoutes(context, notification('/v1')) },
     ...(config.STATIC_DIR ? [{ basePath: '/', api: webBundles(context, config.STATIC_DIR) }] : []),
   ];
 

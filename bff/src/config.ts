@@ -74,6 +74,14 @@ export const bffConfigSchema = baseConfigSchema
       .transform((value) => value.replace(/\/+$/, ''))
       .optional(),
     /**
+     * The notification service's address (internal): the site's project requests (`POST /api/public/project-requests`)
+     * go to `${NOTIFICATION_URL}/v1/project-requests`. Unset, that route answers 503.
+     */
+    NOTIFICATION_URL: z
+      .url()
+      .transform((value) => value.replace(/\/+$/, ''))
+      .optional(),
+    /**
      * The region's object store as browsers reach it (the drive's OBJECT_STORE_PUBLIC_URL): presigned upload and
      * download URLs point there, so the CSP lets the SPAs connect to it (uploads), show its images, media and PDFs
      * (previews). An origin only; unset, the CSP names no other origin.
@@ -117,10 +125,18 @@ export const bffConfigSchema = baseConfigSchema
     INVITE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
     /** Per portal subcontractor for invoice submissions (`POST /api/portal/cis/invoices`). */
     PORTAL_SUBMIT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+    /**
+     * Requests for a fresh portal sign-in link (`POST /api/portal/sign-in-links`) per e-mail address, and per client
+     * IP, in a 15-minute window (ADR 0055): an address gets few links; an office behind one address still gets in.
+     */
+    PORTAL_LINK_REQUESTS_PER_ADDRESS: z.coerce.number().int().min(1).default(3),
+    PORTAL_LINK_REQUESTS_PER_IP: z.coerce.number().int().min(1).default(20),
     /** Per client IP (and per signed-in user) for the public share page's calls (`/api/public/shares/*`). */
     PUBLIC_SHARE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
     /** Per staff user for client-side audit events (`POST /api/audit/client-events`, the web's audit_logEvent). */
     AUDIT_EVENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+    /** Per client IP for the public site's project requests (`POST /api/public/project-requests`), per hour. */
+    PROJECT_REQUEST_RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(5),
     /** Server-Sent-Event streams one user (or portal subcontractor) may hold open on one replica. */
     STREAMS_PER_USER: z.coerce.number().int().min(1).max(100).default(10),
     /** How often the sessions behind open streams are looked up; a stream of an ended session is closed. */

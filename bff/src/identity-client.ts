@@ -189,6 +189,11 @@ export class IdentityClient {
     });
   }
 
+  /** Queues a subcontractor's request for a fresh portal sign-in link (ADR 0055); the same answer for everyone. */
+  async requestPortalLink(input: { tenantId: string; email: string }): Promise<void> {
+    await this.http.post({ path: '/v1/portal/link-requests', caller: 'internal', body: input });
+  }
+
   /** The bff's session store at identity (ADR 0025): a sealed session by its key, or undefined. */
   async getSession(key: string): Promise<z.infer<typeof storedSession> | undefined> {
     try {

@@ -551,6 +551,8 @@ describe('HTTP surface', () => {
         'POST /api/portal/session',
         'GET /api/portal/session',
         'POST /api/portal/logout',
+        // A returning subcontractor asks for a fresh sign-in link (ADR 0055).
+        'POST /api/portal/sign-in-links',
         // Staff end a subcontractor's portal sessions (ADR 0025).
         'POST /api/portal/sessions/revoke',
         // identity's live updates (Server-Sent Events), streamed with the session's token.
@@ -567,6 +569,8 @@ describe('HTTP surface', () => {
         'GET /api/cis/invoices/stream',
         'GET /api/cis/jobs/{id}/stream',
         'POST /api/portal/cis/invoices',
+        // The portal's profile change (forwarded to cis's PUT /v1/portal/subcontractors/:id).
+        'PUT /api/portal/cis/subcontractors/{id}',
         'POST /api/portal/invite',
         // The drive (ADR 0049): its API with the staff token, the file list's stream, a drawn signature's larger body,
         // and the public share links without a session.
@@ -578,6 +582,8 @@ describe('HTTP surface', () => {
         'POST /api/drive/signatures/{taskId}/sign',
         'GET /api/public/shares/*path',
         'POST /api/public/shares/*path',
+        // The public site's Start a project (sendProjectRequest, docs/site.md).
+        'POST /api/public/project-requests',
         // The colleague directory (Share File, Create Shared Drive).
         'GET /api/users/directory',
         // The audit service (docs/audit.md "The audit screen"): its API with the staff token, the live entries'

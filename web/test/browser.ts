@@ -79,6 +79,7 @@ export function startTestBff(
     DRIVE_URL?: string;
     OBJECT_STORE_PUBLIC_URL?: string;
     AUDIT_URL?: string;
+    NOTIFICATION_URL?: string;
   } = {},
 ): Promise<RunningBff> {
   return startBff(

@@ -293,6 +293,8 @@ describe('CIS details in Chromium', () => {
     await second.context().close();
 
     // Sid submits an invoice; the accountant approves it (portal_draft → approved).
+    await portal.getByRole('link', { name: 'Invoices', exact: true }).click();
+    await portal.waitForURL(/\/portal\/invoices$/);
     const form = portal.getByTestId('portal-invoice-form');
     await form.getByLabel('Invoice number').fill('SS-001');
     await pickDate(form.getByLabel('Invoice date'), today);

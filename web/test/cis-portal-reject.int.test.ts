@@ -163,6 +163,8 @@ describe('rejecting a portal invoice with a reason, seen by the subcontractor (i
       await portal.goto(`${baseUrl}${pathname}${search}`);
       await portal.waitForURL(/\/portal\/dashboard$/);
       await visible(portal.getByTestId('portal-subcontractor').getByText('Rita Roofing'));
+      await portal.getByRole('link', { name: 'Invoices', exact: true }).click();
+      await portal.waitForURL(/\/portal\/invoices$/);
       const invoices = portal.locator('.ant-card', { has: portal.getByText('Invoices', { exact: true }) });
       // On a phone each invoice is a block of its own, not a table row.
       expect(await invoices.locator('table').count()).toBe(0);

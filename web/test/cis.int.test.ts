@@ -785,6 +785,8 @@ describe('CIS journeys in Chromium: import, Generate All, returns, the portal an
     await portal.goto(`${baseUrl}${pathname}${search}`);
     await portal.waitForURL(/\/portal\/dashboard$/);
     await expectVisible(portal, portal.getByTestId('portal-subcontractor').getByText('Rita Roofer'));
+    await portal.getByRole('link', { name: 'Invoices', exact: true }).click();
+    await portal.waitForURL(/\/portal\/invoices$/);
     const form = portal.getByTestId('portal-invoice-form');
     await form.getByLabel('Invoice number').fill('RR-001');
     await pickDate(form.getByLabel('Invoice date'), today);

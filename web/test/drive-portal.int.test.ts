@@ -1,6 +1,6 @@
 // drive.md §1 (DRV-004): subcontractors use their own, limited portal, never the staff drive screens. A subcontractor
 // signed in to the portal through the invitation's magic link opens /drive, /drive/all and /drive/trash in Chromium:
-// the staff app finds no staff session and sends the browser to the sign-in page, no drive screen and no file is
+// the staff app finds no staff session but a portal one and sends the browser to /portal/dashboard, no drive screen and no file is
 // shown; the drive's API through the bff answers 401 to the portal session, with no file data. The portal session
 // itself still works. Screenshots: drive-portal-*.png.
 import type { BrowserContext, Page } from 'playwright-core';
@@ -45,7 +45,7 @@ driveStackPerFile(async (started) => {
 
 describe('a subcontractor’s portal session and the staff drive', () => {
   for (const path of ['/drive', '/drive/all', '/drive/trash']) {
-    it(`opening ${path} shows no drive screen: the staff app sends the browser to the sign-in page`, async () => {
+    it(`opening ${path} shows no drive screen: the staff app sends the portal session to /portal/dashboard`, async () => {
       const answers: string[] = [];
       const listen = (response: { url(): string; status(): number }) => {
         if (new URL(response.url()).pathname.startsWith('/api/drive/'))
@@ -54,9 +54,9 @@ describe('a subcontractor’s portal session and the staff drive', () => {
       portal.on('response', listen);
       try {
         await portal.goto(`${stack.baseUrl}${path}`);
-        await portal.waitForURL((url) => url.pathname === '/login');
-        expect(new URL(portal.url()).searchParams.get('returnTo')).toBe(path);
-        await visible(portal.getByText('Sign in to Workspace'));
+        await portal.waitForURL((url) => url.pathname === '/portal/dashboard');
+        await visible(portal.getByTestId('portal-subcontractor').getByText('Rita Roofing'));
+        expect(await portal.getByText('Sign in to Workspace').count()).toBe(0);
         expect(await portal.getByTestId('drive-toolbar').count()).toBe(0);
         expect(await portal.getByTestId('file-table').count()).toBe(0);
         expect(await portal.getByText(SECRET_FILE).count()).toBe(0);

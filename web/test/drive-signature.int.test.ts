@@ -75,8 +75,13 @@ async function drawOnPad(page: Page, modal: Locator, pad: Locator): Promise<void
     await modal.evaluate(
       (element) =>
         new Promise<void>((resolve) => {
+          // The test's TypeScript has no DOM library: the page's window, as much of it as is used here.
+          const page = globalThis as unknown as {
+            getComputedStyle(target: unknown): { opacity: string; transform: string };
+            requestAnimationFrame(callback: () => void): void;
+          };
           const settled = () => {
-            const style = getComputedStyle(element);
+            const style = page.getComputedStyle(element);
             return (
               style.opacity === '1' &&
               (style.transform === 'none' || style.transform === 'matrix(1, 0, 0, 1, 0, 0)')
@@ -84,7 +89,7 @@ async function drawOnPad(page: Page, modal: Locator, pad: Locator): Promise<void
           };
           const check = (): void => {
             if (settled()) resolve();
-            else requestAnimationFrame(check);
+            else page.requestAnimationFrame(check);
           };
           check();
         }),

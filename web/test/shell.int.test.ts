@@ -17,7 +17,7 @@ describe('staff app shell in Chromium', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
     const page = await context.newPage();
     await page.goto(baseUrl);
-    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' }).click();
     await signIn(page, 'admin@demo.test');
 
     const nav = page.getByRole('menu', { name: 'Modules' }).first();

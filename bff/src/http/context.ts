@@ -31,10 +31,15 @@ export interface BffContext {
     invite: RateLimiter;
     /** A portal subcontractor's invoice submissions. */
     portalSubmit: RateLimiter;
+    /** Requests for a fresh portal sign-in link: per e-mail address, and per client IP (15-minute windows). */
+    portalLinkAddress: RateLimiter;
+    portalLinkIp: RateLimiter;
     /** The public share links' calls (per client IP, and per user when signed in). */
     publicShares: RateLimiter;
     /** A staff user's client-side audit events (the web's audit_logEvent). */
     auditEvents: RateLimiter;
+    /** The public site's project requests (per client IP, per hour). */
+    projectRequests: RateLimiter;
   };
   /** The Server-Sent-Event streams this replica forwards, bound to their sessions and capped per user. */
   streams: SessionStreams;
@@ -62,8 +67,11 @@ export const CSRF_HEADER = 'x-csrf-token';
 export const CSRF_FAILED = 'Invalid or missing CSRF token.';
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Portal link redemption starts a session, so there is no token yet; it is rate limited instead (README). */
-const CSRF_EXEMPT = new Set(['POST /portal/session']);
+/**
+ * Portal link redemption starts a session and a sign-in link request comes before any, so there is no token yet;
+ * both are rate limited instead (README).
+ */
+const CSRF_EXEMPT = new Set(['POST /portal/session', 'POST /portal/sign-in-links']);
 
 /**
  * Calls anyone may make without a session (a public share link's passcode): never refused for CSRF. The service

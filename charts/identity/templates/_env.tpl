@@ -1,5 +1,6 @@
 {{/*
 identity's environment (ConfigMap): the shared base, PORTAL_LOGIN_URL derived from global.publicUrl when not set,
+CIS_URL (where requested portal sign-in links are sent through, ADR 0055) the cis of this release when not set,
 and the settings identity cannot start without. Secrets (DATABASE_URL,
 IDENTITY_ENCRYPTION_KEYS, INTERNAL_API_TOKEN, OIDC_CLIENT_SECRET) come from existingSecrets, never from here.
 */}}
@@ -8,6 +9,9 @@ IDENTITY_ENCRYPTION_KEYS, INTERNAL_API_TOKEN, OIDC_CLIENT_SECRET) come from exis
 {{- $publicUrl := (.Values.global).publicUrl | default "" | trimSuffix "/" -}}
 {{- if and (not (hasKey $env "PORTAL_LOGIN_URL")) $publicUrl -}}
 {{- $_ := set $env "PORTAL_LOGIN_URL" (printf "%s/portal-login" $publicUrl) -}}
+{{- end -}}
+{{- if not (hasKey $env "CIS_URL") -}}
+{{- $_ := set $env "CIS_URL" (printf "http://%s" (include "workspace-lib.siblingFullname" (dict "name" "cis" "context" .))) -}}
 {{- end -}}
 {{- include "workspace-lib.require" (dict "value" (get $env "OIDC_ISSUER_URL") "name" "env.OIDC_ISSUER_URL" "why" "the issuer URL of the default IdP" "context" .) -}}
 {{- include "workspace-lib.require" (dict "value" (get $env "OIDC_CLIENT_ID") "name" "env.OIDC_CLIENT_ID" "why" "identity's client id at the default IdP" "context" .) -}}

@@ -14,6 +14,7 @@ import { driveDocumentRoutes } from './http/drive-documents.routes.js';
 import { invoiceRoutes } from './http/invoices.routes.js';
 import { jobRoutes } from './http/jobs.routes.js';
 import { portalRoutes } from './http/portal.routes.js';
+import { signInLinkRoutes } from './http/sign-in-links.routes.js';
 import { returnPeriodRoutes } from './http/return-periods.routes.js';
 import { returnRoutes } from './http/returns.routes.js';
 import { settingsRoutes } from './http/settings.routes.js';
@@ -110,6 +111,7 @@ export function cisService(config: CisConfig, mailer: Mailer, seams: CisSeams = 
         { basePath: '/v1', api: dashboardRoutes(ready) },
         { basePath: '/v1', api: jobRoutes(ready, jobs) },
         { basePath: '/v1', api: portalRoutes(ready) },
+        { basePath: '/v1', api: signInLinkRoutes(ready) },
         { basePath: '/v1', api: driveDocumentRoutes(ready) },
       ];
       for (const mount of mounts) mount.api.router.use(auditFailures(ready));

@@ -20,6 +20,7 @@ import type { JWTVerifyGetKey } from 'jose';
 import pg from 'pg';
 import {
   demoSeed,
+  freePort,
   internalPost,
   signIn,
   startIdentityHarness,
@@ -65,7 +66,17 @@ export async function startCisHarness(
   options: { publicUrl?: string; clock?: ControlledClock } = {},
 ): Promise<CisHarness> {
   const clock = options.clock ?? new ControlledClock(new Date());
-  const identity = await startIdentityHarness(options.publicUrl ? { publicUrl: options.publicUrl } : {});
+  // cis's port is chosen first: identity sends the sign-in links subcontractors ask for through cis (ADR 0055).
+  const cisPort = await freePort();
+  const identity = await startIdentityHarness({
+    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    config: {
+      CIS_URL: `http://127.0.0.1:${cisPort}`,
+      PORTAL_LINK_REQUEST_POLL_MS: '200',
+      // A group of this run's own: this identity ends the portal sessions of this run's subcontractors.
+      PORTAL_ACCESS_CONSUMER_GROUP: `identity-portal-access-test-${randomBytes(4).toString('hex')}`,
+    },
+  });
   const sink = await startSmtpSink();
   const adminUrl = identity.database.adminUrl;
   const notificationRoles = await provisionNotificationSchema(adminUrl);
@@ -86,6 +97,7 @@ export async function startCisHarness(
   });
   const config = cisConfigSchema.parse({
     ...serviceTestEnv(cisRoles),
+    PORT: String(cisPort),
     CIS_ENCRYPTION_KEYS: `c1:${randomBytes(32).toString('base64')}`,
     CIS_IDENTIFIER_HASH_KEY: randomBytes(32).toString('base64'),
     IDENTITY_URL: identity.baseUrl,

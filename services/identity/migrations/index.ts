@@ -6,6 +6,7 @@ import { sessionHardening } from './004_session_hardening.js';
 import { userKeys } from './005_user_keys.js';
 import { rateLimits } from './006_rate_limits.js';
 import { ownerOnlyCleanup } from './007_owner_only_cleanup.js';
+import { portalLinkRequests } from './008_portal_link_requests.js';
 
 /**
  * identity's migrations in the order they apply. Append only: a new change is a new file, added at the end. A
@@ -19,4 +20,5 @@ export const identityMigrations: Migration[] = [
   userKeys,
   rateLimits,
   ownerOnlyCleanup,
+  portalLinkRequests,
 ];

@@ -46,6 +46,13 @@ export const identityConfigSchema = baseConfigSchema.extend({
   OIDC_DISCOVERY_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(3600),
   /** The consumer group that ends the portal access of subcontractors cis archives or deletes (one for all replicas). */
   PORTAL_ACCESS_CONSUMER_GROUP: z.string().min(1).default('identity-portal-access'),
+  /**
+   * The cis service, which sends the sign-in links subcontractors ask for (ADR 0055). Unset: requests are still
+   * answered the same but nothing is sent (a warning is logged for each).
+   */
+  CIS_URL: z.url().optional(),
+  /** How often each replica looks for queued sign-in link requests (and retries) besides its own wake-ups. */
+  PORTAL_LINK_REQUEST_POLL_MS: z.coerce.number().int().min(50).default(2_000),
   /** Lets openid-client talk to an IdP over plain http (the local dev IdP). Never on in production. */
   OIDC_ALLOW_HTTP: z
     .enum(['true', 'false'])

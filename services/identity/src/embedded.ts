@@ -20,6 +20,8 @@ export const embedded: EmbeddedService = {
       OIDC_CLIENT_SECRET: context.oidc.clientSecret,
       OIDC_ALLOW_HTTP: 'true',
       PORTAL_LOGIN_URL: `${context.publicUrl}/portal-login`,
+      // The sign-in links subcontractors ask for are sent through cis (ADR 0055).
+      CIS_URL: context.urlOf('cis'),
     });
     const definition = identityService(config);
     const running = await startService(definition, config, { bus: context.bus, logger: context.logger });

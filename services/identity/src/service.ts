@@ -1,4 +1,4 @@
-import { FieldCipher, type ApiRouter, type ServiceDefinition } from '@workspace/kit';
+import { FieldCipher, ServiceClient, type ApiRouter, type ServiceDefinition } from '@workspace/kit';
 import { identityEvents } from '@workspace/proto';
 import { identityMigrations } from '../migrations/index.js';
 import { httpPhotoFetcher, AvatarCache } from './commands/avatars.js';
@@ -27,6 +27,7 @@ import { usersRoutes } from './http/users.routes.js';
 import { AvatarCleanupWorker } from './workers/avatar-cleanup.worker.js';
 import { IdentityLiveHub } from './workers/live-hub.worker.js';
 import { IdentityMaintenance } from './workers/maintenance.worker.js';
+import { PortalLinkRequestWorker } from './workers/portal-link-requests.worker.js';
 
 export const IDENTITY_SCHEMA = 'identity';
 
@@ -56,6 +57,7 @@ export function identityService(config: IdentityConfig, seams: IdentitySeams = {
   let context: IdentityContext | undefined;
   let hub: IdentityLiveHub | undefined;
   let maintenance: IdentityMaintenance | undefined;
+  let linkRequests: PortalLinkRequestWorker | undefined;
   const current = () => {
     if (!context) throw new Error('identity has not started');
     return context;
@@ -100,7 +102,21 @@ export function identityService(config: IdentityConfig, seams: IdentitySeams = {
         rotateAfterMs: config.SIGNING_KEY_ROTATION_DAYS * 24 * 3600 * 1000,
       });
       const avatarCleanup = new AvatarCleanupWorker(avatars, deps.logger.child({ component: 'avatars' }));
-      return [...(hub ? [hub] : []), maintenance, avatarCleanup];
+      // The requested portal sign-in links are sent through cis (ADR 0055); without CIS_URL none are queued.
+      linkRequests = config.CIS_URL
+        ? new PortalLinkRequestWorker(
+            current(),
+            new ServiceClient({
+              service: 'cis',
+              baseUrl: config.CIS_URL,
+              timeoutMs: 10_000,
+              logger: deps.logger,
+            }),
+            config.PORTAL_LINK_REQUEST_POLL_MS,
+          )
+        : undefined;
+      if (!linkRequests) deps.logger.warn('CIS_URL is not set: requested portal sign-in links are not sent');
+      return [...(hub ? [hub] : []), maintenance, avatarCleanup, ...(linkRequests ? [linkRequests] : [])];
     },
     // Identity verifies the tokens it signs with its own public keys (reloaded when a token names a newer key).
     authKeys: () => current().signer.verificationKeys(),
@@ -109,7 +125,7 @@ export function identityService(config: IdentityConfig, seams: IdentitySeams = {
       const ctx = current();
       return [
         v1(authRoutes(ctx)),
-        v1(portalLinksRoutes(ctx)),
+        v1(portalLinksRoutes(ctx, () => linkRequests?.wake())),
         v1(metadataRoutes(ctx)),
         v1(meRoutes(ctx)),
         v1(tenantRoutes(ctx)),

@@ -11,6 +11,7 @@ const applied = [
   '005_user_keys',
   '006_rate_limits',
   '007_owner_only_cleanup',
+  '008_portal_link_requests',
 ];
 
 describe('identity migrations', () => {

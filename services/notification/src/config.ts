@@ -1,6 +1,6 @@
 import { baseConfigSchema, FieldCipher } from '@workspace/kit';
 import { z } from 'zod';
-import { isDomainName, parseMailbox } from './domain/addresses.js';
+import { isDomainName, isEmailAddress, parseMailbox } from './domain/addresses.js';
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0'])
@@ -51,6 +51,12 @@ export const notificationConfigSchema = baseConfigSchema
       .refine((domains) => domains.every(isDomainName), {
         message: 'Must be a comma-separated list of domain names, e.g. example.com,mail.example.org',
       }),
+    /** Where the public site's project requests are e-mailed (docs/site.md): the sales team's inbox. */
+    SALES_INBOX: z
+      .string()
+      .trim()
+      .default('sales@workspace.local')
+      .refine(isEmailAddress, 'Must be an e-mail address such as sales@example.com'),
     /** Waits before each retry: the n-th retry waits the n-th value (the last one repeats). */
     DELIVERY_BACKOFF_MS: millisecondsList.default([30_000, 120_000, 600_000, 3_600_000, 21_600_000]),
     /** Attempts in all (the first included) before an e-mail is marked failed. */

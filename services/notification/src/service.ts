@@ -10,6 +10,7 @@ import { notificationMigrations } from '../migrations/index.js';
 import type { NotificationConfig } from './config.js';
 import { smtpMailer, type Mailer } from './clients/smtp-mailer.js';
 import { notificationRoutes } from './http/emails.routes.js';
+import { projectRequestRoutes } from './http/project-requests.routes.js';
 import { DeliveryWorker } from './workers/delivery.worker.js';
 import { RetentionWorker } from './workers/retention.worker.js';
 
@@ -68,7 +69,10 @@ export function notificationService(
       workers = { delivery, retention };
       return Promise.resolve();
     },
-    routes: (deps) => notificationRoutes({ db: deps.db, cipher, config, delivery: current() }),
+    routes: (deps) => [
+      ...notificationRoutes({ db: deps.db, cipher, config, delivery: current() }),
+      ...projectRequestRoutes({ db: deps.db, cipher, config, delivery: current() }),
+    ],
     // The kit starts the workers with the service and stops them first at shutdown, before the pool closes.
     workers: () => [started().delivery, started().retention],
   };

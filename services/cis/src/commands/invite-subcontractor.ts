@@ -15,6 +15,7 @@ import {
 import type { Actor } from '../events/audit.js';
 import { assertValid, refused } from './problems.js';
 import { settingsOrDefaults } from './settings.js';
+import { signInPageLines } from './sign-in-links.js';
 import { assertNoDuplicate, guardingIdentity } from './subcontractor-identity.js';
 
 /** Who to invite: an existing subcontractor, or a new one made from the invitation's fields. */
@@ -170,6 +171,8 @@ export async function inviteSubcontractor(
         `Open the portal: ${link.magicLink}`,
         '',
         'The link expires in 15 minutes and can be used once.',
+        '',
+        ...signInPageLines(link.magicLink),
       ].join('\n'),
       category: 'portal-invite',
     })

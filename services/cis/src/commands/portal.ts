@@ -24,7 +24,7 @@ import { portalStatementPdf } from './statements.js';
  * not deleted): read on every portal call, so an edit, an archive or a delete ends access at once, before identity
  * has ended the session.
  */
-async function portalSubcontractor(
+export async function portalSubcontractor(
   trx: Knex.Transaction,
   subcontractorId: string,
 ): Promise<SubcontractorRecord> {
@@ -56,6 +56,22 @@ export function portalRecords(deps: CisDeps, tenantId: string, subcontractorId: 
       new StatementStore(trx).issuedOf(subcontractorId, PORTAL_STATEMENTS_MAX),
     ]);
     return { subcontractor, invoices, statements };
+  });
+}
+
+/**
+ * One of the subcontractor's own invoices (drafts excepted, as in its list); any other id (another subcontractor's,
+ * another tenant's, a draft, a deleted one) is 404 Invoice not found.
+ */
+export function portalInvoice(deps: CisDeps, tenantId: string, subcontractorId: string, invoiceId: string) {
+  return deps.inTenant(tenantId, async (trx) => {
+    await portalSubcontractor(trx, subcontractorId);
+    const invoice = z.uuid().safeParse(invoiceId).success
+      ? await new InvoiceStore(trx).find(invoiceId)
+      : undefined;
+    if (!invoice || invoice.subcontractorId !== subcontractorId || invoice.status === 'draft')
+      throw problems.notFound('Invoice not found');
+    return invoice;
   });
 }
 

@@ -22,8 +22,13 @@ import type {
 } from './invoices.schemas.js';
 import type { jobView, queuedJob } from './jobs.schemas.js';
 import type {
+  portalDashboardResponse,
+  portalInvoiceDetailResponse,
   portalInvoiceResponse,
+  portalProfileInput,
+  portalProfileResponse,
   portalRecordsResponse,
+  portalTaxYearResponse,
   rejectInvoiceBody,
   rejectInvoiceResponse,
 } from './portal.schemas.js';
@@ -187,6 +192,12 @@ export type Analytics = z.output<typeof analyticsResponse>;
 export type PortalRecords = z.output<typeof portalRecordsResponse>;
 /** POST /v1/portal/invoices. */
 export type PortalSubmission = z.output<typeof portalInvoiceResponse>;
+/** The portal's pages (docs/portal.md). */
+export type PortalDashboard = z.output<typeof portalDashboardResponse>;
+export type PortalInvoiceDetail = z.output<typeof portalInvoiceDetailResponse>;
+export type PortalProfile = z.output<typeof portalProfileResponse>['subcontractor'];
+export type PortalProfileInput = z.input<typeof portalProfileInput>;
+export type PortalTaxYear = z.output<typeof portalTaxYearResponse>;
 /** POST /v1/invoices/:id/reject (staff). */
 export type RejectInvoiceInput = z.input<typeof rejectInvoiceBody>;
 export type RejectInvoiceResult = z.output<typeof rejectInvoiceResponse>;

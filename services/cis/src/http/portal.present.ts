@@ -4,7 +4,9 @@ import type { StatementRecord } from '../db/statements.store.js';
 import type { SubcontractorRecord } from '../db/subcontractors.store.js';
 import { presentInvoice } from './invoices.present.js';
 import type {
+  portalDashboardResponse,
   portalInvoice,
+  portalProfile,
   portalInvoiceResponse,
   portalRecordsResponse,
   rejectInvoiceResponse,
@@ -12,7 +14,7 @@ import type {
 import { presentStatement } from './statements.present.js';
 
 /** What the portal shows of an invoice: no one else's data, no staff fields. */
-function presentPortalInvoice(row: InvoiceRecord): z.input<typeof portalInvoice> {
+export function presentPortalInvoice(row: InvoiceRecord): z.input<typeof portalInvoice> {
   const view = presentInvoice(row);
   return {
     id: view.id,
@@ -72,4 +74,39 @@ export const presentRejection = (outcome: {
 }): z.input<typeof rejectInvoiceResponse> => ({
   invoice: presentInvoice(outcome.invoice),
   emailSent: outcome.emailSent,
+});
+
+export const presentPortalDashboard = (dashboard: {
+  taxMonth: string;
+  paid: { grossP: number; cisDeductionP: number; netP: number; invoices: number };
+  awaitingApproval: InvoiceRecord[];
+  latestStatement: StatementRecord | null;
+}): z.input<typeof portalDashboardResponse> => ({
+  taxMonth: dashboard.taxMonth,
+  paid: dashboard.paid,
+  awaitingApproval: dashboard.awaitingApproval.map(presentPortalInvoice),
+  latestStatement: dashboard.latestStatement ? presentStatement(dashboard.latestStatement) : null,
+});
+
+/** Their own record: identifiers masked only, no staff fields (notes, who verified, consents, archive). */
+export const presentPortalProfile = (row: SubcontractorRecord): z.input<typeof portalProfile> => ({
+  id: row.id,
+  type: row.type,
+  name: row.name,
+  utrMasked: row.utrMasked,
+  ninoMasked: row.ninoMasked,
+  companyNumber: row.companyNumber,
+  vatNumber: row.vatNumber,
+  email: row.email,
+  phone: row.phone,
+  mobile: row.mobile,
+  registeredAddress: row.registeredAddress,
+  tradingAddress: row.tradingAddress,
+  tradingAddressSameAsRegistered: row.tradingAddressSameAsRegistered,
+  detailsIncomplete: row.detailsIncomplete,
+  verification: {
+    status: row.verificationStatus,
+    rate: row.verificationRate,
+    verifiedDate: row.verifiedDate,
+  },
 });

@@ -1,7 +1,11 @@
 import { ApiRouter, problems, type RequestContext } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
 import { taxMonthFilePart } from '../domain/index.js';
+import { portalDashboard } from '../commands/portal-dashboard.js';
+import { portalProfile, updatePortalProfile } from '../commands/portal-profile.js';
+import { portalTaxYear } from '../commands/portal-tax-year.js';
 import {
+  portalInvoice,
   portalRecords,
   portalStatement,
   rejectPortalInvoice,
@@ -9,9 +13,23 @@ import {
 } from '../commands/portal.js';
 import { idParam, statementIdParam } from './common.schemas.js';
 import { sendDocument } from './http-helpers.js';
-import { presentPortalRecords, presentPortalSubmission, presentRejection } from './portal.present.js';
 import {
+  presentPortalDashboard,
+  presentPortalInvoice,
+  presentPortalProfile,
+  presentPortalRecords,
+  presentPortalSubmission,
+  presentRejection,
+} from './portal.present.js';
+import { presentStatement } from './statements.present.js';
+import {
+  portalDashboardResponse,
+  portalInvoiceDetailResponse,
   portalInvoiceInput,
+  portalProfileInput,
+  portalProfileResponse,
+  portalTaxYearQuery,
+  portalTaxYearResponse,
   portalInvoiceResponse,
   portalRecordsResponse,
   rejectInvoiceBody,
@@ -87,6 +105,80 @@ export function portalRoutes(deps: CisDeps): ApiRouter {
           filename: `cis-statement-${taxMonthFilePart(taxMonth)}.pdf`,
           body: pdf,
         });
+      },
+    })
+    .route({
+      method: 'get',
+      path: '/portal/dashboard',
+      summary:
+        'The portal dashboard: this tax month’s gross, deduction and net paid, invoices awaiting approval, the latest statement',
+      portal: true,
+      scopes: ['portal.self'],
+      responses: { 200: { description: 'The dashboard', schema: portalDashboardResponse } },
+      handler: async ({ ctx }) =>
+        presentPortalDashboard(await portalDashboard(deps, ctx.tenantId, ownSubcontractor(ctx))),
+    })
+    .route({
+      method: 'get',
+      path: '/portal/invoices/:id',
+      summary: 'One of the subcontractor’s own invoices (any other id: 404)',
+      portal: true,
+      scopes: ['portal.self'],
+      request: { params: idParam },
+      responses: { 200: { description: 'The invoice', schema: portalInvoiceDetailResponse } },
+      handler: async ({ ctx, params }) => ({
+        invoice: presentPortalInvoice(
+          await portalInvoice(deps, ctx.tenantId, ownSubcontractor(ctx), params.id),
+        ),
+      }),
+    })
+    .route({
+      method: 'get',
+      path: '/portal/subcontractors/:id',
+      summary:
+        'The subcontractor’s own record (UTR and NINO masked, verification status and rate; any other id: 404)',
+      portal: true,
+      scopes: ['portal.self'],
+      request: { params: idParam },
+      responses: { 200: { description: 'Their profile', schema: portalProfileResponse } },
+      handler: async ({ ctx, params }) => ({
+        subcontractor: presentPortalProfile(
+          await portalProfile(deps, ctx.tenantId, ownSubcontractor(ctx), params.id),
+        ),
+      }),
+    })
+    .route({
+      method: 'put',
+      path: '/portal/subcontractors/:id',
+      summary:
+        'The subcontractor changes their phone, mobile and addresses (audited as cis.subcontractor.updated by portal:<id>; any other id: 404)',
+      portal: true,
+      scopes: ['portal.self'],
+      request: { params: idParam, body: portalProfileInput },
+      responses: { 200: { description: 'Saved', schema: portalProfileResponse } },
+      handler: async ({ ctx, params, body }) => ({
+        subcontractor: presentPortalProfile(
+          await updatePortalProfile(deps, ctx, ownSubcontractor(ctx), params.id, body),
+        ),
+      }),
+    })
+    .route({
+      method: 'get',
+      path: '/portal/tax-year',
+      summary:
+        'A tax year of the subcontractor’s payments and deductions per month with every statement issued for it (the current one by default)',
+      portal: true,
+      scopes: ['portal.self'],
+      request: { query: portalTaxYearQuery },
+      responses: { 200: { description: 'The tax year', schema: portalTaxYearResponse } },
+      handler: async ({ ctx, query }) => {
+        const { year, statements } = await portalTaxYear(
+          deps,
+          ctx.tenantId,
+          ownSubcontractor(ctx),
+          query.taxYear,
+        );
+        return { ...year, statements: statements.map(presentStatement) };
       },
     });
 }

@@ -1,4 +1,5 @@
 import { ApiRouter } from '@workspace/kit';
+import { requestPortalLink } from '../commands/portal-link-requests.js';
 import {
   createPortalLink,
   redeemPortalLink,
@@ -8,6 +9,8 @@ import type { IdentityContext } from '../context.js';
 import { internalOnly } from './internal.js';
 import { presentPortalLink } from './portal-links.present.js';
 import {
+  linkRequestBody,
+  linkRequestView,
   portalLinkView,
   portalSessionView,
   redeemBody,
@@ -16,8 +19,31 @@ import {
 } from './portal-links.schemas.js';
 
 /** Portal access: magic links (created by staff, redeemed through the bff) and their revocation. */
-export function portalLinksRoutes(context: IdentityContext): ApiRouter {
+export function portalLinksRoutes(context: IdentityContext, queued: () => void = () => {}): ApiRouter {
   return new ApiRouter()
+    .route({
+      method: 'post',
+      path: '/portal/link-requests',
+      summary:
+        'Queue a subcontractor’s request for a fresh sign-in link (bff only): the same answer for every address and tenant; the link is e-mailed only to a subcontractor of that tenant with portal access',
+      public: true,
+      guard: internalOnly(context.config.INTERNAL_API_TOKEN),
+      status: 202,
+      request: { body: linkRequestBody },
+      responses: { 202: { description: 'Queued (or nothing to send)', schema: linkRequestView } },
+      handler: async ({ body }) => {
+        if (!context.config.CIS_URL) {
+          context.logger.warn(
+            { tenantId: body.tenantId },
+            'portal sign-in link not sent: CIS_URL is not set',
+          );
+        } else {
+          await requestPortalLink(context, body);
+          queued();
+        }
+        return { accepted: true as const };
+      },
+    })
     .route({
       method: 'post',
       path: '/portal/links/redeem',

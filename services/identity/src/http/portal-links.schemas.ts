@@ -20,3 +20,11 @@ export const portalSessionView = z.object({
 });
 
 export const revokedView = z.object({ revoked: z.number().int(), linksExpired: z.number().int() });
+
+/** A subcontractor's request for a fresh sign-in link (from the bff, which rate limits it). */
+export const linkRequestBody = z.object({
+  tenantId,
+  email: z.email('Enter a valid email address').max(254),
+});
+
+export const linkRequestView = z.object({ accepted: z.literal(true) });

@@ -370,7 +370,12 @@ export function Shell(): ReactNode {
   useEffect(() => {
     if (error && 'status' in error && error.status === 401) {
       const returnTo = window.location.pathname + window.location.search;
-      window.location.assign(`/login?returnTo=${encodeURIComponent(returnTo)}`);
+      // A subcontractor's portal session (no staff session) belongs in the portal, not on the staff sign-in page.
+      void fetch('/api/portal/session', { credentials: 'same-origin' }).then((portal) => {
+        window.location.assign(
+          portal.ok ? '/portal/dashboard' : `/login?returnTo=${encodeURIComponent(returnTo)}`,
+        );
+      });
     }
   }, [error]);
 
