@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Debian packages the tests need beyond Node: xmllint (package libxml2-utils) validates the CIS300 return
 # XML against HMRC's schema (services/cis/test/documents/cis300-xml.test.ts); qpdf checks and pdftotext (package
-# poppler-utils) reads the drive's stamped PDFs (services/drive/test/signatures.int.test.ts).
+# poppler-utils) reads the drive's stamped PDFs (services/drive/test/signatures.int.test.ts); kcat, an independent
+# Kafka client, reads audit.v1 as an auditor would (services/audit/test/kcat.int.test.ts).
 # shellcheck source=lib.sh source-path=SCRIPTDIR
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -24,4 +25,11 @@ if ! command -v pdftotext >/dev/null 2>&1; then
   apt_install pdftotext poppler-utils "the drive's signature tests"
   command -v pdftotext >/dev/null 2>&1 || die "poppler-utils installed but pdftotext is not on the PATH."
   log "pdftotext ready"
+fi
+
+if ! command -v kcat >/dev/null 2>&1; then
+  log "installing Debian's kcat for the audit stream test"
+  apt_install kcat kcat "the audit stream test"
+  command -v kcat >/dev/null 2>&1 || die "kcat installed but not on the PATH."
+  log "kcat ready"
 fi

@@ -92,6 +92,21 @@ describe('audit ingest', () => {
       payload: { targetType: 'invoice', status: 'approved', grossPence: '120000', succeeded: '0' },
     });
     expect(entry?.hash).toMatch(/^[0-9a-f]{64}$/);
+    // WS-225: the stored record's keys (tenantId, action, targetId, payload), as the database holds them.
+    const rows = await h.adminSql(
+      'SELECT tenant_id, action, target_id, actor_id, source_event_id, payload FROM audit_entries WHERE source_event_id = $1',
+      [id],
+    );
+    expect(rows).toEqual([
+      {
+        tenant_id: tenantId,
+        action: 'cis.invoice.approved',
+        target_id: 'inv-1',
+        actor_id: 'user-1',
+        source_event_id: id,
+        payload: { targetType: 'invoice', status: 'approved', grossPence: '120000', succeeded: '0' },
+      },
+    ]);
 
     const record = await eventually(
       () => Promise.resolve(reader.ofTenant(tenantId)[0]),

@@ -47,8 +47,6 @@ export async function appendEntry(
 ): Promise<{ entry: AuditEntry; stored: boolean }> {
   const store = new EntriesStore(trx);
   const head = await store.lockHead(tenantId, GENESIS_HASH);
-  const existing = await store.bySourceEvent(tenantId, draft.sourceEventId);
-  if (existing) return { entry: existing, stored: false };
   const unhashed = {
     ...draft,
     tenantId,
@@ -60,7 +58,11 @@ export async function appendEntry(
     prevHash: head.hash,
   };
   const entry: AuditEntry = { ...unhashed, hash: entryHash(unhashed) };
-  await store.append(entry);
+  if (!(await store.append(entry))) {
+    const existing = await store.bySourceEvent(tenantId, draft.sourceEventId);
+    if (!existing) throw new Error(`audit entry of ${draft.sourceEventId} neither stored nor found`);
+    return { entry: existing, stored: false };
+  }
   await recordEvent(
     trx,
     deps.source,

@@ -42,14 +42,15 @@ export class EntriesStore {
    * before it, so two appends can never take the same seq or prevHash. Made (seq 0) on the tenant's first entry.
    */
   async lockHead(tenantId: string, genesis: string): Promise<{ seq: number; hash: string }> {
-    await this.trx('audit_heads')
-      .insert({ tenant_id: tenantId, seq: 0, hash: genesis })
-      .onConflict('tenant_id')
-      .ignore();
-    const row = await this.trx('audit_heads')
-      .where({ tenant_id: tenantId })
-      .forUpdate()
-      .first<{ seq: string; hash: string } | undefined>('seq', 'hash');
+    // One statement: made on the tenant's first entry, otherwise "updated" to itself, which locks the row and
+    // answers its values.
+    const result = await this.trx.raw<{ rows: { seq: string; hash: string }[] }>(
+      `INSERT INTO audit_heads (tenant_id, seq, hash) VALUES (?, 0, ?)
+       ON CONFLICT (tenant_id) DO UPDATE SET tenant_id = audit_heads.tenant_id
+       RETURNING seq, hash`,
+      [tenantId, genesis],
+    );
+    const row = result.rows[0];
     if (!row) throw new Error(`audit head of ${tenantId} not readable`);
     return { seq: Number(row.seq), hash: row.hash };
   }
@@ -68,28 +69,38 @@ export class EntriesStore {
     return row && toEntry(row);
   }
 
-  /** Appends the entry and moves the head to it (the caller holds the head's lock). */
-  async append(entry: AuditEntry): Promise<void> {
-    await this.trx('audit_entries').insert({
-      tenant_id: entry.tenantId,
-      seq: entry.seq,
-      id: entry.id,
-      action: entry.action,
-      module: entry.module,
-      source: entry.source,
-      target_id: entry.targetId,
-      actor_id: entry.actorId,
-      occurred_at: entry.occurredAt,
-      recorded_at: entry.recordedAt,
-      source_event_id: entry.sourceEventId,
-      payload: JSON.stringify(entry.payload),
-      prev_hash: entry.prevHash,
-      hash: entry.hash,
-    });
+  /**
+   * Appends the entry and moves the head to it (the caller holds the head's lock); false, changing nothing, when the
+   * tenant already has an entry for the same source event.
+   */
+  async append(entry: AuditEntry): Promise<boolean> {
+    const inserted = await this.trx('audit_entries')
+      .insert({
+        tenant_id: entry.tenantId,
+        seq: entry.seq,
+        id: entry.id,
+        action: entry.action,
+        module: entry.module,
+        source: entry.source,
+        target_id: entry.targetId,
+        actor_id: entry.actorId,
+        occurred_at: entry.occurredAt,
+        recorded_at: entry.recordedAt,
+        source_event_id: entry.sourceEventId,
+        payload: JSON.stringify(entry.payload),
+        prev_hash: entry.prevHash,
+        hash: entry.hash,
+      })
+      .onConflict(['tenant_id', 'source_event_id'])
+      .ignore()
+      .returning('seq');
+    if (inserted.length === 0) return false;
     await this.trx('audit_heads')
       .where({ tenant_id: entry.tenantId })
       .update({ seq: entry.seq, hash: entry.hash, updated_at: entry.recordedAt });
-    await this.trx('audit_tenants').insert({ tenant_id: entry.tenantId }).onConflict('tenant_id').ignore();
+    if (entry.seq === 1)
+      await this.trx('audit_tenants').insert({ tenant_id: entry.tenantId }).onConflict('tenant_id').ignore();
+    return true;
   }
 
   /** Entries after `afterSeq` in seq order, `limit` of them (verification and the export read the chain so). */

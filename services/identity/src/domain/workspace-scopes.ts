@@ -27,7 +27,12 @@ export const workspaceScopes = {
     },
     // Issue 15: the tenant's auditor reads the whole audit trail (every module's entries; docs/audit.md). A module's
     // own audit scope (cis.audit.read, drive.audit.read) reads that module's entries only.
-    { scope: 'audit.read', module: 'audit', kind: 'coarse', description: "read the organisation's audit trail" },
+    {
+      scope: 'audit.read',
+      module: 'audit',
+      kind: 'coarse',
+      description: "read the organisation's audit trail",
+    },
 
     { scope: '*', module: 'system', kind: 'global', description: 'do everything' },
     { scope: 'system.superadmin', module: 'system', kind: 'global', description: 'administer the platform' },
