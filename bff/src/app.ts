@@ -349,6 +349,32 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
     },
     {
       basePath: '/api',
+      // The signed-in user's own in-app notifications (the bell, ADR 0052): /api/notification/* goes to the service's
+      // /v1/notifications/* only, with the user's token; its e-mail API stays for services (internal token) alone.
+      api: serviceProxy(context, {
+        service: 'notification',
+        client: notification('/v1/notifications'),
+        forward: {
+          prefix: 'notification',
+          routes: [
+            {
+              method: 'get',
+              path: '',
+              summary: "The signed-in user's notifications, newest first, with the unread count",
+            },
+            {
+              method: 'get',
+              path: '/stream',
+              summary:
+                "Live changes of the signed-in user's notifications (Server-Sent Events from notification)",
+              stream: true,
+            },
+          ],
+        },
+      }),
+    },
+    {
+      basePath: '/api',
       api: serviceProxy(context, {
         service: 'live',
         client: new ServiceClient({

@@ -163,8 +163,10 @@ export function serviceProxy(context: BffContext, options: ServiceProxyOptions):
       throw new HttpProblem(503, 'unavailable', `The ${options.service} service is not available.`);
     const streaming = route.stream === true;
     const hungUp = new AbortController();
-    req.on('close', () => {
-      hungUp.abort();
+    // The browser hung up before the answer was complete. (The request's own 'close' is no sign of it: it fires as
+    // soon as a body has been read, which aborted a write forwarded without an await before this point.)
+    res.on('close', () => {
+      if (!res.writableFinished) hungUp.abort();
     });
     const release = streaming
       ? context.streams.add(

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { eventually } from '@workspace/kit/testing';
 import { entryHash } from '../src/chain/hash.js';
 import { checkpointTenant } from '../src/commands/checkpoints.js';
+import { checkpointWorker } from '../src/workers/chain.workers.js';
 import {
   AuditTopicReader,
   startAuditHarness,
@@ -77,6 +78,45 @@ describe('the checkpoint key', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ algorithm: 'ed25519', publicKeyPem: h.publicKeyPem });
     expect(answer.body.keyId).toMatch(/^[0-9a-f]{16}$/);
+  });
+});
+
+describe('the checkpoint worker', () => {
+  it('signs each tenant’s moved head on its schedule, once per head', async () => {
+    const tenantId = testTenant();
+    const token = await h.token([], tenantId);
+    expect(
+      (await h.call(token, 'POST', '/client-events', { action: 'cis.error', targetId: 'page-1' })).status,
+    ).toBe(202);
+    const deps = h.definition.deps();
+    const worker = checkpointWorker({
+      ...deps,
+      config: { ...deps.config, AUDIT_CHECKPOINT_INTERVAL_MS: 200 },
+    });
+    worker.start();
+    try {
+      const signed = await eventually(
+        async () => {
+          const rows = await h.adminSql<{ seq: number; signature: string }>(
+            'SELECT seq, signature FROM audit_checkpoints WHERE tenant_id = $1',
+            [tenantId],
+          );
+          return rows.length > 0 ? rows : undefined;
+        },
+        30_000,
+        'a checkpoint of the tenant',
+      );
+      expect(signed).toEqual([{ seq: 1, signature: expect.any(String) }]);
+      const [checked] = await h.adminSql<{ n: number }>(
+        'SELECT count(*)::int AS n FROM audit_tenants WHERE tenant_id = $1 AND checkpointed_at IS NOT NULL',
+        [tenantId],
+      );
+      expect(checked?.n).toBe(1);
+    } finally {
+      await worker.stop();
+    }
+    // The head did not move: no second checkpoint of seq 1.
+    expect(await checkpointTenant(deps, tenantId)).toBeUndefined();
   });
 });
 

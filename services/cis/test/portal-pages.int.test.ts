@@ -5,6 +5,7 @@
 import { eventually } from '@workspace/kit/testing';
 import {
   adminQuery,
+  ALL_CIS_SCOPES,
   createSubcontractor,
   drainJobQueue,
   invoiceBody,
@@ -146,6 +147,21 @@ describe('a portal session reads only its own data', () => {
       [benId],
     );
     expect(ben).toMatchObject({ phone: '07700900123', registered_address: { line1: '1 High Street' } });
+  });
+
+  it('answers 404 for another tenant’s subcontractor and invoice, even by their ids', async () => {
+    const acme = await h.token(ALL_CIS_SCOPES, 'acme');
+    expect((await h.call(acme, 'PUT', '/settings', settingsBody())).status).toBe(200);
+    const acmeSub = await createSubcontractor(h, acme, { name: 'Aaron Acme' });
+    const created = await h.call(acme, 'POST', '/invoices', invoiceBody(acmeSub, { invoiceNumber: 'AC-1' }));
+    expect(created.status).toBe(201);
+    const acmeInvoice = (created.body.invoice as { id: string }).id;
+    expect((await h.call(acme, 'POST', '/invoices/approve', { ids: [acmeInvoice] })).status).toBe(200);
+    const invoice = await h.call(rita, 'GET', `/portal/invoices/${acmeInvoice}`);
+    expect([invoice.status, invoice.body.detail]).toEqual([404, 'Invoice not found']);
+    const profile = await h.call(rita, 'GET', `/portal/subcontractors/${acmeSub}`);
+    expect([profile.status, profile.body.detail]).toEqual([404, 'Subcontractor not found']);
+    expect(invoice.text + profile.text).not.toContain('Acme');
   });
 
   it('refuses a staff token on the portal’s pages', async () => {

@@ -1,4 +1,4 @@
-import { Alert, Button, Layout, Result, Spin, Typography } from 'antd';
+import { Alert, Button, Layout, Result, Spin, theme, Typography } from 'antd';
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import { NavLink, Outlet } from 'react-router';
 import type { PortalRecords } from '@workspace/cis/contract';
@@ -73,7 +73,7 @@ export function PortalShell() {
         status="info"
         title="Your portal session has ended"
         subTitle="Ask your contractor for a new sign-in link."
-        extra={<Button href="/portal-login">Sign in again</Button>}
+        extra={<Button href="/portal-login?ended=1">Sign in again</Button>}
       />
     );
   }
@@ -183,6 +183,7 @@ function PortalHeader({
 }
 
 function PortalNav() {
+  const { token } = theme.useToken();
   return (
     <nav
       aria-label="Portal"
@@ -192,8 +193,8 @@ function PortalNav() {
         flexWrap: 'wrap',
         gap: 4,
         padding: '8px clamp(8px, 4vw, 48px)',
-        background: 'var(--portal-nav-bg, #fff)',
-        borderBottom: '1px solid #f0f0f0',
+        background: token.colorBgContainer,
+        borderBottom: `1px solid ${token.colorBorderSecondary}`,
       }}
     >
       {PORTAL_PAGES.map((page) => (
@@ -202,11 +203,11 @@ function PortalNav() {
           to={page.path}
           style={({ isActive }) => ({
             padding: '6px 10px',
-            borderRadius: 6,
+            borderRadius: token.borderRadius,
             textDecoration: 'none',
             fontWeight: isActive ? 600 : 400,
-            background: isActive ? '#e6f4ff' : 'transparent',
-            color: isActive ? '#0958d9' : 'inherit',
+            background: isActive ? token.colorPrimaryBg : 'transparent',
+            color: isActive ? token.colorPrimary : token.colorText,
           })}
         >
           {page.label}

@@ -47,8 +47,10 @@ import { AppearanceSettings } from '../settings/AppearanceSettings';
 import { ColourSettings } from '../settings/ColourSettings';
 import { LogoSettings } from '../settings/LogoSettings';
 import { OrganisationSettings } from '../settings/OrganisationSettings';
+import { NotificationsPage } from '../notifications/NotificationsPage';
 import { AppFooter } from './AppFooter';
 import { moduleIcons } from './moduleIcons';
+import { NotificationBell } from './NotificationBell';
 import { StatusPicker } from './StatusPicker';
 import { TenantLogo } from './TenantLogo';
 import { useLiveUpdates } from './useLiveUpdates';
@@ -223,6 +225,7 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
         <div style={{ flex: 1 }} />
       )}
       <Space size={compact ? 4 : 'small'} style={{ flexShrink: 0 }}>
+        <NotificationBell uid={session.user.uid} compact={compact} />
         <StatusPicker
           uid={session.user.uid}
           name={session.user.displayName || session.user.email}
@@ -306,6 +309,14 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
           element={
             <ModuleErrorBoundary key="settings-logo" onRetry={retry} module="Settings">
               <LogoSettings session={session} />
+            </ModuleErrorBoundary>
+          }
+        />
+        <Route
+          path="/notifications"
+          element={
+            <ModuleErrorBoundary key="notifications" onRetry={retry} module="Notifications">
+              <NotificationsPage />
             </ModuleErrorBoundary>
           }
         />

@@ -196,9 +196,11 @@ function DeductionPreview({
       style={{ marginBottom: 16 }}
     >
       {calculated === null || calculated.errors.length > 0 ? (
+        // What is wrong with the amounts is said under their fields; here only what the preview waits for.
         <Typography.Text type="secondary" data-testid="portal-preview-empty">
-          {calculated?.errors[0] ??
-            'Enter the gross amount to see the deduction and what you will be paid before you submit.'}
+          {calculated === null && !invalid
+            ? 'Enter the gross amount to see the deduction and what you will be paid before you submit.'
+            : 'The deduction and what you will be paid appear once the amounts are valid.'}
         </Typography.Text>
       ) : (
         <Descriptions column={1} size="small">
