@@ -593,6 +593,14 @@ describe('HTTP surface', () => {
         'POST /api/public/project-requests',
         // The colleague directory (Share File, Create Shared Drive).
         'GET /api/users/directory',
+        // The audit service (docs/audit.md "The audit screen"): its API with the staff token, the live entries'
+        // stream, and audit_logEvent (client events, rate limited per user).
+        'GET /api/audit/*path',
+        'POST /api/audit/*path',
+        'PUT /api/audit/*path',
+        'DELETE /api/audit/*path',
+        'GET /api/audit/entries/stream',
+        'POST /api/audit/client-events',
       ].sort(),
     );
   });
