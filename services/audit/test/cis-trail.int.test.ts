@@ -240,4 +240,36 @@ describe('cis actions in the audit trail', () => {
     }, 60_000);
     expectOneEntryPerAction(entries, ids);
   });
+
+  it("cis's deadline notice (issue 15): a deadline told by the daily scan is one entry of the cis trail", async () => {
+    expect((await cis.call(admin, 'PUT', '/settings', settingsBody())).status).toBe(200);
+    // 18 January 2027 (cis's business clock): the return of the month ending 5 January 2027 is due tomorrow.
+    cis.clock.set(new Date('2027-01-18T09:00:00Z'));
+    try {
+      await cis.definition.deadlineScan().runOnce();
+    } finally {
+      cis.clock.set(new Date());
+    }
+    const [told] = await adminQuery(
+      cis,
+      `SELECT event_id FROM cis.outbox WHERE type = 'cis.deadline.alerted' AND tenant_id = 'demo'
+         AND payload->>'taxMonth' = '2026-12' AND payload->>'kind' = 'filing'`,
+    );
+    expect(told).toBeDefined();
+    const entry = await eventually(
+      async () =>
+        (await entriesOf(h, 'demo', '&action=cis.deadline.alerted')).find(
+          (item) => item.sourceEventId === told?.event_id,
+        ),
+      60_000,
+      'cis.deadline.alerted in the audit trail',
+    );
+    expect(entry).toMatchObject({ module: 'cis', targetId: '2026-12', actorId: 'system' });
+    expect(entry.payload).toMatchObject({
+      taxMonth: '2026-12',
+      kind: 'filing',
+      state: 'due',
+      dueDate: '2027-01-19',
+    });
+  });
 });
