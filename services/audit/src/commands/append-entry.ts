@@ -1,4 +1,4 @@
-import { notifyAll, recordEvent, type Knex } from '@workspace/kit';
+import { notifyAll, recordEvents, type Knex } from '@workspace/kit';
 import { auditEvents } from '@workspace/proto';
 import { randomUUID } from 'node:crypto';
 import type { AuditDeps } from '../audit-deps.js';
@@ -52,9 +52,9 @@ export async function appendEntry(
  * once (FOR UPDATE), so appends of one tenant follow each other and seq and prevHash never fork; leaves out the
  * drafts whose source event the tenant already has (or that repeat one earlier in `drafts`), chains the others from
  * the head, stores them with their hashes in one statement, moves the head, and records each on audit.v1 through the
- * outbox, in seq order, all in the one transaction. A failure throws and rolls everything back: the consumer then
- * retries the events, so nothing is dropped or skipped. Answers one result per draft (a repeat gets the entry stored
- * for its source event, `stored` false).
+ * outbox (one statement, in seq order), all in the one transaction. A failure throws and rolls everything back:
+ * the consumer then retries the events, so nothing is dropped or skipped. Answers one result per draft (a repeat
+ * gets the entry stored for its source event, `stored` false).
  */
 export async function appendEntries(
   deps: AuditDeps,
@@ -91,21 +91,19 @@ export async function appendEntries(
     return { entry, stored: true };
   });
   await store.appendAll(appended);
-  for (const entry of appended) {
-    await recordEvent(
-      trx,
-      deps.source,
-      auditEvents.entryRecorded,
-      {
-        tenantId,
-        aggregateId: AUDIT_LOG_KEY,
-        subject: String(entry.seq),
-        data: entryRecord(entry),
-        occurredAt: entry.recordedAt,
-      },
-      { sensitiveText: 'mask' },
-    );
-  }
+  await recordEvents(
+    trx,
+    deps.source,
+    auditEvents.entryRecorded,
+    appended.map((entry) => ({
+      tenantId,
+      aggregateId: AUDIT_LOG_KEY,
+      subject: String(entry.seq),
+      data: entryRecord(entry),
+      occurredAt: entry.recordedAt,
+    })),
+    { sensitiveText: 'mask' },
+  );
   await notifyAll(
     trx,
     ENTRIES_CHANNEL,
