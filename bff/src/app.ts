@@ -139,6 +139,7 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
       invite: limiter('invite', config.INVITE_RATE_LIMIT_PER_MINUTE),
       portalSubmit: limiter('portal-submit', config.PORTAL_SUBMIT_RATE_LIMIT_PER_MINUTE),
       publicShares: limiter('public-shares', config.PUBLIC_SHARE_RATE_LIMIT_PER_MINUTE),
+      auditEvents: limiter('audit-events', config.AUDIT_EVENT_RATE_LIMIT_PER_MINUTE),
       projectRequests: limiter('project-requests', config.PROJECT_REQUEST_RATE_LIMIT_PER_HOUR, 3_600_000),
       portalLinkAddress: limiter(
         'portal-link-address',
@@ -176,6 +177,16 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
       ? new ServiceClient({
           service: 'drive',
           baseUrl: `${config.DRIVE_URL}${path}`,
+          timeoutMs: config.SERVICE_TIMEOUT_MS,
+          logger,
+        })
+      : undefined;
+
+  const audit = (path: string) =>
+    config.AUDIT_URL
+      ? new ServiceClient({
+          service: 'audit',
+          baseUrl: `${config.AUDIT_URL}${path}`,
           timeoutMs: config.SERVICE_TIMEOUT_MS,
           logger,
         })
@@ -306,6 +317,60 @@ export function createBff(config: BffConfig, deps: BffDeps = {}): Bff {
         session: 'public',
         rateLimit: context.limits.publicShares,
         forward: { prefix: 'public/shares' },
+      }),
+    },
+    {
+      basePath: '/api',
+      // The audit screen (entries, CSV, live entries, verify) and the web's audit_logEvent; the audit service checks
+      // the read scopes and takes tenant and actor from the token (docs/audit.md "The audit screen").
+      api: serviceProxy(context, {
+        service: 'audit',
+        client: audit('/v1'),
+        forward: {
+          prefix: 'audit',
+          routes: [
+            {
+              method: 'post',
+              path: '/client-events',
+              summary:
+                "audit_logEvent: a client-side action { action, targetId, payload } written to the tenant's audit trail (tenant and actor from the session); 202 { accepted, id }",
+              rateLimit: context.limits.auditEvents,
+            },
+            {
+              method: 'get',
+              path: '/entries/stream',
+              summary:
+                "New entries of the tenant's audit trail as they are stored (Server-Sent Events from audit)",
+              stream: true,
+            },
+          ],
+        },
+      }),
+    },
+    {
+      basePath: '/api',
+      // The signed-in user's own in-app notifications (the bell, ADR 0052): /api/notification/* goes to the service's
+      // /v1/notifications/* only, with the user's token; its e-mail API stays for services (internal token) alone.
+      api: serviceProxy(context, {
+        service: 'notification',
+        client: notification('/v1/notifications'),
+        forward: {
+          prefix: 'notification',
+          routes: [
+            {
+              method: 'get',
+              path: '',
+              summary: "The signed-in user's notifications, newest first, with the unread count",
+            },
+            {
+              method: 'get',
+              path: '/stream',
+              summary:
+                "Live changes of the signed-in user's notifications (Server-Sent Events from notification)",
+              stream: true,
+            },
+          ],
+        },
       }),
     },
     {

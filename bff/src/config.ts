@@ -65,6 +65,15 @@ export const bffConfigSchema = baseConfigSchema
       .transform((value) => value.replace(/\/+$/, ''))
       .optional(),
     /**
+     * The audit service's address (internal); /api/audit/* is forwarded to `${AUDIT_URL}/v1` (the audit screen, the
+     * web's audit_logEvent as POST /api/audit/client-events). Unset: those answer 503, and the web's audit_logEvent
+     * swallows that with a warning.
+     */
+    AUDIT_URL: z
+      .url()
+      .transform((value) => value.replace(/\/+$/, ''))
+      .optional(),
+    /**
      * The notification service's address (internal): the site's project requests (`POST /api/public/project-requests`)
      * go to `${NOTIFICATION_URL}/v1/project-requests`. Unset, that route answers 503.
      */
@@ -124,6 +133,8 @@ export const bffConfigSchema = baseConfigSchema
     PORTAL_LINK_REQUESTS_PER_IP: z.coerce.number().int().min(1).default(20),
     /** Per client IP (and per signed-in user) for the public share page's calls (`/api/public/shares/*`). */
     PUBLIC_SHARE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+    /** Per staff user for client-side audit events (`POST /api/audit/client-events`, the web's audit_logEvent). */
+    AUDIT_EVENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
     /** Per client IP for the public site's project requests (`POST /api/public/project-requests`), per hour. */
     PROJECT_REQUEST_RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(5),
     /** Server-Sent-Event streams one user (or portal subcontractor) may hold open on one replica. */

@@ -7,7 +7,7 @@ export const embedded: EmbeddedService = {
   name: 'bff',
   port: 8080,
   public: true,
-  after: ['identity', 'cis', 'drive', 'notification'],
+  after: ['identity', 'cis', 'drive', 'notification', 'audit'],
   async start(context) {
     const config = bffConfigSchema.parse({
       ...context.env,
@@ -20,6 +20,7 @@ export const embedded: EmbeddedService = {
       DEFAULT_TENANT: context.demoTenantId,
       CIS_URL: context.urlOf('cis'),
       DRIVE_URL: context.urlOf('drive'),
+      AUDIT_URL: context.urlOf('audit'),
       // The site's project requests (docs/site.md).
       NOTIFICATION_URL: context.urlOf('notification'),
       // The object store browsers reach (the drive's presigned URLs point there): the CSP allows it (ADR 0049).

@@ -582,10 +582,25 @@ describe('HTTP surface', () => {
         'POST /api/drive/signatures/{taskId}/sign',
         'GET /api/public/shares/*path',
         'POST /api/public/shares/*path',
+        // The signed-in user's in-app notifications (ADR 0052): only notification's /v1/notifications/*.
+        'GET /api/notification',
+        'GET /api/notification/stream',
+        'GET /api/notification/*path',
+        'POST /api/notification/*path',
+        'PUT /api/notification/*path',
+        'DELETE /api/notification/*path',
         // The public site's Start a project (sendProjectRequest, docs/site.md).
         'POST /api/public/project-requests',
         // The colleague directory (Share File, Create Shared Drive).
         'GET /api/users/directory',
+        // The audit service (docs/audit.md "The audit screen"): its API with the staff token, the live entries'
+        // stream, and audit_logEvent (client events, rate limited per user).
+        'GET /api/audit/*path',
+        'POST /api/audit/*path',
+        'PUT /api/audit/*path',
+        'DELETE /api/audit/*path',
+        'GET /api/audit/entries/stream',
+        'POST /api/audit/client-events',
       ].sort(),
     );
   });

@@ -78,6 +78,7 @@ export function startTestBff(
     CIS_URL?: string;
     DRIVE_URL?: string;
     OBJECT_STORE_PUBLIC_URL?: string;
+    AUDIT_URL?: string;
     NOTIFICATION_URL?: string;
   } = {},
 ): Promise<RunningBff> {

@@ -31,15 +31,19 @@ export interface CisBrowserStack {
  * "on the 10th"; set the clock before opening the page.
  */
 export async function startCisBrowserStack(
-  options: { clock?: ControlledClock } = {},
+  options: { clock?: ControlledClock; inAppNotifications?: boolean } = {},
 ): Promise<CisBrowserStack> {
   prepareArtifacts();
   const baseUrl = await freeOrigin();
   const harness = await startCisHarness({
     publicUrl: baseUrl,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.inAppNotifications ? { inAppNotifications: true } : {}),
   });
-  const bff = await startTestBff(baseUrl, harness.identity.baseUrl, { CIS_URL: harness.cisUrl });
+  const bff = await startTestBff(baseUrl, harness.identity.baseUrl, {
+    CIS_URL: harness.cisUrl,
+    NOTIFICATION_URL: harness.notificationUrl,
+  });
   const browser = await launchChromium();
   return {
     baseUrl,
@@ -68,7 +72,7 @@ export async function startCisBrowserStack(
  */
 export function cisStackPerFile(
   started: (stack: CisBrowserStack) => void | Promise<void>,
-  options: { clock?: ControlledClock } = {},
+  options: { clock?: ControlledClock; inAppNotifications?: boolean } = {},
 ): void {
   let stack: CisBrowserStack;
   beforeAll(async () => {

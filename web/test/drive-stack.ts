@@ -58,13 +58,14 @@ export interface DriveBrowserStack {
  * bff, one Chromium. With a `clock`, cis and the drive read it, and each new page's browser clock starts at its time.
  */
 export async function startDriveBrowserStack(
-  options: { clock?: ControlledClock; driveEnv?: Record<string, string> } = {},
+  options: { clock?: ControlledClock; driveEnv?: Record<string, string>; inAppNotifications?: boolean } = {},
 ): Promise<DriveBrowserStack> {
   prepareArtifacts();
   const baseUrl = await freeOrigin();
   const harness = await startCisHarness({
     publicUrl: baseUrl,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.inAppNotifications ? { inAppNotifications: true } : {}),
   });
   const objectStore = testObjectStoreEnv();
   const roles = await provisionServiceSchema(harness.identity.database.adminUrl, {
@@ -94,6 +95,7 @@ export async function startDriveBrowserStack(
   const bff = await startTestBff(baseUrl, harness.identity.baseUrl, {
     CIS_URL: harness.cisUrl,
     DRIVE_URL: driveUrl,
+    NOTIFICATION_URL: harness.notificationUrl,
     OBJECT_STORE_PUBLIC_URL: new URL(objectStore.OBJECT_STORE_URL).origin,
   });
   const browser = await launchChromium();
@@ -137,7 +139,7 @@ export async function startDriveBrowserStack(
  */
 export function driveStackPerFile(
   started: (stack: DriveBrowserStack) => void | Promise<void>,
-  options: { clock?: ControlledClock; driveEnv?: Record<string, string> } = {},
+  options: { clock?: ControlledClock; driveEnv?: Record<string, string>; inAppNotifications?: boolean } = {},
 ): void {
   let stack: DriveBrowserStack | undefined;
   beforeAll(async () => {

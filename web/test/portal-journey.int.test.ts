@@ -1,14 +1,14 @@
 // Issue 15, the subcontractor portal's journey in Chromium: the invitation's link signs a subcontractor in to the
 // portal on a phone; they submit an invoice (an empty form flags every missing field; the deduction and net are
-// previewed before they submit); the contractor approves and pays it and issues the statement on the staff pages;
-// the subcontractor sees it paid, with its payment date and deduction, and downloads the statement as a PDF. Every
-// portal page at 390 px without sideways overflow and with the names whole in the header. Screenshots:
-// portal-journey-*.png.
+// previewed before they submit); the contractor's bell shows the portal invoice; the contractor approves and pays
+// it and issues the statement on the staff pages; the subcontractor sees it paid, with its payment date and
+// deduction, and downloads the statement as a PDF. Every portal page at 390 px without sideways overflow and with
+// the names whole in the header. Screenshots: portal-journey-*.png.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ControlledClock } from '@workspace/kit/testing';
 import { createSubcontractor, drainJobQueue, settingsBody, type CisHarness } from '@workspace/cis/testing';
-import { shots, visible } from './browser.js';
-import { cisStackPerFile, dialog } from './cis-stack.js';
+import { animationsDone, shots, visible } from './browser.js';
+import { cisStackPerFile, dialog, until } from './cis-stack.js';
 import {
   DESKTOP,
   expectHeader,
@@ -51,7 +51,7 @@ cisStackPerFile(
     link = await inviteLink(harness, admin, subcontractorId);
     staff = await stack.newPage('admin@demo.test');
   },
-  { clock },
+  { clock, inAppNotifications: true },
 );
 
 afterAll(async () => {
@@ -104,6 +104,29 @@ describe('the subcontractor portal, from the invitation to the paid invoice and 
     const row = portal.getByTestId('portal-invoice').filter({ hasText: 'RR-100' });
     await visible(row.locator('.ant-tag', { hasText: 'Portal Pending' }));
     await visible(row.getByText('Paid: Not paid'));
+  });
+
+  it('the bell shows the contractor the portal invoice; a click opens it', async () => {
+    await staff.goto(`${baseUrl}/cis`);
+    const count = staff.getByTestId('notification-count').locator('.ant-scroll-number');
+    await until(
+      async () =>
+        Number((await count.count()) === 0 ? 0 : ((await count.first().getAttribute('title')) ?? '0')),
+      (unread) => unread > 0,
+      'the bell to count the portal invoice',
+      30_000,
+    );
+    await animationsDone(staff.getByTestId('notification-count'));
+    await staff.getByTestId('notification-bell').click();
+    const item = staff
+      .getByTestId('notification-item')
+      .filter({ hasText: 'Portal invoice RR-100 is awaiting your approval' });
+    await visible(item);
+    await animationsDone(staff.locator('.ant-popover').filter({ has: item }));
+    await staff.screenshot({ path: `${shots}/portal-journey-staff-bell.png` });
+    await item.getByText('Portal invoice RR-100 is awaiting your approval').click();
+    await staff.waitForURL(/\/cis\/invoices\/[0-9a-f-]{36}$/);
+    await visible(staff.getByText('RR-100').first());
   });
 
   it('the contractor approves and pays it and issues the statement on the staff pages', async () => {

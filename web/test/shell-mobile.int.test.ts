@@ -68,7 +68,7 @@ async function wholeWithin(
 }
 
 describe('the staff app’s first screen and phone layout in Chromium', () => {
-  it('after sign-in the first screen is the first module’s (the drive’s overview), and the navigation lists Drive, CIS and Settings', async () => {
+  it('after sign-in the first screen is the first module’s (the drive’s overview), and the navigation lists Drive, CIS, Audit log and Settings', async () => {
     const page = await signedIn('admin@demo.test', { width: 1366, height: 900 });
     // The drive's address (this stack runs no drive service: its screens' data is not what is checked here).
     await page.waitForURL(/\/drive(\/overview)?$/);
@@ -79,6 +79,7 @@ describe('the staff app’s first screen and phone layout in Chromium', () => {
     expect((await nav.getByRole('menuitem').allTextContents()).map((text) => text.trim())).toEqual([
       'Drive',
       'CIS',
+      'Audit log',
       'Settings',
     ]);
     await page.screenshot({ path: `${shots}/shell-mobile-first-screen.png` });

@@ -36,6 +36,8 @@ export interface BffContext {
     portalLinkIp: RateLimiter;
     /** The public share links' calls (per client IP, and per user when signed in). */
     publicShares: RateLimiter;
+    /** A staff user's client-side audit events (the web's audit_logEvent). */
+    auditEvents: RateLimiter;
     /** The public site's project requests (per client IP, per hour). */
     projectRequests: RateLimiter;
   };

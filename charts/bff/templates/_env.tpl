@@ -4,6 +4,7 @@ OTEL_EXPORTER_OTLP_ENDPOINT, SHUTDOWN_TIMEOUT_MS, TRUST_PROXY); it derives
   IDENTITY_URL  http://<release>-identity (the Service of identity in the same release, port 80),
   CIS_URL       http://<release>-cis (the Service of cis in the same release, port 80),
   DRIVE_URL     http://<release>-drive (the Service of the drive in the same release, port 80),
+  AUDIT_URL     http://<release>-audit (the Service of the audit service in the same release, port 80),
   NOTIFICATION_URL  http://<release>-notification (the Service of notification in the same release, port 80),
   OBJECT_STORE_PUBLIC_URL  global.objectStorePublicUrl (the region's object store as browsers reach it: the CSP),
   PUBLIC_URL    global.publicUrl, else the ingress host (https with ingress.tls),
@@ -23,6 +24,9 @@ plain value, or when existingSecrets is empty and neither secretEnvVars nor extr
 {{- end -}}
 {{- if not (hasKey $env "DRIVE_URL") -}}
 {{- $_ := set $env "DRIVE_URL" (printf "http://%s" (include "workspace-lib.siblingFullname" (dict "name" "drive" "context" .))) -}}
+{{- end -}}
+{{- if not (hasKey $env "AUDIT_URL") -}}
+{{- $_ := set $env "AUDIT_URL" (printf "http://%s" (include "workspace-lib.siblingFullname" (dict "name" "audit" "context" .))) -}}
 {{- end -}}
 {{- if not (hasKey $env "NOTIFICATION_URL") -}}
 {{- $_ := set $env "NOTIFICATION_URL" (printf "http://%s" (include "workspace-lib.siblingFullname" (dict "name" "notification" "context" .))) -}}

@@ -76,6 +76,36 @@ describe('audit_logEvent (POST /v1/client-events)', () => {
     expect((await list('another-tenant', ['audit.read'])).body.total).toBe(0);
   });
 
+  it('stores a retried send once: the same X-Idempotency-Key from the same caller answers the first entry', async () => {
+    const tenantId = testTenant();
+    const token = await h.token([], tenantId, USER);
+    const send = (key: string) =>
+      fetch(`${h.baseUrl}/v1/client-events`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'x-idempotency-key': key,
+        },
+        body: JSON.stringify({
+          action: 'cis.export.invoices',
+          targetId: 'march',
+          payload: { format: 'csv' },
+        }),
+      });
+    const first = await send('export-1');
+    const retried = await send('export-1');
+    const another = await send('export-2');
+    expect([first.status, retried.status, another.status]).toEqual([202, 202, 202]);
+    const ids = ((await Promise.all([first.json(), retried.json(), another.json()])) as { id: string }[]).map(
+      (body) => body.id,
+    );
+    expect(ids[1]).toBe(ids[0]);
+    expect(ids[2]).not.toBe(ids[0]);
+    expect((await list(tenantId, ['audit.read'])).body.total).toBe(2);
+    expect((await send(' ')).status).toBe(400);
+  });
+
   it('refuses an action that is not a client action, and a caller without a token', async () => {
     const tenantId = testTenant();
     const token = await h.token(['*'], tenantId);

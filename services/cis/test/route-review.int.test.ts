@@ -105,7 +105,18 @@ describe('every notification route needs the internal token (WS-001)', () => {
     const all = await operationsOf(notificationUrl);
     expect(all.length).toBeGreaterThan(0);
     const admin = { authorization: `Bearer ${await h.signInAs('admin@demo.test')}` };
-    for (const operation of all) {
+    // The bell's routes (ADR 0052) are the signed-in user's own: no token is a 401, a user's token is let in.
+    const bell = all.filter((operation) => operation.url.startsWith('/v1/notifications'));
+    expect(bell.length).toBeGreaterThan(0);
+    for (const operation of bell) {
+      expect([operation.route, await routeStatus(notificationUrl, operation.method, operation.url)]).toEqual([
+        operation.route,
+        401,
+      ]);
+      const status = await routeStatus(notificationUrl, operation.method, operation.url, admin);
+      expect([operation.route, status === 401 || status === 403]).toEqual([operation.route, false]);
+    }
+    for (const operation of all.filter((candidate) => !bell.includes(candidate))) {
       expect([operation.route, await routeStatus(notificationUrl, operation.method, operation.url)]).toEqual([
         operation.route,
         401,

@@ -6,11 +6,13 @@ import {
   createTestIssuer,
   eventually,
   serviceTestEnv,
+  startGroupAtTopicEnd,
   type TestIssuer,
 } from '@workspace/kit/testing';
 import {
   notificationConfigSchema,
   NotificationClient,
+  type NotificationConfig,
   startNotificationService,
   startSmtpSink,
   type RunningSmtpSink,
@@ -21,6 +23,7 @@ import pg from 'pg';
 import {
   demoSeed,
   freePort,
+  INTERNAL_TOKEN as IDENTITY_INTERNAL_TOKEN,
   internalPost,
   signIn,
   startIdentityHarness,
@@ -38,6 +41,9 @@ export const CIS_DOCUMENTS_TOKEN = randomBytes(24).toString('hex');
 export interface CisHarness {
   identity: IdentityHarness;
   sink: RunningSmtpSink;
+  /** The notification service (with in-app notifications from the events when the harness was asked for them). */
+  notification: StartedService<NotificationConfig>;
+  notificationUrl: string;
   cis: StartedService<CisConfig>;
   definition: CisService;
   cisUrl: string;
@@ -63,7 +69,12 @@ export interface CisHarness {
  * local test issuer (to prove each scope), both with the product's issuer and audience.
  */
 export async function startCisHarness(
-  options: { publicUrl?: string; clock?: ControlledClock } = {},
+  options: {
+    publicUrl?: string;
+    clock?: ControlledClock;
+    /** notification makes in-app notifications from the events (ADR 0052), in a consumer group of its own. */
+    inAppNotifications?: boolean;
+  } = {},
 ): Promise<CisHarness> {
   const clock = options.clock ?? new ControlledClock(new Date());
   // cis's port is chosen first: identity sends the sign-in links subcontractors ask for through cis (ADR 0055).
@@ -80,14 +91,31 @@ export async function startCisHarness(
   const sink = await startSmtpSink();
   const adminUrl = identity.database.adminUrl;
   const notificationRoles = await provisionNotificationSchema(adminUrl);
+  const inAppGroup = `notification-inapp-test-${randomBytes(4).toString('hex')}`;
+  // The group reads every event published from now on (the topics' ends committed before it joins).
+  if (options.inAppNotifications) {
+    for (const topic of ['cis.events.v1', 'drive.events.v1']) await startGroupAtTopicEnd(inAppGroup, topic);
+  }
   const notificationConfig = notificationConfigSchema.parse({
     ...serviceTestEnv(notificationRoles),
     ...notificationTestEnv(sink),
     INTERNAL_API_TOKEN: NOTIFICATION_TOKEN,
     DELIVERY_BACKOFF_MS: '200,400',
     DELIVERY_POLL_INTERVAL_MS: '100',
+    ...(options.inAppNotifications
+      ? {
+          IDENTITY_URL: identity.baseUrl,
+          IDENTITY_TOKEN: IDENTITY_INTERNAL_TOKEN,
+          INAPP_CONSUMER_GROUP: inAppGroup,
+        }
+      : {}),
   });
-  const notification = await startNotificationService(notificationConfig);
+  const issuer = await createTestIssuer();
+  const identityKeys = remoteJwks(`${identity.baseUrl}/.well-known/jwks.json`);
+  const keys: JWTVerifyGetKey = (header, token) =>
+    header.kid === 'test' ? issuer.keys(header, token) : identityKeys(header, token);
+  const notification = await startNotificationService(notificationConfig, { keys, clock });
+  const notificationUrl = `http://127.0.0.1:${notification.port}`;
   const cisRoles = await provisionServiceSchema(adminUrl, {
     schema: 'cis',
     extensions: ['pg_trgm'],
@@ -101,16 +129,12 @@ export async function startCisHarness(
     CIS_ENCRYPTION_KEYS: `c1:${randomBytes(32).toString('base64')}`,
     CIS_IDENTIFIER_HASH_KEY: randomBytes(32).toString('base64'),
     IDENTITY_URL: identity.baseUrl,
-    NOTIFICATION_URL: `http://127.0.0.1:${notification.port}`,
+    NOTIFICATION_URL: notificationUrl,
     NOTIFICATION_TOKEN,
     CIS_TESTING_TOOLS: 'true',
     CIS_JOB_POLL_MS: '200',
     CIS_DOCUMENTS_TOKEN,
   });
-  const issuer = await createTestIssuer();
-  const identityKeys = remoteJwks(`${identity.baseUrl}/.well-known/jwks.json`);
-  const keys: JWTVerifyGetKey = (header, token) =>
-    header.kid === 'test' ? issuer.keys(header, token) : identityKeys(header, token);
   const mailer = new NotificationClient({
     baseUrl: config.NOTIFICATION_URL,
     internalToken: NOTIFICATION_TOKEN,
@@ -121,6 +145,8 @@ export async function startCisHarness(
   return {
     identity,
     sink,
+    notification,
+    notificationUrl,
     cis,
     definition,
     cisUrl,

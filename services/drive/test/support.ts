@@ -195,9 +195,11 @@ export async function startDriveWithCis(
     cisUrl?: (cisUrl: string) => Promise<string>;
     /** The drive's object store (a test's that fails on demand). */
     objects?: (config: DriveConfig) => ObjectStore;
+    /** notification makes in-app notifications from cis's and the drive's events (ADR 0052). */
+    inAppNotifications?: boolean;
   } = {},
 ): Promise<DriveWithCisHarness> {
-  const cis = await startCisHarness();
+  const cis = await startCisHarness({ inAppNotifications: options.inAppNotifications ?? false });
   const roles = await provisionServiceSchema(cis.identity.database.adminUrl, {
     schema: 'drive',
     extensions: ['pg_trgm'],
@@ -239,3 +241,6 @@ export async function startDriveWithCis(
     },
   };
 }
+
+// The places, files and PDFs the drive's folder and signature tests make, for other packages' tests (notification's).
+export { insertFile, makePdf, makePlace } from './folders-fixtures.js';

@@ -24,6 +24,7 @@ import { tenantLogoRoutes } from './http/tenant-logo.routes.js';
 import { tenantRoutes } from './http/tenant.routes.js';
 import { userKeysRoutes } from './http/user-keys.routes.js';
 import { usersRoutes } from './http/users.routes.js';
+import { scopeHoldersRoutes } from './http/scope-holders.routes.js';
 import { AvatarCleanupWorker } from './workers/avatar-cleanup.worker.js';
 import { IdentityLiveHub } from './workers/live-hub.worker.js';
 import { IdentityMaintenance } from './workers/maintenance.worker.js';
@@ -134,6 +135,7 @@ export function identityService(config: IdentityConfig, seams: IdentitySeams = {
         v1(roleBundlesRoutes(ctx)),
         v1(moduleRoleBundlesRoutes(ctx)),
         v1(usersRoutes(ctx)),
+        v1(scopeHoldersRoutes(ctx)),
         { basePath: '', api: jwksRoutes(ctx) },
         v1(sessionsRoutes(ctx)),
         v1(signingKeysRoutes(ctx)),

@@ -8,6 +8,7 @@ export * from './http/access-log.js';
 export * from './http/api.js';
 export * from './http/app.js';
 export * from './http/auth.js';
+export * from './http/idempotency-key.js';
 export * from './http/metrics.js';
 export * from './http/problem.js';
 export * from './http/service-client.js';

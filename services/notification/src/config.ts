@@ -84,10 +84,25 @@ export const notificationConfigSchema = baseConfigSchema
     EMAIL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     /** How often the retention clean-up runs (every replica; each round deletes what has expired). */
     EMAIL_RETENTION_INTERVAL_MS: z.coerce.number().int().min(1_000).default(3_600_000),
+    /**
+     * identity's base URL: who holds a scope (the users told of a portal invoice to approve). In-app notifications
+     * from the domain events (docs/notifications.md) are made only when it is set, with IDENTITY_TOKEN.
+     */
+    IDENTITY_URL: z.url().optional(),
+    /** identity's INTERNAL_API_TOKEN (its internal routes), sent as x-internal-token. */
+    IDENTITY_TOKEN: z.string().min(32).optional(),
+    /** The consumer group making in-app notifications, one for every replica (must start with notification-: the ACL). */
+    INAPP_CONSUMER_GROUP: z.string().min(1).default('notification-inapp'),
+    /** A new group first reads what the topics still retain (true), or only what comes after it joins (false). */
+    INAPP_FROM_BEGINNING: booleanFromEnv.default(false),
   })
   .refine((config) => (config.SMTP_USER === undefined) === (config.SMTP_PASSWORD === undefined), {
     message: 'SMTP_USER and SMTP_PASSWORD are set together or not at all',
     path: ['SMTP_PASSWORD'],
+  })
+  .refine((config) => (config.IDENTITY_URL === undefined) === (config.IDENTITY_TOKEN === undefined), {
+    message: 'IDENTITY_URL and IDENTITY_TOKEN are set together or not at all',
+    path: ['IDENTITY_TOKEN'],
   })
   .refine((config) => config.SMTP_SECURE || config.SMTP_REQUIRE_TLS || config.SMTP_USER === undefined, {
     message: 'SMTP_REQUIRE_TLS=false with SMTP_USER would send the SMTP password in clear: use TLS',

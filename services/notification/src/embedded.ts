@@ -23,6 +23,9 @@ export const embedded: EmbeddedService = {
       SMTP_REQUIRE_TLS: 'false',
       NOTIFICATION_ENCRYPTION_KEYS: context.secret('notificationEncryptionKeys', 'key'),
       MAIL_FROM: 'Workspace <no-reply@workspace.local>',
+      // In-app notifications: identity says who may approve (its internal token), when the first event needs it.
+      IDENTITY_URL: context.urlOf('identity'),
+      IDENTITY_TOKEN: context.secret('internalToken'),
     });
     const running = await startNotificationService(config, { bus: context.bus, logger: context.logger });
     return {

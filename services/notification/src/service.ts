@@ -1,6 +1,8 @@
 import {
   FieldCipher,
   startService,
+  systemClock,
+  type Clock,
   type ServiceDefinition,
   type StartedService,
   type StartOverrides,
@@ -10,9 +12,11 @@ import { notificationMigrations } from '../migrations/index.js';
 import type { NotificationConfig } from './config.js';
 import { smtpMailer, type Mailer } from './clients/smtp-mailer.js';
 import { notificationRoutes } from './http/emails.routes.js';
+import { deadLetterRoutes } from './http/dead-letters.routes.js';
 import { projectRequestRoutes } from './http/project-requests.routes.js';
 import { DeliveryWorker } from './workers/delivery.worker.js';
 import { RetentionWorker } from './workers/retention.worker.js';
+import { inAppParts, type InAppParts } from './inapp.js';
 
 export const NOTIFICATION_SCHEMA = 'notification';
 
@@ -26,6 +30,8 @@ export interface NotificationService extends ServiceDefinition<NotificationConfi
 export interface NotificationServiceOptions {
   /** The SMTP side; by default nodemailer over SMTP as configured. */
   mailer?: Mailer;
+  /** The clock in-app notifications are stamped with (tests); the machine's by default. */
+  clock?: Clock;
 }
 
 export function notificationService(
@@ -33,7 +39,7 @@ export function notificationService(
   options: NotificationServiceOptions = {},
 ): NotificationService {
   const cipher = FieldCipher.fromConfig(config.NOTIFICATION_ENCRYPTION_KEYS);
-  let workers: { delivery: DeliveryWorker; retention: RetentionWorker } | undefined;
+  let workers: { delivery: DeliveryWorker; retention: RetentionWorker; inApp: InAppParts } | undefined;
   const started = () => {
     if (!workers) throw new Error('notification has not started');
     return workers;
@@ -66,15 +72,19 @@ export function notificationService(
         retentionDays: config.EMAIL_RETENTION_DAYS,
         intervalMs: config.EMAIL_RETENTION_INTERVAL_MS,
       });
-      workers = { delivery, retention };
+      const inApp = inAppParts(config, deps, options.clock ?? systemClock);
+      workers = { delivery, retention, inApp };
       return Promise.resolve();
     },
     routes: (deps) => [
       ...notificationRoutes({ db: deps.db, cipher, config, delivery: current() }),
+      ...started().inApp.routes,
+      ...deadLetterRoutes({ db: deps.db, cipher, config }),
       ...projectRequestRoutes({ db: deps.db, cipher, config, delivery: current() }),
     ],
     // The kit starts the workers with the service and stops them first at shutdown, before the pool closes.
-    workers: () => [started().delivery, started().retention],
+    workers: () => [started().delivery, started().retention, started().inApp.hub],
+    consumers: () => started().inApp.consumers,
   };
 }
 
@@ -83,7 +93,10 @@ export async function startNotificationService(
   config: NotificationConfig,
   overrides: StartOverrides & NotificationServiceOptions = {},
 ): Promise<StartedService<NotificationConfig> & { definition: NotificationService }> {
-  const { mailer, ...kitOverrides } = overrides;
-  const definition = notificationService(config, mailer ? { mailer } : {});
+  const { mailer, clock, ...kitOverrides } = overrides;
+  const definition = notificationService(config, {
+    ...(mailer ? { mailer } : {}),
+    ...(clock ? { clock } : {}),
+  });
   return { ...(await startService(definition, config, kitOverrides)), definition };
 }

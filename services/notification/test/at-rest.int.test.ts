@@ -1,5 +1,6 @@
 // What the notification service keeps (review M2, ADR 0030): bodies and attachments sealed while an e-mail is
-// pending, gone once it is sent or has failed for good, the metadata kept for the retention period. Read straight
+// pending, gone once it is sent, still sealed once it has failed for good (a dead letter, ADR 0052), the metadata
+// (and a dead letter's sealed content) kept for the retention period. Read straight
 // from the tables with the database's administrative connection, as a backup, a replica or a support query would.
 import { randomBytes } from 'node:crypto';
 import { eventually } from '@workspace/kit/testing';
@@ -193,7 +194,7 @@ describe('once an e-mail is final', () => {
     expect(await harness.sinkClient.attachment(statementMessage.id, 0)).toEqual(doc.pdf);
   });
 
-  it('drops the content when the relay refuses the e-mail for good', async () => {
+  it('keeps an e-mail the relay refuses for good as a dead letter: its content sealed, never in clear', async () => {
     await harness.sinkClient.failNext(1, 550);
     const doc = statement();
     const result = await client().send(doc.request);
@@ -205,9 +206,10 @@ describe('once an e-mail is final', () => {
       to_addresses: ['sub@acme.test'],
       subject: null,
       text_body: null,
-      content_sealed: null,
+      content_sealed: expect.stringMatching(/^v1\.n1\./),
     });
-    expect(await storedAttachments(result.id)).toBe(0);
+    expect(await storedAttachments(result.id)).toBe(1);
     expect(await everythingStored()).not.toContain(doc.utr);
+    expect(await everythingStored()).not.toContain(doc.pdf.toString('hex'));
   });
 });

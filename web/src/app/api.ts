@@ -23,6 +23,9 @@ export interface SignedOut {
 
 let csrfToken = '';
 
+/** The session's CSRF token (empty before the session is read), for a state-changing call made outside RTK Query. */
+export const currentCsrfToken = (): string => csrfToken;
+
 /** How many requests to the bff are in flight (drives the loading bar); subscribe with useSyncExternalStore. */
 export const inFlight = (() => {
   let count = 0;

@@ -10,12 +10,15 @@ export const CLIENT_SOURCE = 'client';
 /**
  * audit_logEvent (workspace.md): a client-side action (an export the browser built, a link it copied) appended to the
  * caller's tenant's chain, the actor and tenant from the caller's token, never from the body. The payload keeps
- * identifiers only (the same rule as every entry). Answers the entry's id.
+ * identifiers only (the same rule as every entry). Answers the entry's id. A retry carrying the first send's
+ * idempotency key (the web's logAuditEvent retries a send whose answer was lost) is stored once: the key, scoped to the
+ * caller, is the entry's source event id, and the answer is the first entry's id.
  */
 export async function recordClientEvent(
   deps: AuditDeps,
   caller: { tenantId: string; userId: string },
   event: { action: ClientAction; targetId: string; payload: Record<string, unknown> },
+  idempotencyKey?: string,
 ): Promise<{ id: string; seq: number }> {
   const { entry } = await deps.inTenant(caller.tenantId, (trx) =>
     appendEntry(deps, trx, caller.tenantId, {
@@ -25,7 +28,7 @@ export async function recordClientEvent(
       targetId: event.targetId,
       actorId: caller.userId,
       occurredAt: deps.clock.now(),
-      sourceEventId: randomUUID(),
+      sourceEventId: idempotencyKey ? `client:${caller.userId}:${idempotencyKey}` : randomUUID(),
       payload: entryPayload(event.payload, maskSensitiveIdentifiers),
     }),
   );

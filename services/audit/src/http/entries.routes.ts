@@ -1,4 +1,12 @@
-import { ApiRouter, hasScope, problems, serveSse, type RequestContext, type SseHub } from '@workspace/kit';
+import {
+  ApiRouter,
+  hasScope,
+  idempotencyKey,
+  problems,
+  serveSse,
+  type RequestContext,
+  type SseHub,
+} from '@workspace/kit';
 import type { AuditDeps } from '../audit-deps.js';
 import { recordClientEvent } from '../commands/client-events.js';
 import { entriesCsv, exportChain, listEntries, readerScope } from '../commands/query-entries.js';
@@ -95,10 +103,10 @@ export function entryRoutes(deps: AuditDeps, hub: SseHub): ApiRouter {
       status: 202,
       responses: {
         202: { description: 'Recorded: the entry’s id', schema: clientEventResponse },
-        400: { description: 'Not a client action, or a payload too large' },
+        400: { description: 'Not a client action, a payload too large, or a malformed X-Idempotency-Key' },
       },
-      handler: async ({ ctx, body }) => {
-        const { id } = await recordClientEvent(deps, ctx, body);
+      handler: async ({ ctx, body, req }) => {
+        const { id } = await recordClientEvent(deps, ctx, body, idempotencyKey(req));
         return { accepted: true as const, id };
       },
     })

@@ -175,6 +175,8 @@ export async function inviteSubcontractor(
         ...signInPageLines(link.magicLink),
       ].join('\n'),
       category: 'portal-invite',
+      // Its dead letter, if it cannot be delivered, is shown on the subcontractor (commands/mail-failures.ts).
+      reference: subcontractor.id,
     })
     .catch((error: unknown) => {
       deps.logger.warn({ err: error }, 'portal invitation email could not be handed over');

@@ -143,7 +143,12 @@ export function createInvoice(
         targetType: 'invoice',
         targetId: id,
         summary: `Invoice ${row.invoiceNumber} (${row.subcontractorName}) ${source === 'portal' ? 'submitted through the portal' : 'recorded'}`,
-        details: { grossP: row.grossP, cisDeductionP: row.cisDeductionP, source },
+        details: {
+          grossP: row.grossP,
+          cisDeductionP: row.cisDeductionP,
+          source,
+          invoiceNumber: row.invoiceNumber,
+        },
       });
       await deps.invoiceChanges.changed(trx, actor.tenantId, [id], 'created');
       return { invoice: row, warnings: amounts.warnings };

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { HttpProblem, problems, type Knex } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
 import { contractorSender, mailRefused } from '../clients/mailer.js';
+import { statementEmailFailures } from './mail-failures.js';
 import { InvoiceStore, type InvoiceRecord } from '../db/invoices.store.js';
 import { SettingsStore } from '../db/settings.store.js';
 import {
@@ -361,6 +362,7 @@ async function emailStatement(
       ],
       idempotencyKey: `statement:${prepared.row.id}`,
       category: 'cis-statement',
+      reference: prepared.row.id,
     });
   } catch (error) {
     // The client's own message names the notification service's internal address: it stays in the log.
@@ -413,8 +415,30 @@ export async function issueStatement(deps: CisDeps, actor: Actor, id: string, me
 
 export type StatementFilter = 'all' | 'pending' | 'generated' | 'issued';
 
-/** The statements screen of a tax month: the deadline, the counters and each subcontractor with its invoices. */
-export function statementMonth(
+/**
+ * The statements screen of a tax month: the deadline, the counters and each subcontractor with its invoices; an
+ * issued statement whose e-mail could not be delivered after its retries carries the failure (ADR 0052).
+ */
+export async function statementMonth(
+  deps: CisDeps,
+  tenantId: string,
+  query: { taxMonth?: string | undefined; filter: StatementFilter },
+) {
+  const month = await statementMonthRecords(deps, tenantId, query);
+  const emailed = month.subcontractors.flatMap((group) =>
+    group.statement?.issuedMethod === 'email' ? [group.statement.id] : [],
+  );
+  const failures = await statementEmailFailures(deps, tenantId, emailed);
+  return {
+    ...month,
+    subcontractors: month.subcontractors.map((group) => ({
+      ...group,
+      emailFailure: (group.statement && failures.get(group.statement.id)) ?? null,
+    })),
+  };
+}
+
+function statementMonthRecords(
   deps: CisDeps,
   tenantId: string,
   query: { taxMonth?: string | undefined; filter: StatementFilter },

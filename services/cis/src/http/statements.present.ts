@@ -49,6 +49,7 @@ export const presentStatementMonth = (month: StatementMonth): z.input<typeof sta
     statement: group.statement ? presentStatement(group.statement) : null,
     state: group.state,
     changedSinceIssue: group.changedSinceIssue,
+    emailFailure: group.emailFailure,
   })),
 });
 

@@ -47,6 +47,9 @@ export const statementSchema = z.object({
   updatedAt: z.string(),
 });
 
+/** An e-mail the notification service could not deliver after its retries: when, and the mail server's answer. */
+export const mailFailure = z.object({ failedAt: z.string(), reason: z.string() });
+
 /** A subcontractor of the statements screen: its paid invoices of the month and its statement, if any. */
 export const statementGroup = z.object({
   subcontractorId: z.string(),
@@ -59,6 +62,8 @@ export const statementGroup = z.object({
   state: z.enum(['pending', 'generated', 'issued']),
   /** Issued, and the month's paid invoices no longer match it: a corrected statement is due. */
   changedSinceIssue: z.boolean(),
+  /** Issued by email, and the email could not be delivered after its retries (a dead letter, ADR 0052). */
+  emailFailure: mailFailure.nullable(),
 });
 
 export const statementMonthResponse = z.object({

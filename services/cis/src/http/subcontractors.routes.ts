@@ -1,5 +1,6 @@
 import { ApiRouter, hasScope } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
+import { invitationEmailFailure } from '../commands/mail-failures.js';
 import { inviteSubcontractor } from '../commands/invite-subcontractor.js';
 import {
   createSubcontractor,
@@ -110,7 +111,10 @@ export function subcontractorRoutes(deps: CisDeps): ApiRouter {
       handler: async ({ ctx, params, query }) => {
         const unmask = query.unmask === 'true' ? { allowed: hasScope(ctx, 'cis.pii.unmask') } : undefined;
         const { row, clear } = await readSubcontractor(deps, ctx, params.id, unmask);
-        return { subcontractor: presentSubcontractor(row, clear) };
+        return {
+          subcontractor: presentSubcontractor(row, clear),
+          invitationEmailFailure: await invitationEmailFailure(deps, ctx.tenantId, row.id),
+        };
       },
     })
     .route({

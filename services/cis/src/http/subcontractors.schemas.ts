@@ -150,6 +150,11 @@ export const fieldWarnings = z.record(z.string(), z.string());
 
 export const subcontractorResponse = z.object({
   subcontractor: subcontractorSchema,
+  /**
+   * On reading one: its latest portal invitation email could not be delivered after its retries (a dead letter,
+   * ADR 0052), and no later invitation was; share a new link by hand or invite again.
+   */
+  invitationEmailFailure: z.object({ failedAt: z.string(), reason: z.string() }).nullable().optional(),
   /** On create and edit (issue 13): what HMRC would reject, beside the fields; the save went ahead. */
   warnings: fieldWarnings.optional(),
 });

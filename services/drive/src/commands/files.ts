@@ -121,7 +121,13 @@ export function shareFileWithUsers(
       await deps.audit.write(trx, ctx, 'FILE_SHARED', {
         targetType: 'file',
         targetId: file.id,
-        details: { fileName: file.name, sharedWith: sharedWith.length, visibility: 'shared' },
+        details: {
+          fileName: file.name,
+          sharedWith: sharedWith.length,
+          visibility: 'shared',
+          // Who was added now (the notification service tells each of them: ADR 0052).
+          addedUids: chosen.filter((id) => !file.sharedWith.includes(id)).join(','),
+        },
       });
       return { fileId: file.id, message: SHARING_UPDATED };
     });

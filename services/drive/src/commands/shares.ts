@@ -290,6 +290,7 @@ export async function createShare(
             fileName: file.name,
             sharedWith: input.visibility === 'restricted' ? input.allowedUids.join(',') : input.visibility,
             visibility: input.visibility,
+            fileCount: files.length,
           },
         });
       }

@@ -151,7 +151,7 @@ export async function requestSignature(
       await deps.audit.write(trx, actorOf(ctx), 'SIGNATURE_REQUESTED', {
         targetType: 'signature',
         targetId: stored.id,
-        details: { fileId: file.id, assignedToUid: input.assignedToUid },
+        details: { fileId: file.id, fileName: file.name, assignedToUid: input.assignedToUid },
       });
       return { ...stored, fileName: file.name, driveId: file.driveId };
     }),

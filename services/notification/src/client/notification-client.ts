@@ -19,6 +19,8 @@ export interface SendEmailInput {
   idempotencyKey?: string;
   /** e.g. portal-invite, cis-statement */
   category?: string;
+  /** The sender's own id of what it is about (a statement, a subcontractor): its dead letter is found by it. */
+  reference?: string;
   /** Default true: the service tries once before answering. */
   waitForFirstAttempt?: boolean;
 }
@@ -35,13 +37,27 @@ export interface EmailStatusView extends SendEmailResult {
   tenantId: string;
   attempts: number;
   category: string | null;
+  reference: string | null;
   idempotencyKey: string | null;
   lastError: string | null;
   nextAttemptAt: string | null;
   messageId: string;
   sentAt: string | null;
+  deadLetteredAt: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** An e-mail that could not be delivered after its retries (GET /v1/dead-letters): no content, no addresses. */
+export interface DeadLetter {
+  id: string;
+  category: string;
+  reference: string | null;
+  idempotencyKey: string | null;
+  attempts: number;
+  lastError: string | null;
+  failedAt: string;
+  createdAt: string;
 }
 
 /** The notification service could not be reached, or failed (5xx): the e-mail may not have been stored. */
@@ -108,6 +124,31 @@ export class NotificationClient {
       path: `/v1/emails/${encodeURIComponent(id)}`,
       query: { tenantId },
     });
+  }
+
+  /**
+   * The tenant's dead letters of a category (optionally only about these references), newest first: e-mails that
+   * failed for good and that no later e-mail about the same reference replaced.
+   */
+  async deadLetters(
+    tenantId: string,
+    category: string,
+    references?: readonly string[],
+  ): Promise<DeadLetter[]> {
+    const ask = async (some?: readonly string[]) =>
+      (
+        await this.call<{ items: DeadLetter[] }>('GET', {
+          path: '/v1/dead-letters',
+          query: { tenantId, category, ...(some ? { references: some.join(',') } : {}) },
+        })
+      ).items;
+    if (!references) return ask();
+    // At most 200 references a call.
+    const found: DeadLetter[] = [];
+    for (let start = 0; start < references.length; start += 200) {
+      found.push(...(await ask(references.slice(start, start + 200))));
+    }
+    return found;
   }
 
   private async call<T>(method: HttpMethod, request: ServiceRequest): Promise<T> {

@@ -19,6 +19,7 @@ export interface SendEmailRequest {
   attachments?: { filename: string; contentType: string; contentBase64: string }[] | undefined;
   idempotencyKey?: string | undefined;
   category?: string | undefined;
+  reference?: string | undefined;
   /** The caller waits for the first attempt: the e-mail is not due for the worker until that attempt's claim ends. */
   waitForFirstAttempt: boolean;
 }
@@ -94,6 +95,7 @@ function queueEmail(
       ...(body.idempotencyKey ? { idempotencyKey: body.idempotencyKey } : {}),
       requestHash: hash,
       ...(body.category ? { category: body.category } : {}),
+      ...(body.reference ? { reference: body.reference } : {}),
       status: 'queued',
       email: {
         from: sender.from,

@@ -8,6 +8,7 @@ interface EmailRow {
   idempotency_key: string | null;
   request_hash: string;
   category: string | null;
+  reference: string | null;
   from_address: string;
   to_addresses: string[];
   cc_addresses: string[];
@@ -24,6 +25,7 @@ interface EmailRow {
   next_attempt_at: Date | null;
   message_id: string;
   sent_at: Date | null;
+  dead_lettered_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -35,6 +37,8 @@ export interface EmailRecord {
   idempotencyKey: string | null;
   requestHash: string;
   category: string | null;
+  /** The sender's own id of what the e-mail is about (a statement, a subcontractor), to find its dead letter. */
+  reference: string | null;
   recipients: string[];
   status: EmailStatus;
   attempts: number;
@@ -42,6 +46,8 @@ export interface EmailRecord {
   nextAttemptAt: Date | null;
   messageId: string;
   sentAt: Date | null;
+  /** When it failed for good (a dead letter: its sealed content kept until the retention clean-up). */
+  deadLetteredAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -52,6 +58,7 @@ export interface NewEmail {
   idempotencyKey?: string;
   requestHash: string;
   category?: string;
+  reference?: string;
   email: OutgoingEmail;
   status: 'queued' | 'sending';
 }
@@ -62,6 +69,7 @@ const RECORD_COLUMNS = [
   'idempotency_key',
   'request_hash',
   'category',
+  'reference',
   'to_addresses',
   'cc_addresses',
   'status',
@@ -70,6 +78,7 @@ const RECORD_COLUMNS = [
   'next_attempt_at',
   'message_id',
   'sent_at',
+  'dead_lettered_at',
   'created_at',
   'updated_at',
 ] as const;
@@ -82,6 +91,7 @@ const toRecord = (row: RecordRow): EmailRecord => ({
   idempotencyKey: row.idempotency_key,
   requestHash: row.request_hash,
   category: row.category,
+  reference: row.reference,
   recipients: [...row.to_addresses, ...row.cc_addresses],
   status: row.status,
   attempts: row.attempts,
@@ -89,6 +99,7 @@ const toRecord = (row: RecordRow): EmailRecord => ({
   nextAttemptAt: row.next_attempt_at,
   messageId: row.message_id,
   sentAt: row.sent_at,
+  deadLetteredAt: row.dead_lettered_at,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -195,6 +206,7 @@ export class EmailStore {
         idempotency_key: email.idempotencyKey ?? null,
         request_hash: email.requestHash,
         category: email.category ?? null,
+        reference: email.reference ?? null,
         from_address: email.email.from,
         to_addresses: email.email.to,
         cc_addresses: email.email.cc,
@@ -238,6 +250,38 @@ export class EmailStore {
       .where({ email_id: id })
       .first<RecordRow | undefined>([...RECORD_COLUMNS]);
     return row ? toRecord(row) : undefined;
+  }
+
+  /**
+   * The tenant's dead letters of a category (failed for good), newest first, only those no later e-mail of the same
+   * category and reference replaced (one sent or still on its way): what the sender must still act on.
+   */
+  async deadLetters(query: {
+    category: string;
+    references?: readonly string[];
+    limit: number;
+  }): Promise<EmailRecord[]> {
+    const rows = await this.trx('emails as failed')
+      .where({ 'failed.status': 'failed', 'failed.category': query.category })
+      .modify((builder) => {
+        if (query.references) void builder.whereIn('failed.reference', [...query.references]);
+      })
+      .whereNotExists((later) => {
+        void later
+          .select(this.trx.raw('1'))
+          .from('emails as later')
+          .whereRaw('later.category = failed.category')
+          .whereRaw('later.reference = failed.reference')
+          .whereRaw('later.created_at > failed.created_at')
+          .whereNot('later.status', 'failed');
+      })
+      .orderBy([
+        { column: 'failed.updated_at', order: 'desc' },
+        { column: 'failed.email_id', order: 'desc' },
+      ])
+      .limit(query.limit)
+      .select<RecordRow[]>(RECORD_COLUMNS.map((column) => `failed.${column}`));
+    return rows.map(toRecord);
   }
 
   async byIdempotencyKey(key: string): Promise<EmailRecord | undefined> {
@@ -289,9 +333,10 @@ export class EmailStore {
   }
 
   /**
-   * Records the attempt's outcome. A final one (sent, failed) also drops the content: the subject, bodies and
-   * attachments are deleted in the same transaction, the record (recipients, status, attempts, times) stays until
-   * the retention clean-up.
+   * Records the attempt's outcome. A sent one also drops the content: the subject, bodies and attachments are
+   * deleted in the same transaction, the record (recipients, status, attempts, times) stays until the retention
+   * clean-up. A failed one is a dead letter (ADR 0052): its content stays sealed, as it was, until the same clean-up
+   * deletes the whole record.
    */
   async finish(
     id: string,
@@ -306,13 +351,13 @@ export class EmailStore {
         status: outcome.status,
         last_error: outcome.status === 'sent' ? null : outcome.error,
         next_attempt_at: outcome.status === 'retrying' ? outcome.nextAttemptAt : null,
-        ...(outcome.status === 'sent' ? { sent_at: this.trx.fn.now() } : {}),
-        ...(outcome.status === 'retrying' ? {} : CONTENT_CLEARED),
+        ...(outcome.status === 'sent' ? { sent_at: this.trx.fn.now(), ...CONTENT_CLEARED } : {}),
+        ...(outcome.status === 'failed' ? { dead_lettered_at: this.trx.fn.now() } : {}),
         updated_at: this.trx.fn.now(),
       })
       .returning<RecordRow[]>(RECORD_COLUMNS);
     if (!row) throw new Error(`email ${id} disappeared during its attempt`);
-    if (outcome.status !== 'retrying') await this.trx('email_attachments').where({ email_id: id }).delete();
+    if (outcome.status === 'sent') await this.trx('email_attachments').where({ email_id: id }).delete();
     return toRecord(row);
   }
 

@@ -18,11 +18,13 @@ export const presentEmail = (record: EmailRecord): z.input<typeof emailView> => 
   delivered: record.status === 'sent',
   attempts: record.attempts,
   category: record.category,
+  reference: record.reference,
   idempotencyKey: record.idempotencyKey,
   lastError: record.lastError,
   nextAttemptAt: record.nextAttemptAt?.toISOString() ?? null,
   messageId: record.messageId,
   sentAt: record.sentAt?.toISOString() ?? null,
+  deadLetteredAt: record.deadLetteredAt?.toISOString() ?? null,
   createdAt: record.createdAt.toISOString(),
   updatedAt: record.updatedAt.toISOString(),
 });

@@ -69,6 +69,14 @@ export const sendEmailBody = z
       .string()
       .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'Category must be lowercase letters, digits, ., _ or -')
       .optional(),
+    /**
+     * The sender's own id of what the e-mail is about (e.g. the statement or the subcontractor): its dead letter, if
+     * it cannot be delivered, is found by it (GET /v1/dead-letters).
+     */
+    reference: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9:._-]{0,199}$/, 'Reference must be letters, digits, :, ., _ or -')
+      .optional(),
     /** Default true: try once before answering (up to SMTP_TIMEOUT_MS); false queues it for the worker. */
     waitForFirstAttempt: z.boolean().default(true),
   })
@@ -103,11 +111,14 @@ export const emailView = z.object({
   delivered: z.boolean(),
   attempts: z.number().int(),
   category: z.string().nullable(),
+  reference: z.string().nullable(),
   idempotencyKey: z.string().nullable(),
   lastError: z.string().nullable(),
   nextAttemptAt: z.string().nullable(),
   messageId: z.string(),
   sentAt: z.string().nullable(),
+  /** When it failed for good (a dead letter), else null. */
+  deadLetteredAt: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -47,7 +47,7 @@ import { StatCard } from '../../ui/StatCard';
 import { InvoiceStatusBadge } from './components/StatusBadge';
 import { useCis } from './context';
 import { openInNewTab } from './download';
-import { capitalise, pounds, ukDate } from '../../ui/format';
+import { capitalise, pounds, ukDate, ukDateTime } from '../../ui/format';
 import { errorMessage } from '../../ui/problem';
 
 const FINISHED = new Set([
@@ -189,6 +189,13 @@ export function Statements() {
           <Space orientation="vertical" size={0}>
             <Tag color={state.colour}>{state.label}</Tag>
             {group.statement?.supersedes && <Tag color="purple">Corrected statement</Tag>}
+            {group.emailFailure && (
+              <Tooltip title={`${ukDateTime(group.emailFailure.failedAt)}: ${group.emailFailure.reason}`}>
+                <Tag color="red" data-testid="statement-email-failed">
+                  Email not delivered
+                </Tag>
+              </Tooltip>
+            )}
             {group.statement?.issuedAt && (
               <Typography.Text type="secondary">{ukDate(group.statement.issuedAt)}</Typography.Text>
             )}

@@ -1,6 +1,6 @@
 import type { Address, Invoice } from '@workspace/cis/contract';
 import { DisconnectOutlined, EditOutlined, EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
-import { Button, Card, Descriptions, Skeleton, Space, Table, Tag } from 'antd';
+import { Alert, Button, Card, Descriptions, Skeleton, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useConfirm, useToast } from '../../ui/feedback';
@@ -10,7 +10,7 @@ import { DetailsIncompleteTag, SubcontractorNotices } from './components/Details
 import { InvoiceStatusBadge } from './components/StatusBadge';
 import { SubcontractorTaxYear } from './components/SubcontractorTaxYear';
 import { useCis } from './context';
-import { capitalise, pounds, ukDate } from '../../ui/format';
+import { capitalise, pounds, ukDate, ukDateTime } from '../../ui/format';
 import { errorMessage } from '../../ui/problem';
 
 function addressText(address: Address | null): string {
@@ -85,6 +85,15 @@ export function SubcontractorDetail() {
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
       <SubcontractorNotices sub={sub} />
+      {data.invitationEmailFailure && (
+        <Alert
+          type="warning"
+          showIcon
+          data-testid="invitation-email-failed"
+          title="The portal invitation email could not be delivered"
+          description={`${ukDateTime(data.invitationEmailFailure.failedAt)}: ${data.invitationEmailFailure.reason}. Please share the link manually or send a new invitation.`}
+        />
+      )}
       <Card
         title={
           <Space>

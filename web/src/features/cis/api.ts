@@ -119,7 +119,14 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
       query: (filters) => `/cis/subcontractors${query({ ...filters })}`,
       providesTags: ['CisSubcontractor'],
     }),
-    subcontractor: build.query<{ subcontractor: Subcontractor }, { id: string; unmask?: boolean }>({
+    subcontractor: build.query<
+      {
+        subcontractor: Subcontractor;
+        /** Its latest portal invitation email failed after its retries (ADR 0052). */
+        invitationEmailFailure?: { failedAt: string; reason: string } | null;
+      },
+      { id: string; unmask?: boolean }
+    >({
       query: ({ id, unmask }) =>
         `/cis/subcontractors/${encodeURIComponent(id)}${unmask ? '?unmask=true' : ''}`,
       providesTags: ['CisSubcontractor'],

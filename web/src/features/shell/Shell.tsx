@@ -41,12 +41,16 @@ import { useConfirm, useToast } from '../../ui/feedback';
 import { photoOf } from '../../ui/photo';
 import { LoadingBar } from '../../ui/LoadingBar';
 import { ModuleErrorBoundary } from '../../ui/ModuleErrorBoundary';
+import { AUDIT_ROUTE, AuditLogRoute, auditNavItem } from '../audit/nav';
+import { moduleCrashReporter } from '../audit/reportCrash';
 import { AppearanceSettings } from '../settings/AppearanceSettings';
 import { ColourSettings } from '../settings/ColourSettings';
 import { LogoSettings } from '../settings/LogoSettings';
 import { OrganisationSettings } from '../settings/OrganisationSettings';
+import { NotificationsPage } from '../notifications/NotificationsPage';
 import { AppFooter } from './AppFooter';
 import { moduleIcons } from './moduleIcons';
+import { NotificationBell } from './NotificationBell';
 import { StatusPicker } from './StatusPicker';
 import { TenantLogo } from './TenantLogo';
 import { useLiveUpdates } from './useLiveUpdates';
@@ -102,6 +106,7 @@ const offeredModules = (session: Session) => shellModules(session.tenant.modules
 function Navigation({ session, mode }: { session: Session; mode: 'inline' | 'horizontal' }) {
   const location = useLocation();
   const modules = offeredModules(session);
+  const audit = auditNavItem(session);
   const items = [
     ...(modules.length === 0
       ? [{ key: '/welcome', label: <Link to="/welcome">Welcome</Link>, icon: <AppstoreOutlined /> }]
@@ -111,6 +116,7 @@ function Navigation({ session, mode }: { session: Session; mode: 'inline' | 'hor
       label: <Link to={module.route}>{module.label}</Link>,
       icon: moduleIcons[module.icon],
     })),
+    ...(audit ? [audit] : []),
     {
       key: '/settings/appearance',
       label: <Link to="/settings/appearance">Settings</Link>,
@@ -219,6 +225,7 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
         <div style={{ flex: 1 }} />
       )}
       <Space size={compact ? 4 : 'small'} style={{ flexShrink: 0 }}>
+        <NotificationBell uid={session.user.uid} compact={compact} />
         <StatusPicker
           uid={session.user.uid}
           name={session.user.displayName || session.user.email}
@@ -253,13 +260,26 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
               key={module.id}
               path={`${module.route.split('/').slice(0, 2).join('/')}/*`}
               element={
-                <ModuleErrorBoundary key={module.id} onRetry={retry} module={module.label}>
+                <ModuleErrorBoundary
+                  key={module.id}
+                  onRetry={retry}
+                  module={module.label}
+                  onError={moduleCrashReporter(module.id)}
+                >
                   <View session={session} />
                 </ModuleErrorBoundary>
               }
             />
           );
         })}
+        <Route
+          path={AUDIT_ROUTE}
+          element={
+            <ModuleErrorBoundary key="audit" onRetry={retry} module="Audit log">
+              <AuditLogRoute session={session} />
+            </ModuleErrorBoundary>
+          }
+        />
         <Route
           path="/settings/appearance"
           element={
@@ -289,6 +309,14 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
           element={
             <ModuleErrorBoundary key="settings-logo" onRetry={retry} module="Settings">
               <LogoSettings session={session} />
+            </ModuleErrorBoundary>
+          }
+        />
+        <Route
+          path="/notifications"
+          element={
+            <ModuleErrorBoundary key="notifications" onRetry={retry} module="Notifications">
+              <NotificationsPage />
             </ModuleErrorBoundary>
           }
         />
