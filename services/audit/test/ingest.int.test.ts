@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eventually } from '@workspace/kit/testing';
 import {
   AuditTopicReader,
@@ -257,6 +258,93 @@ describe('audit ingest', () => {
         [2, second, 'user-5', ''],
       ]);
       expect(items[0]?.payload).toMatchObject({ uid: 'user-4', role: 'admin', status: 'active' });
+    } finally {
+      if (!restored) await restore();
+    }
+  });
+  it('appends a run of events in one transaction: a repeat stored once, a failing write retried whole, nothing skipped, audit.v1 in seq order', async () => {
+    const tenantId = testTenant();
+    // The database refuses this tenant's entries until the trigger is dropped, counting each attempt.
+    await h.adminSql('CREATE SEQUENCE IF NOT EXISTS audit.test_run_attempts');
+    await h.adminSql(`
+      CREATE OR REPLACE FUNCTION audit.test_refuse_run() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $$
+      BEGIN
+        IF NEW.tenant_id = '${tenantId}' THEN
+          PERFORM nextval('audit.test_run_attempts');
+          RAISE EXCEPTION 'disk full (test)';
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await h.adminSql(
+      'CREATE TRIGGER test_refuse_run BEFORE INSERT ON audit.audit_entries FOR EACH ROW EXECUTE FUNCTION audit.test_refuse_run()',
+    );
+    let restored = false;
+    const restore = () => h.adminSql('DROP TRIGGER IF EXISTS test_refuse_run ON audit.audit_entries');
+    try {
+      const [start] = await h.adminSql<{ n: string }>('SELECT last_value AS n FROM audit.test_run_attempts');
+      const file = (i: number, action = 'FILE_UPLOADED') => ({
+        type: 'drive.file.uploaded',
+        tenantId,
+        // One subject: one key, one partition, one run.
+        subject: 'folder-1',
+        data: { action, actorId: 'user-6', targetId: `file-${i}` },
+      });
+      const firstId = randomUUID();
+      // The first event delivered twice within the run, and the run's events all of one tenant.
+      const ids = await publisher.publishRun('drive', [
+        { ...file(1), id: firstId },
+        file(2),
+        { ...file(1, 'FILE_UPLOADED_AGAIN'), id: firstId },
+        file(3),
+      ]);
+      await eventually(
+        async () => {
+          const [now] = await h.adminSql<{ n: string }>(
+            'SELECT last_value AS n FROM audit.test_run_attempts',
+          );
+          return Number(now?.n) - Number(start?.n) >= 3;
+        },
+        60_000,
+        'three failed attempts',
+      );
+      // Each failed attempt rolled the whole run back: no entry, no inbox row, no audit.v1 record.
+      expect(await entriesOf(tenantId)).toEqual([]);
+      expect(
+        await h.adminSql(
+          'SELECT event_id FROM audit.inbox WHERE consumer_group = $1 AND event_id = ANY($2)',
+          [h.config.AUDIT_CONSUMER_GROUP, ids],
+        ),
+      ).toEqual([]);
+      expect(reader.ofTenant(tenantId)).toEqual([]);
+
+      await restore();
+      restored = true;
+      const items = (await waitForEntries(tenantId, 3)).sort((a, b) => a.seq - b.seq);
+      const [first, second, , third] = ids;
+      expect(items.map((item) => [item.seq, item.sourceEventId, item.targetId, item.action])).toEqual([
+        [1, first, 'file-1', 'FILE_UPLOADED'],
+        [2, second, 'file-2', 'FILE_UPLOADED'],
+        [3, third, 'file-3', 'FILE_UPLOADED'],
+      ]);
+      items.forEach((item, i) => {
+        expect(item.prevHash).toBe(i === 0 ? '0'.repeat(64) : items[i - 1]?.hash);
+      });
+      const token = await h.token(['audit.read'], tenantId);
+      expect((await h.call(token, 'POST', '/verify')).body).toMatchObject({ ok: true, entries: 3 });
+      const records = await eventually(
+        () => Promise.resolve(reader.ofTenant(tenantId).length >= 3 ? reader.ofTenant(tenantId) : undefined),
+        30_000,
+        'three audit.v1 records',
+      );
+      // In seq order; a record may arrive twice (audit.md: at least once, consumers keep the first of a seq).
+      const firsts = records.filter(
+        (record, i) => records.findIndex((other) => other.value.seq === record.value.seq) === i,
+      );
+      expect(firsts.map((record) => [record.value.seq, record.value.sourceEventId])).toEqual([
+        ['1', first],
+        ['2', second],
+        ['3', third],
+      ]);
     } finally {
       if (!restored) await restore();
     }

@@ -163,10 +163,30 @@ export class ModuleEventPublisher {
     data: Record<string, unknown>,
     options: { id?: string; subject?: string; time?: Date } = {},
   ): Promise<string> {
-    const id = options.id ?? randomUUID();
-    const subject = options.subject ?? (typeof data.targetId === 'string' ? data.targetId : undefined);
-    await this.bus.publish([
-      {
+    const [id] = await this.publishRun(module, [{ type, tenantId, data, ...options }]);
+    return id ?? '';
+  }
+
+  /**
+   * Publishes events of `module` in one send, in the given order (those of one tenant and subject on one partition,
+   * so they reach the audit consumer as one run), and answers their CloudEvents ids.
+   */
+  async publishRun(
+    module: string,
+    events: {
+      type: string;
+      tenantId: string;
+      data: Record<string, unknown>;
+      id?: string;
+      subject?: string;
+      time?: Date;
+    }[],
+  ): Promise<string[]> {
+    const messages = events.map(({ type, tenantId, data, ...options }) => {
+      const id = options.id ?? randomUUID();
+      const subject = options.subject ?? (typeof data.targetId === 'string' ? data.targetId : undefined);
+      return {
+        id,
         topic: `${module}.events.v1`,
         key: eventKey(tenantId, subject ?? 'x'),
         value: JSON.stringify(data),
@@ -178,9 +198,10 @@ export class ModuleEventPublisher {
           ...(subject === undefined ? {} : { subject }),
           tenantId,
         }),
-      },
-    ]);
-    return id;
+      };
+    });
+    await this.bus.publish(messages.map(({ id: _id, ...message }) => message));
+    return messages.map((message) => message.id);
   }
 
   close(): Promise<void> {

@@ -9,7 +9,7 @@ import { createDatabase, pingDatabase } from './db/database.js';
 import { migrateLatest, pendingMigrations, type Migration } from './db/migrations.js';
 import type { EventBus, Subscription } from './events/bus.js';
 import { eventSource } from './events/cloudevents.js';
-import { startConsumer, type EventHandler } from './events/consumer.js';
+import { startConsumer, type BatchEventHandler, type EventHandler } from './events/consumer.js';
 import { KafkaBus } from './events/kafka-bus.js';
 import { kafkaSecurity } from './events/kafka-security.js';
 import { MemoryBus } from './events/memory-bus.js';
@@ -45,6 +45,9 @@ export interface ConsumerDefinition {
   /** Default true: a new group reads what the topics retain. */
   fromBeginning?: boolean;
   handlers: Record<string, EventHandler>;
+  /** Batch mode (optional): runs of a partition's events in one transaction (see `ConsumerOptions`). */
+  batchHandler?: BatchEventHandler;
+  maxBatchSize?: number;
 }
 
 /** Background work of a service (job workers, retry loops): started with it and stopped first on shutdown. */

@@ -1,4 +1,4 @@
-import { notify, recordEvent, type Knex } from '@workspace/kit';
+import { notifyAll, recordEvents, type Knex } from '@workspace/kit';
 import { auditEvents } from '@workspace/proto';
 import { randomUUID } from 'node:crypto';
 import type { AuditDeps } from '../audit-deps.js';
@@ -33,11 +33,8 @@ export function entryRecord(entry: AuditEntry) {
 }
 
 /**
- * Appends one entry to the tenant's chain in `trx` (whose tenant is set): waits for the tenant's head (FOR UPDATE),
- * so appends of one tenant follow each other and seq and prevHash never fork; stores the entry with its hash, moves
- * the head, and records the entry on audit.v1 through the outbox, all in the one transaction. An entry for a source
- * event already stored is not stored again (the answer is the stored one, `stored` false). A failure throws and
- * rolls everything back: the consumer then retries the event, so nothing is dropped or skipped.
+ * Appends one entry to the tenant's chain in `trx` (whose tenant is set): see `appendEntries`. An entry for a source
+ * event already stored is not stored again (the answer is the stored one, `stored` false).
  */
 export async function appendEntry(
   deps: AuditDeps,
@@ -45,37 +42,72 @@ export async function appendEntry(
   tenantId: string,
   draft: EntryDraft,
 ): Promise<{ entry: AuditEntry; stored: boolean }> {
+  const [result] = await appendEntries(deps, trx, tenantId, [draft]);
+  if (!result) throw new Error(`audit entry of ${draft.sourceEventId} neither stored nor found`);
+  return result;
+}
+
+/**
+ * Appends entries, in the given order, to the tenant's chain in `trx` (whose tenant is set): takes the tenant's head
+ * once (FOR UPDATE), so appends of one tenant follow each other and seq and prevHash never fork; leaves out the
+ * drafts whose source event the tenant already has (or that repeat one earlier in `drafts`), chains the others from
+ * the head, stores them with their hashes in one statement, moves the head, and records each on audit.v1 through the
+ * outbox (one statement, in seq order), all in the one transaction. A failure throws and rolls everything back:
+ * the consumer then retries the events, so nothing is dropped or skipped. Answers one result per draft (a repeat
+ * gets the entry stored for its source event, `stored` false).
+ */
+export async function appendEntries(
+  deps: AuditDeps,
+  trx: Knex.Transaction,
+  tenantId: string,
+  drafts: EntryDraft[],
+): Promise<{ entry: AuditEntry; stored: boolean }[]> {
+  if (drafts.length === 0) return [];
   const store = new EntriesStore(trx);
   const head = await store.lockHead(tenantId, GENESIS_HASH);
-  const unhashed = {
-    ...draft,
-    tenantId,
-    seq: head.seq + 1,
-    id: randomUUID(),
-    // Milliseconds, as the canonical form writes them (the column keeps what was hashed).
-    occurredAt: new Date(draft.occurredAt.getTime()),
-    recordedAt: new Date(deps.clock.now().getTime()),
-    prevHash: head.hash,
-  };
-  const entry: AuditEntry = { ...unhashed, hash: entryHash(unhashed) };
-  if (!(await store.append(entry))) {
-    const existing = await store.bySourceEvent(tenantId, draft.sourceEventId);
-    if (!existing) throw new Error(`audit entry of ${draft.sourceEventId} neither stored nor found`);
-    return { entry: existing, stored: false };
-  }
-  await recordEvent(
+  const existing = await store.bySourceEvents(tenantId, [
+    ...new Set(drafts.map((draft) => draft.sourceEventId)),
+  ]);
+  const recordedAt = new Date(deps.clock.now().getTime());
+  const appended: AuditEntry[] = [];
+  let previous = head;
+  const results = drafts.map((draft) => {
+    const stored = existing.get(draft.sourceEventId);
+    if (stored) return { entry: stored, stored: false };
+    const unhashed = {
+      ...draft,
+      tenantId,
+      seq: previous.seq + 1,
+      id: randomUUID(),
+      // Milliseconds, as the canonical form writes them (the column keeps what was hashed).
+      occurredAt: new Date(draft.occurredAt.getTime()),
+      recordedAt,
+      prevHash: previous.hash,
+    };
+    const entry: AuditEntry = { ...unhashed, hash: entryHash(unhashed) };
+    existing.set(draft.sourceEventId, entry);
+    appended.push(entry);
+    previous = entry;
+    return { entry, stored: true };
+  });
+  await store.appendAll(appended);
+  await recordEvents(
     trx,
     deps.source,
     auditEvents.entryRecorded,
-    {
+    appended.map((entry) => ({
       tenantId,
       aggregateId: AUDIT_LOG_KEY,
       subject: String(entry.seq),
       data: entryRecord(entry),
       occurredAt: entry.recordedAt,
-    },
+    })),
     { sensitiveText: 'mask' },
   );
-  await notify(trx, ENTRIES_CHANNEL, liveMessage(tenantId, entry));
-  return { entry, stored: true };
+  await notifyAll(
+    trx,
+    ENTRIES_CHANNEL,
+    appended.map((entry) => liveMessage(tenantId, entry)),
+  );
+  return results;
 }

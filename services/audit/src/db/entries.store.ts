@@ -62,45 +62,55 @@ export class EntriesStore {
     return row && { seq: Number(row.seq), hash: row.hash };
   }
 
-  async bySourceEvent(tenantId: string, sourceEventId: string): Promise<AuditEntry | undefined> {
-    const row = await this.trx('audit_entries')
-      .where({ tenant_id: tenantId, source_event_id: sourceEventId })
-      .first<EntryRow | undefined>();
-    return row && toEntry(row);
+  /** The tenant's stored entries of these source events, by source event id. */
+  async bySourceEvents(tenantId: string, sourceEventIds: string[]): Promise<Map<string, AuditEntry>> {
+    if (sourceEventIds.length === 0) return new Map();
+    const rows = await this.trx('audit_entries')
+      .where({ tenant_id: tenantId })
+      .whereIn('source_event_id', sourceEventIds)
+      .select<EntryRow[]>();
+    return new Map(rows.map((row) => [row.source_event_id, toEntry(row)]));
   }
 
   /**
-   * Appends the entry and moves the head to it (the caller holds the head's lock); false, changing nothing, when the
-   * tenant already has an entry for the same source event.
+   * Appends the entries (one tenant's, consecutive seqs after its head, in order) in one statement and moves the
+   * head to the last (the caller holds the head's lock and has left out the source events already stored). Throws if
+   * one is stored all the same, so the caller's transaction rolls back rather than fork the chain.
    */
-  async append(entry: AuditEntry): Promise<boolean> {
+  async appendAll(entries: AuditEntry[]): Promise<void> {
+    const last = entries[entries.length - 1];
+    if (!last) return;
     const inserted = await this.trx('audit_entries')
-      .insert({
-        tenant_id: entry.tenantId,
-        seq: entry.seq,
-        id: entry.id,
-        action: entry.action,
-        module: entry.module,
-        source: entry.source,
-        target_id: entry.targetId,
-        actor_id: entry.actorId,
-        occurred_at: entry.occurredAt,
-        recorded_at: entry.recordedAt,
-        source_event_id: entry.sourceEventId,
-        payload: JSON.stringify(entry.payload),
-        prev_hash: entry.prevHash,
-        hash: entry.hash,
-      })
+      .insert(
+        entries.map((entry) => ({
+          tenant_id: entry.tenantId,
+          seq: entry.seq,
+          id: entry.id,
+          action: entry.action,
+          module: entry.module,
+          source: entry.source,
+          target_id: entry.targetId,
+          actor_id: entry.actorId,
+          occurred_at: entry.occurredAt,
+          recorded_at: entry.recordedAt,
+          source_event_id: entry.sourceEventId,
+          payload: JSON.stringify(entry.payload),
+          prev_hash: entry.prevHash,
+          hash: entry.hash,
+        })),
+      )
       .onConflict(['tenant_id', 'source_event_id'])
       .ignore()
       .returning('seq');
-    if (inserted.length === 0) return false;
+    if (inserted.length !== entries.length)
+      throw new Error(
+        `audit entries of ${last.tenantId}: ${entries.length - inserted.length} stored already`,
+      );
     await this.trx('audit_heads')
-      .where({ tenant_id: entry.tenantId })
-      .update({ seq: entry.seq, hash: entry.hash, updated_at: entry.recordedAt });
-    if (entry.seq === 1)
-      await this.trx('audit_tenants').insert({ tenant_id: entry.tenantId }).onConflict('tenant_id').ignore();
-    return true;
+      .where({ tenant_id: last.tenantId })
+      .update({ seq: last.seq, hash: last.hash, updated_at: last.recordedAt });
+    if (entries[0]?.seq === 1)
+      await this.trx('audit_tenants').insert({ tenant_id: last.tenantId }).onConflict('tenant_id').ignore();
   }
 
   /** Entries after `afterSeq` in seq order, `limit` of them (verification and the export read the chain so). */

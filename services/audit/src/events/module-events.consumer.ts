@@ -1,37 +1,56 @@
-import { maskSensitiveIdentifiers, type ConsumerDefinition, type EventHandler } from '@workspace/kit';
+import {
+  maskSensitiveIdentifiers,
+  setTransactionTenant,
+  type BatchEventHandler,
+  type ConsumerDefinition,
+  type EventHandler,
+  type ReceivedEvent,
+} from '@workspace/kit';
 import type { AuditDeps } from '../audit-deps.js';
-import { appendEntry } from '../commands/append-entry.js';
-import { draftFromEvent } from '../domain/entries.js';
+import { appendEntries } from '../commands/append-entry.js';
+import { draftFromEvent, type EntryDraft } from '../domain/entries.js';
 import { domainTopics } from './domain-topics.js';
+
+/** The most events of one partition appended in one transaction. */
+export const INGEST_BATCH_SIZE = 500;
 
 /**
  * The audit trail's ingest: one consumer group reading every module's `<service>.events.v1` and appending each event,
- * whatever its type, as an entry of its tenant's chain. The kit's inbox makes a repeated delivery change nothing; a
- * failing append throws, so the kit retries the event (with backoff) and the partition waits: nothing is dropped or
- * skipped.
+ * whatever its type, as an entry of its tenant's chain. It runs in the kit's batch mode: a run of a partition's
+ * events (up to INGEST_BATCH_SIZE) is appended in one transaction, each tenant's events in their order under one
+ * take of its head, with all their inbox rows and audit.v1 outbox records, and the offsets move only after the
+ * commit. The inbox makes a repeated delivery change nothing; a failing append throws, so the kit retries the whole
+ * run (with backoff) and the partition waits: nothing is dropped or skipped.
  */
 export function moduleEventsConsumer(deps: AuditDeps): ConsumerDefinition {
   const topics = domainTopics();
-  const handle: EventHandler = async (event, trx) => {
-    const module = topics[event.topic] ?? event.topic.split('.')[0] ?? event.topic;
-    await appendEntry(
-      deps,
-      trx,
-      event.tenantId,
-      draftFromEvent(
-        {
-          id: event.id,
-          type: event.type,
-          source: event.source,
-          time: event.time,
-          ...(event.subject === undefined ? {} : { subject: event.subject }),
-          module,
-          data: event.data,
-        },
-        maskSensitiveIdentifiers,
-      ),
+  const draft = (event: ReceivedEvent): EntryDraft =>
+    draftFromEvent(
+      {
+        id: event.id,
+        type: event.type,
+        source: event.source,
+        time: event.time,
+        ...(event.subject === undefined ? {} : { subject: event.subject }),
+        module: topics[event.topic] ?? event.topic.split('.')[0] ?? event.topic,
+        data: event.data,
+      },
+      maskSensitiveIdentifiers,
     );
+  const appendByTenant = async (events: ReceivedEvent[], trx: Parameters<BatchEventHandler>[1]) => {
+    const byTenant = new Map<string, EntryDraft[]>();
+    for (const event of events) {
+      const drafts = byTenant.get(event.tenantId) ?? [];
+      drafts.push(draft(event));
+      byTenant.set(event.tenantId, drafts);
+    }
+    // Heads taken in tenant order, so two transactions holding several tenants' heads never wait on each other.
+    for (const tenantId of [...byTenant.keys()].sort()) {
+      await setTransactionTenant(trx, tenantId);
+      await appendEntries(deps, trx, tenantId, byTenant.get(tenantId) ?? []);
+    }
   };
+  const handle: EventHandler = (event, trx) => appendByTenant([event], trx);
   // Every type, today's and those a module adds later: the kit looks the handler up by the event's type.
   const handlers = new Proxy({} as Record<string, EventHandler>, {
     get: (_target, type) => (typeof type === 'string' ? handle : undefined),
@@ -41,5 +60,7 @@ export function moduleEventsConsumer(deps: AuditDeps): ConsumerDefinition {
     topics,
     fromBeginning: deps.config.AUDIT_FROM_BEGINNING,
     handlers,
+    batchHandler: appendByTenant,
+    maxBatchSize: INGEST_BATCH_SIZE,
   };
 }

@@ -63,3 +63,12 @@ export const containing = (text: string): string => `%${text.replace(/[\\%_]/g, 
 export async function notify(trx: Knex.Transaction, channel: string, payload: string): Promise<void> {
   await trx.raw('SELECT pg_notify(?, ?)', [channel, payload]);
 }
+
+/** Sends several notifications on `channel` in one statement, in the given order (delivered at commit). */
+export async function notifyAll(trx: Knex.Transaction, channel: string, payloads: string[]): Promise<void> {
+  if (payloads.length === 0) return;
+  await trx.raw('SELECT pg_notify(?, payload) FROM json_array_elements_text(?::json) AS t(payload)', [
+    channel,
+    JSON.stringify(payloads),
+  ]);
+}

@@ -21,6 +21,14 @@ export interface SubscribeOptions {
    * rejection is retried with backoff, so a handler must be idempotent (the inbox makes it so).
    */
   handle: (message: DeliveredMessage) => Promise<void>;
+  /**
+   * Optional batch mode: called with consecutive messages of one partition, in order (at most `maxBatchSize`); the
+   * messages are acknowledged only when it resolves, and a rejection retries the whole batch with backoff. A bus
+   * that cannot batch (the in-process one) calls `handle` per message instead, so `handle` must do the same work.
+   */
+  handleBatch?: (messages: DeliveredMessage[]) => Promise<void>;
+  /** The most messages one `handleBatch` call gets (default 500). */
+  maxBatchSize?: number;
 }
 
 export interface Subscription {

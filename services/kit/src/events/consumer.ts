@@ -30,6 +30,18 @@ export function decodeEvent<Schema extends DescMessage>(
 
 export type EventHandler = (event: ReceivedEvent, trx: Knex.Transaction) => Promise<void>;
 
+/**
+ * A batch consumer's handler: the new events of a run of one partition (in offset order, each id once, those
+ * already in the inbox left out), all in the one transaction `trx` that also holds their inbox rows. No tenant is
+ * set: the handler sets each event's tenant (`setTransactionTenant`) before touching a tenant's rows.
+ */
+export type BatchEventHandler = (events: ReceivedEvent[], trx: Knex.Transaction) => Promise<void>;
+
+/** Sets the row-level-security tenant of the rest of `trx` (what `withTenant` and the consumer set). */
+export async function setTransactionTenant(trx: Knex.Transaction, tenantId: string): Promise<void> {
+  await trx.raw("SELECT set_config('app.tenant_id', ?, true)", [tenantId]);
+}
+
 export interface ConsumerOptions {
   db: Knex;
   bus: EventBus;
@@ -43,6 +55,14 @@ export interface ConsumerOptions {
   fromBeginning?: boolean;
   /** Handlers by CloudEvents type; other types on the topics are recorded as seen and skipped. */
   handlers: Record<string, EventHandler>;
+  /**
+   * Batch mode (optional): the events of a run of messages of one partition (up to `maxBatchSize`) that have a
+   * handler in `handlers` go to this one call instead, in one transaction with all their inbox rows; a failure
+   * rolls the whole run back and the bus retries it, so nothing is skipped. `handlers` still says which types are
+   * handled (and serves a bus that delivers one message at a time).
+   */
+  batchHandler?: BatchEventHandler;
+  maxBatchSize?: number;
   /** `kafka_events_refused_total` by group, topic and reason, when the service exports metrics. */
   refused?: Counter<'group' | 'topic' | 'reason'>;
 }
@@ -70,41 +90,77 @@ export async function startConsumer(options: ConsumerOptions): Promise<Subscript
     options.refused?.labels({ group: groupId, topic: message.topic, reason }).inc();
     logger.error({ ...fields, topic: message.topic, offset: message.offset, groupId }, text);
   };
+  /** The event of a message, or undefined when it is skipped (logged) as malformed or untrusted. */
+  const received = (message: DeliveredMessage): ReceivedEvent | undefined => {
+    let event: ReceivedEvent;
+    try {
+      const attributes = parseCloudEventHeaders(message.headers);
+      event = {
+        ...attributes,
+        topic: message.topic,
+        partition: message.partition,
+        offset: message.offset,
+        key: message.key,
+        data: JSON.parse(message.value) as JsonValue,
+      };
+    } catch (error) {
+      // A record that is not a CloudEvent can never be applied; retrying it would stall the partition.
+      if (error instanceof MalformedEventError || error instanceof SyntaxError) {
+        skip(message, 'malformed', { err: error }, 'skipping malformed event');
+        return undefined;
+      }
+      throw error;
+    }
+    const untrusted = untrustedEventReason(event, options.topics[message.topic] ?? '');
+    if (untrusted) {
+      const { id, type, source, tenantId } = event;
+      skip(
+        message,
+        'untrusted',
+        { id, type, source, tenantId, reason: untrusted },
+        'refusing untrusted event',
+      );
+      return undefined;
+    }
+    return event;
+  };
+  const { batchHandler } = options;
+  /** Batch mode: every event's inbox row and the batch handler's writes in one transaction. */
+  const handleBatch = batchHandler
+    ? async (messages: DeliveredMessage[]) => {
+        const events: ReceivedEvent[] = [];
+        const seen = new Set<string>();
+        for (const message of messages) {
+          const event = received(message);
+          // A repeated id within the run is the same event: the first delivery is the one applied.
+          if (!event || seen.has(event.id)) continue;
+          seen.add(event.id);
+          events.push(event);
+        }
+        if (events.length === 0) return;
+        await db.transaction(async (trx) => {
+          const inserted = await trx('inbox')
+            .insert(
+              events.map((event) => ({ consumer_group: groupId, event_id: event.id, type: event.type })),
+            )
+            .onConflict(['consumer_group', 'event_id'])
+            .ignore()
+            .returning<{ event_id: string }[]>('event_id');
+          const fresh = new Set(inserted.map((row) => row.event_id));
+          const handled = events.filter((event) => fresh.has(event.id) && handlers[event.type]);
+          if (handled.length > 0) await batchHandler(handled, trx);
+        });
+      }
+    : undefined;
   return bus.subscribe({
     groupId,
     topics,
     ...(options.fromBeginning === undefined ? {} : { fromBeginning: options.fromBeginning }),
+    ...(handleBatch ? { handleBatch, maxBatchSize: options.maxBatchSize ?? 500 } : {}),
     handle: async (message: DeliveredMessage) => {
-      let event: ReceivedEvent;
-      try {
-        const attributes = parseCloudEventHeaders(message.headers);
-        event = {
-          ...attributes,
-          topic: message.topic,
-          partition: message.partition,
-          offset: message.offset,
-          key: message.key,
-          data: JSON.parse(message.value) as JsonValue,
-        };
-      } catch (error) {
-        // A record that is not a CloudEvent can never be applied; retrying it would stall the partition.
-        if (error instanceof MalformedEventError || error instanceof SyntaxError) {
-          skip(message, 'malformed', { err: error }, 'skipping malformed event');
-          return;
-        }
-        throw error;
-      }
-      const untrusted = untrustedEventReason(event, options.topics[message.topic] ?? '');
-      if (untrusted) {
-        const { id, type, source, tenantId } = event;
-        skip(
-          message,
-          'untrusted',
-          { id, type, source, tenantId, reason: untrusted },
-          'refusing untrusted event',
-        );
-        return;
-      }
+      if (handleBatch) return handleBatch([message]);
+      const event = received(message);
+      if (!event) return;
       const handler = handlers[event.type];
       await db.transaction(async (trx) => {
         const inserted = await trx('inbox')
@@ -113,7 +169,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Subscript
           .ignore()
           .returning('event_id');
         if (inserted.length === 0 || !handler) return;
-        await trx.raw("SELECT set_config('app.tenant_id', ?, true)", [event.tenantId]);
+        await setTransactionTenant(trx, event.tenantId);
         await handler(event, trx);
       });
     },

@@ -213,7 +213,14 @@ export class KafkaBus implements EventBus {
     });
   }
 
-  async subscribe({ groupId, topics, handle, fromBeginning = true }: SubscribeOptions) {
+  async subscribe({
+    groupId,
+    topics,
+    handle,
+    handleBatch,
+    maxBatchSize = 500,
+    fromBeginning = true,
+  }: SubscribeOptions) {
     const consumer = this.kafka.consumer({
       groupId,
       sessionTimeout: 15_000,
@@ -242,20 +249,61 @@ export class KafkaBus implements EventBus {
       eachBatchAutoResolve: false,
       eachBatch: async (payload) => {
         const { batch } = payload;
-        for (const record of batch.messages) {
-          if (!payload.isRunning() || payload.isStale() || stopping()) break;
-          const message = {
-            topic: batch.topic,
-            partition: batch.partition,
-            offset: record.offset,
-            key: record.key?.toString() ?? '',
-            value: record.value?.toString() ?? '',
-            headers: fromHeaders(record.headers),
-          };
-          // Set before handling, so a handler stuck retrying shows as lag.
+        const lag = (offset: string, done: number) =>
           this.options.consumerLag
             ?.labels({ group: groupId, topic: batch.topic, partition: String(batch.partition) })
-            .set(Math.max(0, Number(batch.highWatermark) - Number(record.offset)));
+            .set(Math.max(0, Number(batch.highWatermark) - Number(offset) - done));
+        const toMessage = (record: (typeof batch.messages)[number]) => ({
+          topic: batch.topic,
+          partition: batch.partition,
+          offset: record.offset,
+          key: record.key?.toString() ?? '',
+          value: record.value?.toString() ?? '',
+          headers: fromHeaders(record.headers),
+        });
+        if (handleBatch) {
+          // Batch mode: consecutive records of the partition in one call, acknowledged together once it resolves.
+          for (let start = 0; start < batch.messages.length; start += Math.max(1, maxBatchSize)) {
+            if (!payload.isRunning() || payload.isStale() || stopping()) break;
+            const records = batch.messages.slice(start, start + Math.max(1, maxBatchSize));
+            const first = records[0];
+            const last = records[records.length - 1];
+            if (!first || !last) break;
+            lag(first.offset, 0);
+            const messages = records.map(toMessage);
+            for (let attempt = 0; ; attempt++) {
+              try {
+                await handleBatch(messages);
+                break;
+              } catch (error) {
+                this.options.logger.warn(
+                  {
+                    err: error,
+                    groupId,
+                    topic: batch.topic,
+                    offset: first.offset,
+                    lastOffset: last.offset,
+                    attempt,
+                  },
+                  'event batch handler failed; retrying',
+                );
+                if (stopping() || !payload.isRunning()) throw error;
+                await sleep(backoffDelay(attempt, 200, 10_000));
+                await payload.heartbeat();
+              }
+            }
+            payload.resolveOffset(last.offset);
+            await payload.commitOffsetsIfNecessary();
+            lag(last.offset, 1);
+            await payload.heartbeat();
+          }
+          return;
+        }
+        for (const record of batch.messages) {
+          if (!payload.isRunning() || payload.isStale() || stopping()) break;
+          const message = toMessage(record);
+          // Set before handling, so a handler stuck retrying shows as lag.
+          lag(record.offset, 0);
           for (let attempt = 0; ; attempt++) {
             try {
               await handle(message);
@@ -272,9 +320,7 @@ export class KafkaBus implements EventBus {
           }
           payload.resolveOffset(record.offset);
           await payload.commitOffsetsIfNecessary();
-          this.options.consumerLag
-            ?.labels({ group: groupId, topic: batch.topic, partition: String(batch.partition) })
-            .set(Math.max(0, Number(batch.highWatermark) - Number(record.offset) - 1));
+          lag(record.offset, 1);
           await payload.heartbeat();
         }
       },

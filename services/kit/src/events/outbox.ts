@@ -52,6 +52,33 @@ function guardSensitiveText(message: object, subject: string, mode: 'refuse' | '
   return maskSensitiveIdentifiers(subject);
 }
 
+/** The outbox row of an event (its id new), with the plain-text rule applied. */
+function outboxRow<Schema extends DescMessage>(
+  source: string,
+  definition: EventDefinition<Schema>,
+  event: NewEvent<Schema>,
+  options: RecordEventOptions,
+) {
+  const message = create(definition.schema, event.data);
+  const subject = guardSensitiveText(
+    message,
+    event.subject ?? event.aggregateId,
+    options.sensitiveText ?? 'refuse',
+  );
+  const payload: JsonValue = toJson(definition.schema, message);
+  return {
+    event_id: newEventId(),
+    topic: definition.topic,
+    key: eventKey(event.tenantId, event.aggregateId),
+    type: definition.type,
+    source,
+    subject,
+    tenant_id: event.tenantId,
+    occurred_at: event.occurredAt ?? new Date(),
+    payload: JSON.stringify(payload),
+  };
+}
+
 /**
  * Writes an event to the outbox inside the caller's transaction, so the domain change and its event commit
  * together or not at all. Returns the event id. Events never carry a tax reference or NINO in clear: a text field
@@ -64,26 +91,25 @@ export async function recordEvent<Schema extends DescMessage>(
   event: NewEvent<Schema>,
   options: RecordEventOptions = {},
 ): Promise<string> {
-  const eventId = newEventId();
-  const message = create(definition.schema, event.data);
-  const subject = guardSensitiveText(
-    message,
-    event.subject ?? event.aggregateId,
-    options.sensitiveText ?? 'refuse',
-  );
-  const payload: JsonValue = toJson(definition.schema, message);
-  await trx('outbox').insert({
-    event_id: eventId,
-    topic: definition.topic,
-    key: eventKey(event.tenantId, event.aggregateId),
-    type: definition.type,
-    source,
-    subject,
-    tenant_id: event.tenantId,
-    occurred_at: event.occurredAt ?? new Date(),
-    payload: JSON.stringify(payload),
-  });
-  return eventId;
+  const row = outboxRow(source, definition, event, options);
+  await trx('outbox').insert(row);
+  return row.event_id;
+}
+
+/**
+ * Writes several events of one type to the outbox in one statement inside the caller's transaction, as
+ * `recordEvent` does each, in the given order (the relay publishes them in that order). Returns their ids.
+ */
+export async function recordEvents<Schema extends DescMessage>(
+  trx: Knex.Transaction,
+  source: string,
+  definition: EventDefinition<Schema>,
+  events: NewEvent<Schema>[],
+  options: RecordEventOptions = {},
+): Promise<string[]> {
+  const rows = events.map((event) => outboxRow(source, definition, event, options));
+  if (rows.length > 0) await trx('outbox').insert(rows);
+  return rows.map((row) => row.event_id);
 }
 
 interface OutboxRow {
