@@ -1,6 +1,7 @@
 export * from './config.js';
 export * from './crypto.js';
 export * from './logger.js';
+export * from './interval-worker.js';
 export * from './lifecycle.js';
 export * from './service.js';
 export * from './telemetry.js';

@@ -2,7 +2,7 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import type { AuditDeps } from '../audit-deps.js';
 import { checkpointAll } from '../commands/checkpoints.js';
 import { checkAllChains, type ChainCheckMetrics } from '../commands/verify-chain.js';
-import { IntervalWorker } from './interval.js';
+import { IntervalWorker } from '@workspace/kit';
 
 /** The chain check's metrics (docs/runbook.md "Audit chain break"), once per registry. */
 export function chainCheckMetrics(registry: Registry): ChainCheckMetrics {

@@ -1,6 +1,6 @@
 import { removeQueuedObjects } from '../commands/object-removals.js';
 import type { DriveDeps } from '../drive-deps.js';
-import { IntervalWorker } from './interval.js';
+import { IntervalWorker } from '@workspace/kit';
 
 /**
  * Removes the objects purges queued and could not remove at once (the object store was down), every

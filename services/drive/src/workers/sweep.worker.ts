@@ -1,7 +1,7 @@
 import type { Registry } from 'prom-client';
 import { sweep, sweepMetrics } from '../commands/sweep.js';
 import type { DriveDeps } from '../drive-deps.js';
-import { IntervalWorker } from './interval.js';
+import { IntervalWorker } from '@workspace/kit';
 
 /**
  * The region sweep every SWEEP_INTERVAL_MS (docs/runbook.md "Drive sweep"): objects without a record removed,

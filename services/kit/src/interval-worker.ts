@@ -1,4 +1,5 @@
-import type { BackgroundWorker, Logger } from '@workspace/kit';
+import type { Logger } from './logger.js';
+import type { BackgroundWorker } from './service.js';
 
 /**
  * A worker that runs `work` every `intervalMs` (the first run one interval after start), one run at a time; stop
