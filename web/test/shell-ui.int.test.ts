@@ -117,12 +117,14 @@ describe('staff app shell UI in Chromium', () => {
     await visible(page.getByText('No modules are enabled for your organisation yet.', { exact: false }));
     // Dates read day/month/year (en-GB, London).
     expect(await page.getByTestId('welcome-date').textContent()).toBe(`Today is ${londonToday()}`);
-    // The navigation offers Welcome (and Settings) only; a disabled module's route falls back to /welcome.
+    // The navigation offers Welcome and no module; a disabled module's route falls back to /welcome. The audit log
+    // (the tenant's trail, not a module: the admin holds audit.read) and Settings stay.
     await page.getByRole('button', { name: 'Open navigation' }).click();
     const nav = page.getByRole('menu', { name: 'Modules' }).last();
     await visible(nav.getByRole('menuitem', { name: 'Welcome' }));
     expect((await nav.getByRole('menuitem').allTextContents()).map((text) => text.trim())).toEqual([
       'Welcome',
+      'Audit log',
       'Settings',
     ]);
     await page.screenshot({ path: `${shots}/shell-ui-welcome-no-modules.png` });

@@ -22,12 +22,13 @@ describe('staff app shell in Chromium', () => {
 
     const nav = page.getByRole('menu', { name: 'Modules' }).first();
     await page.getByRole('button', { name: 'Open navigation' }).click();
-    // The modules with screens in this version (the drive and CIS), then Settings; the catalogue's others are not
-    // offered.
+    // The modules with screens in this version (the drive and CIS), then the audit log (the admin holds audit.read)
+    // and Settings; the catalogue's others are not offered.
     await expectVisible(page, nav.getByText('CIS', { exact: true }));
     expect((await nav.getByRole('menuitem').allTextContents()).map((text) => text.trim())).toEqual([
       'Drive',
       'CIS',
+      'Audit log',
       'Settings',
     ]);
     expect(new URL(page.url()).pathname).toMatch(/^\/drive(\/overview)?$/);
