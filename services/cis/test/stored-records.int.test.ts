@@ -973,11 +973,12 @@ describe('tenant isolation', () => {
     'jobs',
     'activity',
     'return_period_marks',
+    'deadline_alerts',
   ] as const;
 
   /**
-   * Gives a tenant a row in every CIS table: settings, a subcontractor, a paid invoice, its statement and job, a return
-   * and a month marked as before this product.
+   * Gives a tenant a row in every CIS table: settings, a subcontractor, a paid invoice, its statement and job, a return,
+   * a month marked as before this product, and a deadline told (as the daily scan records it).
    */
   async function seed(tenantId: string, name: string, paymentDate: string, taxMonth: string) {
     const token = await as(ADMIN, tenantId);
@@ -1000,6 +1001,12 @@ describe('tenant isolation', () => {
     expect((await h.call(token, 'POST', `/returns/${taxMonth}/compile`)).status).toBe(200);
     const marked = await h.call(token, 'PUT', '/returns/periods/2026-07/mark', { reason: 'before_product' });
     expect(marked.status).toBe(200);
+    await adminQuery(
+      h,
+      `INSERT INTO cis.deadline_alerts (tenant_id, tax_month, kind, state, due_date, alerted_at)
+       VALUES ($1, $2, 'filing', 'due', '2026-09-19', now()) ON CONFLICT DO NOTHING`,
+      [tenantId, taxMonth],
+    );
   }
 
   it('under the service’s runtime role each CIS table shows only the rows of the tenant set for the transaction, and none without one', async () => {
@@ -1007,7 +1014,8 @@ describe('tenant isolation', () => {
     await seed('acme', 'Rhys Acme', '2026-08-11', '2026-08');
 
     // Every table that holds tenant data has forced row-level security; the others are the outbox, the inbox, the
-    // job queue (event envelopes and ids without personal data, read across tenants by the relay and the workers),
+    // job queue (event envelopes and ids without personal data, read across tenants by the relay and the workers), the
+    // deadline scan's list of tenants (tenant ids and dates, claimed across tenants by the daily scan),
     // the CIS300 seal and identifier hash backlogs (tenant ids only, read across tenants at start-up) and the
     // migrations' bookkeeping.
     const tables = await adminQuery(
@@ -1020,6 +1028,7 @@ describe('tenant isolation', () => {
     expect(forced.sort()).toEqual([...TABLES].sort());
     expect(tables.filter((t) => t.rls !== true).map((t) => t.name)).toEqual([
       'cis300_seal_backlog',
+      'deadline_scan_tenants',
       'identity_hash_backlog',
       'inbox',
       'job_queue',
