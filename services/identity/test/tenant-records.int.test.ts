@@ -510,6 +510,8 @@ describe('every identity route is tenant- and scope-checked (WS-001)', () => {
         'GET /v1/internal/signing-keys',
         'POST /v1/internal/signing-keys/rotate',
         'POST /v1/internal/rate-limits/{bucket}/hit',
+        'POST /v1/portal/link-requests',
+        'GET /v1/internal/tenants/{tenantId}/scope-holders',
       ].sort(),
     );
     const staff = { authorization: `Bearer ${await token('demo', 'admin@demo.test')}` };
