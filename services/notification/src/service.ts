@@ -2,8 +2,11 @@ import {
   FieldCipher,
   startService,
   systemClock,
+  type ApiRouter,
   type Clock,
+  type ConsumerDefinition,
   type ServiceDefinition,
+  type ServiceDeps,
   type StartedService,
   type StartOverrides,
 } from '@workspace/kit';
@@ -16,7 +19,10 @@ import { deadLetterRoutes } from './http/dead-letters.routes.js';
 import { projectRequestRoutes } from './http/project-requests.routes.js';
 import { DeliveryWorker } from './workers/delivery.worker.js';
 import { RetentionWorker } from './workers/retention.worker.js';
-import { inAppParts, type InAppParts } from './inapp.js';
+import { IdentityClient } from './clients/identity.js';
+import { inAppConsumer } from './events/inapp.consumer.js';
+import { notificationsRoutes } from './http/notifications.routes.js';
+import { NotificationChangeHub } from './workers/notification-changes.js';
 
 export const NOTIFICATION_SCHEMA = 'notification';
 
@@ -99,4 +105,38 @@ export async function startNotificationService(
     ...(clock ? { clock } : {}),
   });
   return { ...(await startService(definition, config, kitOverrides)), definition };
+}
+
+/** In-app notifications' share of the service (docs/notifications.md): the bell's API, its stream, the consumer. */
+interface InAppParts {
+  hub: NotificationChangeHub;
+  routes: { basePath: string; api: ApiRouter }[];
+  consumers: ConsumerDefinition[];
+}
+
+function inAppParts(
+  config: NotificationConfig,
+  deps: ServiceDeps<NotificationConfig>,
+  clock: Clock,
+): InAppParts {
+  const logger = deps.logger.child({ component: 'in-app' });
+  const hub = new NotificationChangeHub(config.DATABASE_URL, logger);
+  const { IDENTITY_URL, IDENTITY_TOKEN } = config;
+  return {
+    hub,
+    routes: [{ basePath: '/v1', api: notificationsRoutes({ db: deps.db, clock }, hub) }],
+    // The events are read only where identity can say who approves (IDENTITY_URL with its token).
+    consumers:
+      IDENTITY_URL && IDENTITY_TOKEN
+        ? [
+            inAppConsumer({
+              clock,
+              logger,
+              identity: new IdentityClient(IDENTITY_URL, IDENTITY_TOKEN, logger),
+              groupId: config.INAPP_CONSUMER_GROUP,
+              fromBeginning: config.INAPP_FROM_BEGINNING,
+            }),
+          ]
+        : [],
+  };
 }
