@@ -220,7 +220,9 @@ describe('signing in to the portal on a phone (390 px)', () => {
     expect(off.status).toBe(200);
 
     // The next page the subcontractor opens is refused (cis at once; the bff's session ends as identity hears of it).
-    await page.goto(`${baseUrl}/portal/invoices`);
+    // The page leaves for /portal-login as soon as its first call is refused, which can be before its own load event:
+    // waiting for 'load' would then see an aborted navigation, so the journey waits for the address instead.
+    await page.goto(`${baseUrl}/portal/invoices`, { waitUntil: 'commit' });
     await page.waitForURL(/\/portal-login\?ended=1$/);
     await visible(notice(page).getByText('Your portal session has ended'));
     await visible(requestButton(page));
