@@ -163,10 +163,17 @@ export class NotificationClient {
    * and answers its state. Rejects with `NotificationRequestError` 404 (not this tenant's or category's), 409 (not a
    * dead letter) or 410 (its content is no longer kept: send a new e-mail).
    */
-  resendDeadLetter(tenantId: string, category: string, id: string, resentBy: string): Promise<DeadLetter> {
+  resendDeadLetter(
+    tenantId: string,
+    category: string,
+    id: string,
+    resentBy: string,
+    /** The recipients now (a corrected address), replacing the stored To; the stored ones when absent. */
+    to?: string | string[],
+  ): Promise<DeadLetter> {
     return this.call<DeadLetter>('POST', {
       path: `/v1/dead-letters/${encodeURIComponent(id)}/resend`,
-      body: { tenantId, category, resentBy },
+      body: { tenantId, category, resentBy, ...(to ? { to } : {}) },
       // Safe to repeat: a second resend answers the first one's state.
       idempotent: true,
     });

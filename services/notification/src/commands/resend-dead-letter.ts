@@ -23,6 +23,8 @@ export interface ResendRequest {
   id: string;
   /** Who asked (the person's id, as the sending module knows them). */
   resentBy: string;
+  /** New recipients replacing the stored To (a corrected address); the stored ones when absent. */
+  to?: readonly string[] | undefined;
 }
 
 /** The problem a dead letter whose content is no longer kept answers (410). */
@@ -34,7 +36,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /**
  * Resends a dead letter from its stored, sealed content: back on the delivery queue, due now, with fresh retries
  * (the worker's attempts, as a new e-mail's), recorded as resent (when, by whom) with a `notification.email.resent`
- * event through the outbox. Its outcome is the delivery's: sent, or a dead letter again after its retries.
+ * event through the outbox; to new recipients when the sender gives them (a corrected address). Its outcome is the delivery's: sent, or a dead letter again after its retries.
  * - Another tenant's id, or another category's: 404, as an unknown one.
  * - Already resent and not failed since (on its way, or delivered): nothing is sent again; its state answers (200).
  * - Not a dead letter (never failed): 409. Content gone or past EMAIL_RETENTION_DAYS: 410.
@@ -59,7 +61,7 @@ export async function resendDeadLetter(
     if (!found.sendable || now.getTime() - finalSince.getTime() > deps.retentionDays * DAY_MS) {
       throw new HttpProblem(410, 'dead_letter_expired', DEAD_LETTER_GONE);
     }
-    const resent = await store.markResent(request.id, request.resentBy);
+    const resent = await store.markResent(request.id, request.resentBy, request.to);
     await deliveryQueue.schedule(trx, request.id, request.tenantId, now);
     // The idempotency key and the uid come from the caller: masked, never refused (docs/privacy.md).
     await recordEvent(
@@ -73,7 +75,7 @@ export async function resendDeadLetter(
           emailId: request.id,
           category: record.category ?? '',
           idempotencyKey: record.idempotencyKey ?? '',
-          recipientDomains: recipientDomains(record.recipients),
+          recipientDomains: recipientDomains(resent.recipients),
           attempts: record.attempts,
           resentBy: request.resentBy,
           resendCount: resent.resendCount,

@@ -324,10 +324,11 @@ export class EmailStore {
   }
 
   /**
-   * Puts a dead letter back on its way with fresh retries: `queued`, no attempt counted yet, and who resent it when.
-   * Its last error and the time it failed stay, until the next attempt's outcome replaces them.
+   * Puts a dead letter back on its way with fresh retries: `queued`, no attempt counted yet, and who resent it when;
+   * to `to` instead of its stored To when given. Its last error and the time it failed stay, until the next
+   * attempt's outcome replaces them.
    */
-  async markResent(id: string, resentBy: string): Promise<EmailRecord> {
+  async markResent(id: string, resentBy: string, to?: readonly string[]): Promise<EmailRecord> {
     const [row] = await this.trx('emails')
       .where({ email_id: id, status: 'failed' })
       .update({
@@ -337,6 +338,7 @@ export class EmailStore {
         resent_at: this.trx.fn.now(),
         resent_by: resentBy,
         resend_count: this.trx.raw('resend_count + 1'),
+        ...(to ? { to_addresses: [...to] } : {}),
         updated_at: this.trx.fn.now(),
       })
       .returning<RecordRow[]>(RECORD_COLUMNS);

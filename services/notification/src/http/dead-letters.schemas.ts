@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { tenantId } from './emails.schemas.js';
+import { addressList, tenantId } from './emails.schemas.js';
 
 export const DEAD_LETTERS_MAX = 200;
 
@@ -68,4 +68,9 @@ export const resendDeadLetterBody = z.object({
       /^[A-Za-z0-9][A-Za-z0-9:._@-]{0,199}$/,
       'resentBy must be an id: letters, digits, :, ., _, @ or -',
     ),
+  /**
+   * The recipients to resend to, when they changed since (the sender corrected a wrong address): they replace the
+   * stored To; the content, Cc and Reply-To stay as stored. Absent: the stored recipients.
+   */
+  to: addressList(50).optional(),
 });
