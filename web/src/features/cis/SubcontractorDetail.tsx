@@ -131,25 +131,28 @@ export function SubcontractorDetail() {
           }
         />
       )}
-      <Modal
-        open={resentInvitation !== null}
-        title="Invitation Sent Again"
-        onCancel={() => {
-          setResentInvitation(null);
-        }}
-        footer={
-          <Button
-            type="primary"
-            onClick={() => {
-              setResentInvitation(null);
-            }}
-          >
-            Close
-          </Button>
-        }
-      >
-        {resentInvitation && <PortalLinkPanel result={resentInvitation} email={sub.email} />}
-      </Modal>
+      {/* Only while open: a closed Modal would still take a slot (and its gap) in this Space. */}
+      {resentInvitation && (
+        <Modal
+          open
+          title="Invitation Sent Again"
+          onCancel={() => {
+            setResentInvitation(null);
+          }}
+          footer={
+            <Button
+              type="primary"
+              onClick={() => {
+                setResentInvitation(null);
+              }}
+            >
+              Close
+            </Button>
+          }
+        >
+          <PortalLinkPanel result={resentInvitation} email={sub.email} />
+        </Modal>
+      )}
       <Card
         title={
           <Space>
