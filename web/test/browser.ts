@@ -193,3 +193,18 @@ export async function animationsDone(locator: Locator): Promise<void> {
     );
   });
 }
+
+/** The bell's badge: the unread count it shows (0 when it shows none). */
+export async function unreadShown(page: Page): Promise<number> {
+  // Read in one step: the badge goes away when the count reaches 0, so a count-then-read could wait for a badge
+  // that is no longer there.
+  const titles = await page
+    .getByTestId('notification-count')
+    .locator('.ant-scroll-number')
+    .evaluateAll((badges) =>
+      badges.map((badge) =>
+        (badge as unknown as { getAttribute(name: string): string | null }).getAttribute('title'),
+      ),
+    );
+  return Number(titles[0] ?? '0');
+}

@@ -4,7 +4,7 @@
 // time in UK format; a click follows the link and marks it read; Mark all as read clears the count. The bff forwards
 // only the user's own notifications: the e-mail API is never reachable from a browser.
 import type { Page } from 'playwright-core';
-import { animationsDone, shots, visible } from './browser.js';
+import { animationsDone, shots, unreadShown, visible } from './browser.js';
 import { until } from './cis-stack.js';
 import { ADMIN, MANAGER, pdfBytes, seedPlace, uploadFile, type SeededPlace } from './drive-share-seed.js';
 import { driveStackPerFile, type DriveBrowserStack } from './drive-stack.js';
@@ -35,17 +35,6 @@ driveStackPerFile(
   },
   { inAppNotifications: true },
 );
-
-/** The bell's badge: the unread count it shows (0 when it shows none). */
-async function unreadShown(page: Page): Promise<number> {
-  // Read in one step: the badge goes away when the count reaches 0, so a count-then-read could wait for a badge
-  // that is no longer there.
-  const titles = await page
-    .getByTestId('notification-count')
-    .locator('.ant-scroll-number')
-    .evaluateAll((badges) => badges.map((badge) => badge.getAttribute('title')));
-  return Number(titles[0] ?? '0');
-}
 
 const ukDateTime = (date: Date) =>
   new Intl.DateTimeFormat('en-GB', {

@@ -14,8 +14,7 @@ import {
   settingsBody,
 } from '@workspace/cis/testing';
 import { eventually } from '@workspace/kit/testing';
-import type { Page } from 'playwright-core';
-import { animationsDone, shots, visible } from './browser.js';
+import { animationsDone, shots, unreadShown, visible } from './browser.js';
 import { cisStackPerFile, until, type CisBrowserStack } from './cis-stack.js';
 
 let stack: CisBrowserStack;
@@ -34,12 +33,6 @@ cisStackPerFile(
 afterEach(() => {
   stack.harness.sink.recover();
 });
-
-async function unreadShown(page: Page): Promise<number> {
-  const count = page.getByTestId('notification-count').locator('.ant-scroll-number');
-  if ((await count.count()) === 0) return 0;
-  return Number((await count.first().getAttribute('title')) ?? '0');
-}
 
 describe('CIS in the bell', () => {
   it("a portal invoice: the contractor's bell counts it live, lists it, and a click opens the invoice", async () => {
