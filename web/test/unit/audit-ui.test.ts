@@ -140,6 +140,7 @@ describe('how an entry is shown', () => {
     expect(actorName('sub-9', people)).toBe('sub-9');
     expect(actorName('system', people)).toBe('System');
     expect(actorName('portal:sub-9', people)).toBe('Subcontractor (portal)');
+    expect(actorName('portal', people)).toBe('Subcontractor (portal)');
     expect(actorName('portal:', people)).toBe('portal:');
     expect(sourceLabel('/workspace/cis')).toBe('cis service');
     expect(sourceLabel('client')).toBe('Browser');

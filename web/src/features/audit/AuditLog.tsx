@@ -355,6 +355,7 @@ function AuditLogPage({ session }: { session: Session }) {
           placeholder="Action"
           allowClear
           style={{ width: 240 }}
+          popupMatchSelectWidth={360}
           value={actionDraft ?? filters.action}
           options={suggestedActions(modules).map((value) => {
             const name = actionName(value);

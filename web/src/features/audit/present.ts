@@ -17,14 +17,14 @@ export function sourceLabel(source: string): string {
 }
 
 /**
- * An actor by name when the directory knows them; the services' own doings (a scheduled scan's notice, the audit
- * service's 'system') as System; a subcontractor in the portal (`portal:<subcontractorId>`, whom the staff directory
- * does not list) as Subcontractor (portal); else by id.
+ * An actor by name when the directory knows them; an event that names no person (a scheduled scan's notice), which
+ * the audit service records as 'system', as System; a subcontractor in the portal (`portal:<subcontractorId>`, or identity's `portal`
+ * for the one redeeming a sign-in link; the staff directory lists neither) as Subcontractor (portal); else by id.
  */
 export function actorName(actorId: string, people: ReadonlyMap<string, AuditActor>): string {
   const person = people.get(actorId);
   if (person) return person.displayName || person.fullName || person.email || actorId;
   if (actorId === 'system') return 'System';
-  if (/^portal:./.test(actorId)) return 'Subcontractor (portal)';
+  if (/^portal(:.+)?$/.test(actorId)) return 'Subcontractor (portal)';
   return actorId;
 }
