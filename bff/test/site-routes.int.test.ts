@@ -7,10 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { INTERNAL_TOKEN, startIdentityHarness, type IdentityHarness } from '@workspace/identity/testing';
 import { startNotificationHarness, type NotificationHarness } from '@workspace/notification/testing';
+import { SHELL_PAGES } from '@workspace/rules';
 import { moduleCatalogue } from '@workspace/web/modules';
 import type { RunningBff } from '../src/app.js';
 import { projectRequestLimited } from '../src/http/site-routes.js';
-import { isStaffAppPath, STAFF_APP_SECTIONS } from '../src/http/web-bundles.js';
+import { isStaffAppPath } from '../src/http/web-bundles.js';
 import { read, signedInBrowser, startTestBff, TestBrowser } from './support.js';
 
 const SALES = 'sales@workspace.test';
@@ -156,20 +157,26 @@ describe('the site pages at the bff', () => {
 
   it("keeps the staff app's sections for a signed-out browser (it sends them to sign in) and everything for staff", async () => {
     const visitorBrowser = new TestBrowser(base);
-    for (const path of ['/cis/invoices', '/drive', '/schedule', '/welcome', '/settings/appearance']) {
+    for (const path of [
+      '/cis/invoices',
+      '/drive',
+      '/schedule',
+      '/welcome',
+      '/settings/appearance',
+      '/notifications',
+      '/audit',
+    ]) {
       expect({ path, ...(await page(visitorBrowser, path)) }).toEqual({ path, status: 200, title: 'index' });
     }
     const { browser: staff } = await signedInBrowser(base, { email: 'admin@demo.test' });
     expect(await page(staff, '/anything-else')).toEqual({ status: 200, title: 'index' });
   });
 
-  it("knows every module route of the staff app's catalogue", () => {
-    for (const entry of moduleCatalogue) {
-      expect({ route: entry.route, staff: isStaffAppPath(entry.route) }).toEqual({
-        route: entry.route,
-        staff: true,
-      });
-      expect(STAFF_APP_SECTIONS.has(entry.route.split('/')[1] ?? '')).toBe(true);
+  it("knows every module route of the staff app's catalogue and the shell's own pages", () => {
+    for (const route of [...moduleCatalogue.map((entry) => entry.route), ...Object.values(SHELL_PAGES)]) {
+      expect({ route, staff: isStaffAppPath(route) }).toEqual({ route, staff: true });
+      expect({ route, staff: isStaffAppPath(`${route}/anything`) }).toEqual({ route, staff: true });
     }
+    expect(isStaffAppPath('/pricing')).toBe(false);
   });
 });

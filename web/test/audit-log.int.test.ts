@@ -12,6 +12,7 @@ import {
   ALL_CIS_SCOPES,
   CIS_ADMIN_ID,
   invoiceBody,
+  portalTokenOf,
   settingsBody,
   type CisHarness,
 } from '@workspace/cis/testing';
@@ -23,6 +24,7 @@ let stack: AuditBrowserStack;
 let harness: CisHarness;
 let baseUrl: string;
 let invoiceId = '';
+let subcontractorId = '';
 /** The auditor's page: admin@demo.test (the admin role holds every tenant scope, audit.read among them). */
 let auditor: Page;
 
@@ -45,6 +47,7 @@ async function seed(): Promise<void> {
     registeredAddress: { line1: '1 High Street', city: 'Leeds', postcode: 'LS1 1AA', country: 'GB' },
     gdprConsent: true,
   })) as { subcontractor: { id: string } };
+  subcontractorId = created.subcontractor.id;
   const invoice = (await call(
     'POST',
     '/invoices',
@@ -332,5 +335,49 @@ describe('the audit log (issue 15)', () => {
     expect(widths.page).toBeLessThanOrEqual(390);
     await clerk.screenshot({ path: `${shots}/audit-log-phone.png`, fullPage: true });
     await clerk.context().close();
+  });
+  it("names the services' own doings System, a subcontractor's portal change Subcontractor (portal), and the deadline notice", async () => {
+    // 18 January 2027 (the business clock): a return is due tomorrow and cis's daily deadline scan tells it
+    // (cis.deadline.alerted, no person behind it).
+    harness.clock.set(new Date('2027-01-18T09:00:00Z'));
+    try {
+      expect((await harness.definition.deadlineScan().runOnce()).alerted).toBeGreaterThan(0);
+    } finally {
+      harness.clock.set(new Date());
+    }
+    // The subcontractor changes their phone in the portal (cis.subcontractor.updated by portal:<their id>).
+    const portal = await portalTokenOf(harness, await harness.signInAs('admin@demo.test'), subcontractorId);
+    const changed = await harness.call(portal, 'PUT', `/portal/subcontractors/${subcontractorId}`, {
+      phone: '07700900123',
+      registeredAddress: { line1: '1 High Street', city: 'Leeds', postcode: 'LS1 1AA' },
+    });
+    expect(changed.status).toBe(200);
+
+    await auditor.goto(`${baseUrl}/audit?action=cis.deadline.alerted`);
+    await actionsShown(auditor, (shown) => shown.length > 0);
+    const notice = await cellTexts(rows(auditor).first());
+    expect(notice[2]).toContain('cis.deadline.alerted');
+    expect(notice[2]).toContain('CIS deadline notice');
+    expect(notice[4]).toBe('System');
+    await auditor.screenshot({ path: `${shots}/audit-log-system-actor.png`, fullPage: true });
+
+    await auditor.goto(`${baseUrl}/audit?action=cis.subcontractor.updated&targetId=${subcontractorId}`);
+    const updates = await until(
+      async () =>
+        Promise.all((await rows(auditor).all()).map(async (row) => (await cellTexts(row))[4] ?? '')),
+      (actors) => actors.includes('Subcontractor (portal)'),
+      'the portal change',
+    );
+    expect(updates).toContain('Subcontractor (portal)');
+    await auditor.screenshot({ path: `${shots}/audit-log-portal-actor.png`, fullPage: true });
+
+    // The action filter offers the notice by its name too, and the actor filter offers System.
+    await auditor.goto(`${baseUrl}/audit`);
+    await auditor.getByLabel('Action filter').fill('deadline');
+    await visible(
+      auditor.locator('.ant-select-item-option', { hasText: 'cis.deadline.alerted (CIS deadline notice)' }),
+    );
+    await auditor.screenshot({ path: `${shots}/audit-log-action-names.png` });
+    await auditor.keyboard.press('Escape');
   });
 });

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiRouter } from '@workspace/kit';
+import { STAFF_APP_SECTIONS } from '@workspace/rules';
 import express from 'express';
 import { parseCookies } from '../security.js';
 import type { BffContext } from './context.js';
@@ -9,26 +10,10 @@ import type { BffContext } from './context.js';
 export const SITE_PAGES: ReadonlySet<string> = new Set(['/login', '/vision', '/help', '/terms', '/privacy']);
 
 /**
- * The staff app's top-level sections: the shell's own pages and every module's route in the catalogue
- * (web/src/app/modules.ts; bff/test/web-bundles.int.test.ts fails when a catalogue route is missing here). A
- * signed-out browser at one of them gets the staff app, which sends it to /login?returnTo=…; at any other path, the
- * site's 404 page.
+ * `/` (the site or the staff app by session) and every path under a staff app section (STAFF_APP_SECTIONS: the
+ * shell's own pages and every module of the catalogue, services/rules/src/staff-app.ts). A signed-out browser at one
+ * of them gets the staff app, which sends it to /login?returnTo=…; at any other path, the site's 404 page.
  */
-export const STAFF_APP_SECTIONS: ReadonlySet<string> = new Set([
-  'welcome',
-  'settings',
-  'schedule',
-  'notes',
-  'chat',
-  'calls',
-  'tasks',
-  'drive',
-  'cis',
-  'notifications',
-  'audit',
-]);
-
-/** `/` (the site or the staff app by session) and every path under a staff app section. */
 export function isStaffAppPath(path: string): boolean {
   return path === '/' || STAFF_APP_SECTIONS.has(path.split('/')[1] ?? '');
 }

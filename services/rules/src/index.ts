@@ -8,6 +8,7 @@ export * from './cis-declarations.js';
 export * from './tax-year.js';
 export * from './identifiers.js';
 export * from './words.js';
+export * from './staff-app.js';
 export * from './modules/schedule.js';
 export * from './modules/notes.js';
 export * from './modules/chat.js';

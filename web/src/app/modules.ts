@@ -1,51 +1,8 @@
-/** The icons the catalogue names; the shell maps each to an antd icon (web/src/features/shell/moduleIcons.tsx). */
-export type ModuleIcon = 'calendar' | 'notes' | 'chat' | 'calls' | 'tasks' | 'drive' | 'cis';
+import { moduleCatalogue, SHELL_PAGES, type ModuleEntry } from '@workspace/rules';
 
-/**
- * The module catalogue: what a tenant module id opens in the shell (the spec's entry: id, label, route, icon,
- * defaultConfig). `defaultConfig` is what a tenant module's `config` starts from when the tenant has set nothing.
- */
-export interface ModuleEntry {
-  id: string;
-  label: string;
-  route: string;
-  icon: ModuleIcon;
-  defaultConfig: Record<string, unknown>;
-}
-
-export const moduleCatalogue: ModuleEntry[] = [
-  {
-    id: 'schedule',
-    label: 'Schedule',
-    route: '/schedule',
-    icon: 'calendar',
-    defaultConfig: {
-      defaultView: 'month',
-      weekStartsOn: 'monday',
-      enableWorkingHours: false,
-      workingHoursStart: 9,
-      workingHoursEnd: 17,
-    },
-  },
-  {
-    id: 'notes',
-    label: 'Notes',
-    route: '/notes/all',
-    icon: 'notes',
-    defaultConfig: { viewMode: 'grid', autoSaveMs: 1000 },
-  },
-  { id: 'chat', label: 'Chat', route: '/chat', icon: 'chat', defaultConfig: { groups: true } },
-  { id: 'calls', label: 'Calls', route: '/calls', icon: 'calls', defaultConfig: { video: true } },
-  { id: 'tasks', label: 'Tasks', route: '/tasks', icon: 'tasks', defaultConfig: { defaultView: 'list' } },
-  {
-    id: 'drive',
-    label: 'Drive',
-    route: '/drive',
-    icon: 'drive',
-    defaultConfig: { signatures: true },
-  },
-  { id: 'cis', label: 'CIS', route: '/cis', icon: 'cis', defaultConfig: { testingTools: false } },
-];
+// The module catalogue itself (its entries and icons) is in @workspace/rules (services/rules/src/staff-app.ts), where
+// the bff reads the staff app's sections from it too.
+export { moduleCatalogue, type ModuleEntry, type ModuleIcon } from '@workspace/rules';
 
 export function enabledModules(modules: { id: string; enabled: boolean }[]): ModuleEntry[] {
   const enabled = new Set(modules.filter((module) => module.enabled).map((module) => module.id));
@@ -72,7 +29,7 @@ export function moduleOfPath(pathname: string): ModuleEntry | undefined {
 
 /** Where the shell opens (after sign-in and on `/`): the first module it offers, else the Welcome page. */
 export function landingRoute(offered: readonly ModuleEntry[]): string {
-  return offered[0]?.route ?? '/welcome';
+  return offered[0]?.route ?? SHELL_PAGES.welcome;
 }
 
 /** A tenant module's settings: the catalogue's defaults with the tenant's own `config` over them. */

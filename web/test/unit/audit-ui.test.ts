@@ -1,7 +1,8 @@
 // The audit log's rules (docs/audit.md "The audit screen"): who may open it, the filters from the address to the
 // audit service's query (London days as instants, across the clock changes), the CSV export's URL with the same
 // filters, and how actors and sources are named.
-import { suggestedActions } from '../../src/features/audit/actions';
+import { cisEvents, cisNoticeEvents, driveEvents } from '@workspace/proto';
+import { actionName, suggestedActions } from '../../src/features/audit/actions';
 import {
   auditCsvUrl,
   auditFiltersOf,
@@ -33,6 +34,20 @@ describe('who may open the audit log', () => {
     expect(cisOnly).toContain('cis.invoice.approved');
     expect(cisOnly).not.toContain('FILE_UPLOADED');
     expect(suggestedActions('all')).toEqual(expect.arrayContaining(['FILE_UPLOADED', 'SHARE_LINK_COPIED']));
+  });
+
+  it('lists every action the services publish (their event contracts), each under its module', () => {
+    const cis = [...Object.keys(cisEvents), ...Object.values(cisNoticeEvents).map((event) => event.type)];
+    const drive = Object.keys(driveEvents);
+    expect(cis).toContain('cis.deadline.alerted');
+    expect(suggestedActions(['cis'])).toEqual(expect.arrayContaining(cis));
+    expect(suggestedActions(['drive'])).toEqual(expect.arrayContaining(drive));
+    expect(suggestedActions('all')).toEqual(expect.arrayContaining([...cis, ...drive]));
+    expect(new Set(suggestedActions('all')).size).toBe(suggestedActions('all').length);
+    // The actions no person takes have a name on screen besides their code.
+    for (const event of Object.values(cisNoticeEvents)) expect(actionName(event.type)).toBeTruthy();
+    expect(actionName('cis.deadline.alerted')).toBe('CIS deadline notice');
+    expect(actionName('cis.invoice.approved')).toBeUndefined();
   });
 });
 
@@ -115,7 +130,7 @@ describe('live entries', () => {
 });
 
 describe('how an entry is shown', () => {
-  it('names the actor as the directory knows them, else by id; the source by service or the browser', () => {
+  it('names the actor as the directory knows them, System, a portal subcontractor, else by id; the source by service or the browser', () => {
     const people = new Map<string, AuditActor>([
       ['u-1', { uid: 'u-1', displayName: 'Ada Admin', fullName: 'Ada Admin', email: 'a@x', username: 'ada' }],
       ['u-2', { uid: 'u-2', displayName: '', fullName: '', email: 'b@x', username: 'b' }],
@@ -123,6 +138,10 @@ describe('how an entry is shown', () => {
     expect(actorName('u-1', people)).toBe('Ada Admin');
     expect(actorName('u-2', people)).toBe('b@x');
     expect(actorName('sub-9', people)).toBe('sub-9');
+    expect(actorName('system', people)).toBe('System');
+    expect(actorName('portal:sub-9', people)).toBe('Subcontractor (portal)');
+    expect(actorName('portal', people)).toBe('Subcontractor (portal)');
+    expect(actorName('portal:', people)).toBe('portal:');
     expect(sourceLabel('/workspace/cis')).toBe('cis service');
     expect(sourceLabel('client')).toBe('Browser');
     expect(sourceLabel('elsewhere')).toBe('elsewhere');

@@ -30,7 +30,7 @@ import { ukDateTime } from '../../ui/format';
 import { errorMessage } from '../../ui/problem';
 import { QueryError } from '../../ui/QueryError';
 import { downloadFile } from '../cis/download';
-import { suggestedActions } from './actions';
+import { actionName, suggestedActions } from './actions';
 import {
   refreshAuditEntries,
   useAuditActorsQuery,
@@ -228,7 +228,15 @@ function AuditLogPage({ session }: { session: Session }) {
     {
       title: 'Action',
       key: 'action',
-      render: (_, row) => <Typography.Text code>{row.action}</Typography.Text>,
+      render: (_, row) => {
+        const name = actionName(row.action);
+        return (
+          <Space size={4} wrap>
+            <Typography.Text code>{row.action}</Typography.Text>
+            {name && <Typography.Text type="secondary">{name}</Typography.Text>}
+          </Space>
+        );
+      },
     },
     {
       title: 'Module',
@@ -277,8 +285,10 @@ function AuditLogPage({ session }: { session: Session }) {
     value: person.uid,
     label: person.displayName || person.fullName || person.email,
   }));
-  if (filters.actorId && !people.has(filters.actorId))
-    actorOptions.push({ value: filters.actorId, label: filters.actorId });
+  // The services' own doings (a deadline notice) have no person to pick.
+  actorOptions.push({ value: 'system', label: actorName('system', people) });
+  if (filters.actorId && filters.actorId !== 'system' && !people.has(filters.actorId))
+    actorOptions.push({ value: filters.actorId, label: actorName(filters.actorId, people) });
 
   return (
     <div data-testid="audit-log">
@@ -345,8 +355,12 @@ function AuditLogPage({ session }: { session: Session }) {
           placeholder="Action"
           allowClear
           style={{ width: 240 }}
+          popupMatchSelectWidth={360}
           value={actionDraft ?? filters.action}
-          options={suggestedActions(modules).map((value) => ({ value }))}
+          options={suggestedActions(modules).map((value) => {
+            const name = actionName(value);
+            return { value, label: name ? `${value} (${name})` : value };
+          })}
           showSearch={{
             filterOption: (input, option) =>
               (option?.value ?? '').toLowerCase().includes(input.toLowerCase()),

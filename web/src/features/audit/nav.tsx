@@ -1,13 +1,14 @@
 // The audit log's place in the staff shell: its own navigation entry for holders of an audit read scope, and its
 // route, whose screens load on the first visit (their own chunk, as a module's).
 import { AuditOutlined } from '@ant-design/icons';
+import { SHELL_PAGES } from '@workspace/rules';
 import { Skeleton } from 'antd';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import type { Session } from '../../app/api';
 import { canReadAudit } from './scopes';
 
-export const AUDIT_ROUTE = '/audit';
+export const AUDIT_ROUTE = SHELL_PAGES.audit;
 
 const AuditLog = lazy(() => import('./AuditLog'));
 

@@ -16,8 +16,15 @@ export function sourceLabel(source: string): string {
   return service ? `${service} service` : source;
 }
 
-/** An actor by name when the directory knows them, else by id. */
+/**
+ * An actor by name when the directory knows them; an event that names no person (a scheduled scan's notice), which
+ * the audit service records as 'system', as System; a subcontractor in the portal (`portal:<subcontractorId>`, or identity's `portal`
+ * for the one redeeming a sign-in link; the staff directory lists neither) as Subcontractor (portal); else by id.
+ */
 export function actorName(actorId: string, people: ReadonlyMap<string, AuditActor>): string {
   const person = people.get(actorId);
-  return person ? person.displayName || person.fullName || person.email || actorId : actorId;
+  if (person) return person.displayName || person.fullName || person.email || actorId;
+  if (actorId === 'system') return 'System';
+  if (/^portal(:.+)?$/.test(actorId)) return 'Subcontractor (portal)';
+  return actorId;
 }

@@ -1,4 +1,5 @@
 import { AppstoreOutlined, LogoutOutlined, MenuOutlined, SettingOutlined } from '@ant-design/icons';
+import { SHELL_PAGES } from '@workspace/rules';
 import {
   App as AntApp,
   Button,
@@ -251,7 +252,7 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
     <Layout.Content style={{ padding: compact ? 12 : 24, minWidth: 0 }}>
       <Routes>
         <Route path="/" element={<Navigate to={home} replace />} />
-        <Route path="/welcome" element={<Welcome session={session} />} />
+        <Route path={SHELL_PAGES.welcome} element={<Welcome session={session} />} />
         {modules.map((module) => {
           const View = moduleViews.get(module.id);
           if (!View) return null;
@@ -281,7 +282,7 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
           }
         />
         <Route
-          path="/settings/appearance"
+          path={`${SHELL_PAGES.settings}/appearance`}
           element={
             <ModuleErrorBoundary key="settings-appearance" onRetry={retry} module="Settings">
               <AppearanceSettings current={appearance} session={session} />
@@ -289,7 +290,7 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
           }
         />
         <Route
-          path="/settings/organisation"
+          path={`${SHELL_PAGES.settings}/organisation`}
           element={
             <ModuleErrorBoundary key="settings-organisation" onRetry={retry} module="Settings">
               <OrganisationSettings session={session} />
@@ -297,7 +298,7 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
           }
         />
         <Route
-          path="/settings/colours"
+          path={`${SHELL_PAGES.settings}/colours`}
           element={
             <ModuleErrorBoundary key="settings-colours" onRetry={retry} module="Settings">
               <ColourSettings session={session} />
@@ -305,7 +306,7 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
           }
         />
         <Route
-          path="/settings/logo"
+          path={`${SHELL_PAGES.settings}/logo`}
           element={
             <ModuleErrorBoundary key="settings-logo" onRetry={retry} module="Settings">
               <LogoSettings session={session} />
@@ -313,7 +314,7 @@ function ShellLayout({ session, appearance }: { session: Session; appearance: Ap
           }
         />
         <Route
-          path="/notifications"
+          path={SHELL_PAGES.notifications}
           element={
             <ModuleErrorBoundary key="notifications" onRetry={retry} module="Notifications">
               <NotificationsPage />

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useDispatch } from 'react-redux';
 import { api } from '../../app/api';
 import type { AppDispatch } from '../../app/store';
+import { openLiveStream } from '../../ui/liveStream';
 import { cisApi } from '../cis/api';
 import { brandingApi } from '../settings/brandingApi';
 
@@ -11,24 +12,16 @@ interface LiveData {
   uid?: string;
 }
 
-/** After a stream that failed for good (401, 503), the next attempt; EventSource retries dropped streams itself. */
-const RESTART_MS = 15_000;
-
 /**
- * Live updates of the shell (WS-368, WS-369): one EventSource on /api/live per tab. Each event refetches what it
- * changed: the session (branding, modules, name, the user's status and role), the logo, the footer; scope changes
- * (role bundles, the whitelist, the user's own role or bundles) first renew the session's access token so the new
- * scopes apply. After a reconnection everything is refetched, as events may have been missed meanwhile.
+ * Live updates of the shell (WS-368, WS-369): one stream on /api/live per tab (openLiveStream). Each event refetches
+ * what it changed: the session (branding, modules, name, the user's status and role), the logo, the footer; scope
+ * changes (role bundles, the whitelist, the user's own role or bundles) first renew the session's access token so the
+ * new scopes apply. After a reconnection everything is refetched, as events may have been missed meanwhile.
  */
 export function useLiveUpdates(uid: string | undefined): void {
   const dispatch = useDispatch<AppDispatch>();
   useEffect(() => {
-    if (!uid || typeof EventSource === 'undefined') return;
-    let source: EventSource | undefined;
-    let restart: ReturnType<typeof setTimeout> | undefined;
-    let interrupted = false;
-    let stopped = false;
-
+    if (!uid) return;
     const refetch = (tags: ('Session' | 'Logo' | 'Footer')[]) => {
       dispatch(brandingApi.util.invalidateTags(tags));
     };
@@ -68,29 +61,11 @@ export function useLiveUpdates(uid: string | undefined): void {
       renewScopes();
     };
 
-    const open = () => {
-      const stream = new EventSource('/api/live');
-      source = stream;
-      stream.addEventListener('tenant', onTenant);
-      stream.addEventListener('user', onUser);
-      stream.addEventListener('whitelist', onScopes);
-      stream.addEventListener('roles', onScopes);
-      stream.addEventListener('open', () => {
-        if (!interrupted) return;
-        interrupted = false;
+    return openLiveStream('/api/live', {
+      events: { tenant: onTenant, user: onUser, whitelist: onScopes, roles: onScopes },
+      onReconnect: () => {
         refetch(['Session', 'Logo', 'Footer']);
-      });
-      stream.addEventListener('error', () => {
-        interrupted = true;
-        if (stream.readyState !== EventSource.CLOSED || stopped) return;
-        restart = setTimeout(open, RESTART_MS);
-      });
-    };
-    open();
-    return () => {
-      stopped = true;
-      clearTimeout(restart);
-      source?.close();
-    };
+      },
+    });
   }, [dispatch, uid]);
 }
