@@ -44,15 +44,33 @@ export const acmeSeed: TenantSeed & { password: string } = {
   ],
 };
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports a test server may take: below Linux's ephemeral range (32768-60999, where the kernel picks both `listen(0)`
+ * ports and the local ports of outgoing connections). A port picked from that range can be taken by a Kafka or
+ * PostgreSQL connection between the pick and the server's listen (EADDRINUSE); below it, only another listener can.
+ */
+const TEST_PORTS = { from: 20_000, to: 32_767 } as const;
+
+/** A port nothing listens on now (checked on every interface, as the bff listens), for a server a test starts. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const port = TEST_PORTS.from + Math.floor(Math.random() * (TEST_PORTS.to - TEST_PORTS.from + 1));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(
+    `no free port between ${String(TEST_PORTS.from)} and ${String(TEST_PORTS.to)} after 50 tries`,
+  );
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
+    server.once('error', () => {
+      resolve(false);
+    });
+    server.listen(port, () => {
       server.close(() => {
-        resolve(port);
+        resolve(true);
       });
     });
   });
