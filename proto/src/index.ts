@@ -143,7 +143,11 @@ export const cisNoticeEvents = {
 };
 
 export * from '../gen/workspace/notification/v1/events_pb.js';
-import { EmailFailedSchema, EmailSentSchema } from '../gen/workspace/notification/v1/events_pb.js';
+import {
+  EmailFailedSchema,
+  EmailResentSchema,
+  EmailSentSchema,
+} from '../gen/workspace/notification/v1/events_pb.js';
 
 const NOTIFICATION_TOPIC = domainTopic('notification');
 
@@ -151,6 +155,7 @@ const NOTIFICATION_TOPIC = domainTopic('notification');
 export const notificationEvents = {
   emailSent: defineEvent('notification.email.sent', NOTIFICATION_TOPIC, EmailSentSchema),
   emailFailed: defineEvent('notification.email.failed', NOTIFICATION_TOPIC, EmailFailedSchema),
+  emailResent: defineEvent('notification.email.resent', NOTIFICATION_TOPIC, EmailResentSchema),
 };
 
 export * from '../gen/workspace/drive/v1/events_pb.js';

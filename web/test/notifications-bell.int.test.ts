@@ -38,10 +38,13 @@ driveStackPerFile(
 
 /** The bell's badge: the unread count it shows (0 when it shows none). */
 async function unreadShown(page: Page): Promise<number> {
-  const count = page.getByTestId('notification-count').locator('.ant-scroll-number');
-  if ((await count.count()) === 0) return 0;
-  const title = await count.first().getAttribute('title');
-  return Number(title ?? '0');
+  // Read in one step: the badge goes away when the count reaches 0, so a count-then-read could wait for a badge
+  // that is no longer there.
+  const titles = await page
+    .getByTestId('notification-count')
+    .locator('.ant-scroll-number')
+    .evaluateAll((badges) => badges.map((badge) => badge.getAttribute('title')));
+  return Number(titles[0] ?? '0');
 }
 
 const ukDateTime = (date: Date) =>

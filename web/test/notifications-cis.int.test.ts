@@ -1,7 +1,8 @@
 // Journeys: CIS and the notification service (issue 15, ADR 0052). A subcontractor submits an invoice in the portal:
 // the contractor's bell counts it live and opens it. E-mail that cannot be delivered after its retries (the SMTP
 // sink refusing every attempt) reaches the screens that sent it: the subcontractor's page warns that the portal
-// invitation was not delivered, the statements screen marks the statement "Email not delivered".
+// invitation was not delivered, the statements screen marks the statement "Email not delivered"; Resend sends a new
+// invitation, and the statement's kept copy again (the row then says "Email delivered").
 import { currentTaxMonth, londonDate } from '@workspace/cis/domain';
 import {
   ALL_CIS_SCOPES,
@@ -85,7 +86,7 @@ describe('CIS in the bell', () => {
 });
 
 describe('dead letters on the CIS screens', () => {
-  it("the subcontractor's page warns once the portal invitation could not be delivered after its retries", async () => {
+  it("the subcontractor's page warns once the portal invitation could not be delivered after its retries, and Resend sends a new invitation", async () => {
     const subcontractor = await createSubcontractor(stack.harness, admin, {
       name: 'Nico Nowhere',
       email: 'nico@nowhere.test',
@@ -113,10 +114,30 @@ describe('dead letters on the CIS screens', () => {
     expect(await warning.textContent()).toMatch(/\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}: .*451/);
     expect(await warning.textContent()).toContain('Please share the link manually or send a new invitation.');
     await page.screenshot({ path: `${shots}/notifications-cis-invitation-dead-letter.png` });
+
+    // Resend: the relay takes mail again; a new invitation (a fresh link: the stored one's lasted 15 minutes) arrives.
+    stack.harness.sink.recover();
+    await page.getByTestId('invitation-email-resend').click();
+    const dialog = page.locator('.ant-modal').filter({ hasText: 'Invitation Sent Again' });
+    await visible(dialog.getByText('An invitation email has been sent to nico@nowhere.test.'));
+    await animationsDone(dialog);
+    await page.screenshot({ path: `${shots}/notifications-cis-invitation-resent.png` });
+    const arrived = stack.harness.sink
+      .messages()
+      .filter((message) => message.to.includes('nico@nowhere.test'));
+    expect(arrived).toHaveLength(1);
+    expect(arrived[0]?.subject).toContain('has invited you to their subcontractor portal');
+    expect(arrived[0]?.text).toMatch(/Open the portal: http\S+/);
+    await dialog.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
+    await until(
+      () => page.getByTestId('invitation-email-failed').count(),
+      (count) => count === 0,
+      'the warning to go once the new invitation was delivered',
+    );
     await page.context().close();
   });
 
-  it('the statements screen marks an issued statement whose email could not be delivered', async () => {
+  it('the statements screen marks an issued statement whose email could not be delivered, and Resend delivers it', async () => {
     const subcontractor = await createSubcontractor(stack.harness, admin, {
       name: 'Sam Stonewall',
       email: 'sam@stonewall.test',
@@ -162,6 +183,28 @@ describe('dead letters on the CIS screens', () => {
     await row.getByTestId('statement-email-failed').hover();
     await visible(page.locator('.ant-tooltip', { hasText: '451' }));
     await page.screenshot({ path: `${shots}/notifications-cis-statement-dead-letter.png` });
+
+    // Resend: the kept copy, its PDF included, goes again. The relay still refuses its first three attempts, so the
+    // row says it is on its way; the screen looks again while it is, and then says it was delivered.
+    stack.harness.sink.recover();
+    stack.harness.sink.clear();
+    stack.harness.sink.failNext(3, 451);
+    await row.getByTestId('statement-email-resend').click();
+    await visible(page.getByText('Statement email resent to sam@stonewall.test'));
+    await visible(row.getByTestId('statement-email-resending'));
+    expect(await row.getByTestId('statement-email-resending').textContent()).toBe('Resending email');
+    await page.screenshot({ path: `${shots}/notifications-cis-statement-resending.png` });
+    await visible(row.getByTestId('statement-email-delivered'));
+    expect(await row.getByTestId('statement-email-delivered').textContent()).toBe('Email delivered');
+    expect(await row.getByTestId('statement-email-resend').count()).toBe(0);
+    const arrived = stack.harness.sink
+      .messages()
+      .filter((message) => message.to.includes('sam@stonewall.test'));
+    expect(arrived).toHaveLength(1);
+    expect(arrived[0]?.subject).toContain('deduction statement');
+    expect(arrived[0]?.attachments).toEqual([expect.objectContaining({ contentType: 'application/pdf' })]);
+    await animationsDone(row);
+    await page.screenshot({ path: `${shots}/notifications-cis-statement-resent.png` });
     await page.context().close();
   });
 });

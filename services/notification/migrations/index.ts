@@ -4,6 +4,7 @@ import { sealedContent } from './002_sealed_content.js';
 import { inAppNotifications } from './003_in_app_notifications.js';
 import { deadLetters } from './004_dead_letters.js';
 import { projectRequests } from './005_project_requests.js';
+import { deadLetterResends } from './006_dead_letter_resends.js';
 
 /**
  * notification's migrations in the order they apply. Append only: a new change is a new file, added at the end. A
@@ -15,4 +16,5 @@ export const notificationMigrations: Migration[] = [
   inAppNotifications,
   deadLetters,
   projectRequests,
+  deadLetterResends,
 ];

@@ -85,7 +85,7 @@ export function notificationService(
     routes: (deps) => [
       ...notificationRoutes({ db: deps.db, cipher, config, delivery: current() }),
       ...started().inApp.routes,
-      ...deadLetterRoutes({ db: deps.db, cipher, config }),
+      ...deadLetterRoutes({ db: deps.db, cipher, config, source: deps.source, delivery: current() }),
       ...projectRequestRoutes({ db: deps.db, cipher, config, delivery: current() }),
     ],
     // The kit starts the workers with the service and stops them first at shutdown, before the pool closes.

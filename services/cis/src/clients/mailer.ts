@@ -1,8 +1,11 @@
 import { NotificationRequestError, type NotificationClient } from '@workspace/notification';
 import type { SettingsRecord } from '../db/settings.store.js';
 
-/** What the cis service needs of the notification service: its client's send, and its dead letters (ADR 0052). */
-export type Mailer = Pick<NotificationClient, 'send' | 'deadLetters'>;
+/**
+ * What the cis service needs of the notification service: its client's send, its dead letters (ADR 0052), and their
+ * resend (docs/notifications.md "Resending a dead letter").
+ */
+export type Mailer = Pick<NotificationClient, 'send' | 'deadLetters' | 'resendDeadLetter'>;
 
 /** True when the notification service refused an e-mail (4xx); anything else thrown means it was not reachable. */
 export function mailRefused(error: unknown): boolean {

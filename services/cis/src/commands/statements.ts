@@ -332,7 +332,7 @@ async function emailStatement(
     sender: ReturnType<typeof contractorSender>;
   },
   input: StatementPdfInput,
-): Promise<{ delivered: boolean }> {
+): Promise<{ delivered: boolean; status: string }> {
   const pdf = await renderStatementPdf(input);
   try {
     return await deps.mailer.send({

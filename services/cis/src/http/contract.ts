@@ -57,6 +57,8 @@ import type {
   generateBody,
   issueBody,
   issuedResponse,
+  mailFailure,
+  mailFailureResponse,
   statementFilter,
   statementGroup,
   statementMonthResponse,
@@ -156,6 +158,10 @@ export type GenerateAllInput = z.input<typeof generateAllBody>;
 /** POST /v1/statements/:id/issue. */
 export type IssueInput = z.input<typeof issueBody>;
 export type IssueResult = z.output<typeof issuedResponse>;
+/** An issued statement's email that was not delivered, and what became of its resend. */
+export type MailFailure = z.output<typeof mailFailure>;
+/** POST /v1/statements/:id/email/resend. */
+export type MailFailureResponse = z.output<typeof mailFailureResponse>;
 /** GET /v1/jobs/:id. */
 export type Job = z.output<typeof jobView>;
 /** POST /v1/statements/generate-all: the job as queued. */

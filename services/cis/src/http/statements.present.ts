@@ -53,14 +53,27 @@ export const presentStatementMonth = (month: StatementMonth): z.input<typeof sta
   })),
 });
 
-/** An issued statement; by email, whether it was delivered (a warning when it will be retried). */
+/** The warnings of an issue by email that was not delivered: retried, or failed for good (to resend). */
+export const ISSUE_EMAIL_WARNINGS = {
+  retrying: 'The email could not be delivered yet; it will be retried automatically.',
+  failed:
+    'The email could not be delivered. Correct the address if needed, then use Resend on the statements screen.',
+} as const;
+
+/**
+ * An issued statement; by email, whether it was delivered (a warning when it will be retried, another when it failed
+ * for good: the mail server refused it, or it is the dead letter of an earlier issue, which Resend sends again).
+ */
 export const presentIssued = (issued: {
   statement: StatementRecord;
-  mail: { delivered: boolean } | null;
+  mail: { delivered: boolean; status?: string } | null;
 }): z.input<typeof issuedResponse> => ({
   statement: presentStatement(issued.statement),
   ...(issued.mail ? { emailSent: issued.mail.delivered } : {}),
   ...(issued.mail && !issued.mail.delivered
-    ? { warning: 'The email could not be delivered yet; it will be retried automatically.' }
+    ? {
+        warning:
+          issued.mail.status === 'failed' ? ISSUE_EMAIL_WARNINGS.failed : ISSUE_EMAIL_WARNINGS.retrying,
+      }
     : {}),
 });

@@ -1,5 +1,6 @@
 import { ApiRouter, hasScope } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
+import { resendStatementEmail } from '../commands/mail-failures.js';
 import {
   correctStatement,
   generateStatementNow,
@@ -17,6 +18,7 @@ import {
   generateBody,
   issueBody,
   issuedResponse,
+  mailFailureResponse,
   queuedJobResponse,
   statementMonthResponse,
   statementResponse,
@@ -69,6 +71,27 @@ export function statementRoutes(deps: CisDeps): ApiRouter {
       responses: { 200: { description: 'Issued', schema: issuedResponse } },
       handler: async ({ ctx, params, body }) =>
         presentIssued(await issueStatement(deps, ctx, params.id, body.method)),
+    })
+    .route({
+      method: 'post',
+      path: '/statements/:id/email/resend',
+      summary:
+        "Resend an issued statement's email that could not be delivered, from the copy kept (PDF included), with fresh retries",
+      scopes: ['cis.stmt.issue'],
+      request: { params: statementIdParam },
+      responses: {
+        200: {
+          description: 'Resent (state resending), or already resent: its state; nothing is sent twice',
+          schema: mailFailureResponse,
+        },
+        404: { description: 'No such statement in this tenant' },
+        409: { description: 'The statement has no undelivered email to resend' },
+        410: { description: 'The email is older than the email retention period: issue it by email again' },
+        503: { description: 'The notification service is not available' },
+      },
+      handler: async ({ ctx, params }) => ({
+        emailFailure: await resendStatementEmail(deps, ctx, params.id),
+      }),
     })
     .route({
       method: 'post',

@@ -47,8 +47,19 @@ export const statementSchema = z.object({
   updatedAt: z.string(),
 });
 
-/** An e-mail the notification service could not deliver after its retries: when, and the mail server's answer. */
-export const mailFailure = z.object({ failedAt: z.string(), reason: z.string() });
+/**
+ * An e-mail the notification service could not deliver after its retries: when, and the mail server's answer; and,
+ * once resent, whether it is on its way again or was delivered (docs/notifications.md "Resending a dead letter").
+ */
+export const mailFailure = z.object({
+  failedAt: z.string(),
+  reason: z.string(),
+  state: z.enum(['failed', 'resending', 'delivered']),
+  resentAt: z.string().nullable(),
+  deliveredAt: z.string().nullable(),
+});
+
+export const mailFailureResponse = z.object({ emailFailure: mailFailure });
 
 /** A subcontractor of the statements screen: its paid invoices of the month and its statement, if any. */
 export const statementGroup = z.object({
@@ -62,7 +73,7 @@ export const statementGroup = z.object({
   state: z.enum(['pending', 'generated', 'issued']),
   /** Issued, and the month's paid invoices no longer match it: a corrected statement is due. */
   changedSinceIssue: z.boolean(),
-  /** Issued by email, and the email could not be delivered after its retries (a dead letter, ADR 0052). */
+  /** Issued by email, and the email could not be delivered after its retries (a dead letter, ADR 0052), or was resent. */
   emailFailure: mailFailure.nullable(),
 });
 

@@ -58,6 +58,12 @@ export interface DeadLetter {
   lastError: string | null;
   failedAt: string;
   createdAt: string;
+  /** failed: undelivered after its retries (a resend too); resending: resent, on its way again; delivered: resent and delivered. */
+  state: 'failed' | 'resending' | 'delivered';
+  resentAt: string | null;
+  resentBy: string | null;
+  resendCount: number;
+  deliveredAt: string | null;
 }
 
 /** The notification service could not be reached, or failed (5xx): the e-mail may not have been stored. */
@@ -149,6 +155,28 @@ export class NotificationClient {
       found.push(...(await ask(references.slice(start, start + 200))));
     }
     return found;
+  }
+
+  /**
+   * Resends a dead letter of the sender's category from its stored content (POST /v1/dead-letters/{id}/resend): back
+   * on the delivery queue with fresh retries. A repeat while it is on its way (or once delivered) sends nothing more
+   * and answers its state. Rejects with `NotificationRequestError` 404 (not this tenant's or category's), 409 (not a
+   * dead letter) or 410 (its content is no longer kept: send a new e-mail).
+   */
+  resendDeadLetter(
+    tenantId: string,
+    category: string,
+    id: string,
+    resentBy: string,
+    /** The recipients now (a corrected address), replacing the stored To; the stored ones when absent. */
+    to?: string | string[],
+  ): Promise<DeadLetter> {
+    return this.call<DeadLetter>('POST', {
+      path: `/v1/dead-letters/${encodeURIComponent(id)}/resend`,
+      body: { tenantId, category, resentBy, ...(to ? { to } : {}) },
+      // Safe to repeat: a second resend answers the first one's state.
+      idempotent: true,
+    });
   }
 
   private async call<T>(method: HttpMethod, request: ServiceRequest): Promise<T> {

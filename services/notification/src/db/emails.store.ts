@@ -26,6 +26,9 @@ interface EmailRow {
   message_id: string;
   sent_at: Date | null;
   dead_lettered_at: Date | null;
+  resent_at: Date | null;
+  resent_by: string | null;
+  resend_count: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -48,6 +51,10 @@ export interface EmailRecord {
   sentAt: Date | null;
   /** When it failed for good (a dead letter: its sealed content kept until the retention clean-up). */
   deadLetteredAt: Date | null;
+  /** When the sender's module last put it back on the queue (a dead letter resent), and who asked; how often. */
+  resentAt: Date | null;
+  resentBy: string | null;
+  resendCount: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -79,6 +86,9 @@ const RECORD_COLUMNS = [
   'message_id',
   'sent_at',
   'dead_lettered_at',
+  'resent_at',
+  'resent_by',
+  'resend_count',
   'created_at',
   'updated_at',
 ] as const;
@@ -100,6 +110,9 @@ const toRecord = (row: RecordRow): EmailRecord => ({
   messageId: row.message_id,
   sentAt: row.sent_at,
   deadLetteredAt: row.dead_lettered_at,
+  resentAt: row.resent_at,
+  resentBy: row.resent_by,
+  resendCount: row.resend_count,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -253,8 +266,9 @@ export class EmailStore {
   }
 
   /**
-   * The tenant's dead letters of a category (failed for good), newest first, only those no later e-mail of the same
-   * category and reference replaced (one sent or still on its way): what the sender must still act on.
+   * The tenant's dead letters of a category (failed for good) and those its sender resent (on their way again, or
+   * delivered since), newest first, only those no later e-mail of the same category and reference replaced (one sent
+   * or still on its way): what the sender must still act on, and what became of its resends.
    */
   async deadLetters(query: {
     category: string;
@@ -262,7 +276,10 @@ export class EmailStore {
     limit: number;
   }): Promise<EmailRecord[]> {
     const rows = await this.trx('emails as failed')
-      .where({ 'failed.status': 'failed', 'failed.category': query.category })
+      .where({ 'failed.category': query.category })
+      .where((either) => {
+        void either.where('failed.status', 'failed').orWhereNotNull('failed.resent_at');
+      })
       .modify((builder) => {
         if (query.references) void builder.whereIn('failed.reference', [...query.references]);
       })
@@ -289,6 +306,44 @@ export class EmailStore {
       .where({ idempotency_key: key })
       .first<RecordRow | undefined>([...RECORD_COLUMNS]);
     return row ? toRecord(row) : undefined;
+  }
+
+  /**
+   * Locks the e-mail for a resend: its record, and whether its sealed content is still there and opens (a failure
+   * from before migration 004 had its content dropped; a key since retired cannot open it).
+   */
+  async lockForResend(id: string): Promise<{ record: EmailRecord; sendable: boolean } | undefined> {
+    const row = await this.trx<EmailRow>('emails').where({ email_id: id }).forUpdate().first();
+    if (!row) return undefined;
+    try {
+      this.openContent(row);
+      return { record: toRecord(row), sendable: true };
+    } catch {
+      return { record: toRecord(row), sendable: false };
+    }
+  }
+
+  /**
+   * Puts a dead letter back on its way with fresh retries: `queued`, no attempt counted yet, and who resent it when;
+   * to `to` instead of its stored To when given. Its last error and the time it failed stay, until the next
+   * attempt's outcome replaces them.
+   */
+  async markResent(id: string, resentBy: string, to?: readonly string[]): Promise<EmailRecord> {
+    const [row] = await this.trx('emails')
+      .where({ email_id: id, status: 'failed' })
+      .update({
+        status: 'queued',
+        attempts: 0,
+        next_attempt_at: null,
+        resent_at: this.trx.fn.now(),
+        resent_by: resentBy,
+        resend_count: this.trx.raw('resend_count + 1'),
+        ...(to ? { to_addresses: [...to] } : {}),
+        updated_at: this.trx.fn.now(),
+      })
+      .returning<RecordRow[]>(RECORD_COLUMNS);
+    if (!row) throw new Error(`email ${id} is not a dead letter`);
+    return toRecord(row);
   }
 
   /**

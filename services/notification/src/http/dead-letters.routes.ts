@@ -1,8 +1,20 @@
 import { ApiRouter, withTenant, type Knex } from '@workspace/kit';
+import { resendDeadLetter, type ResendDeps } from '../commands/resend-dead-letter.js';
 import type { NotificationConfig } from '../config.js';
 import { EmailStore, type ContentCipher, type EmailRecord } from '../db/emails.store.js';
-import { deadLettersQuery, deadLettersView, type DeadLetterView } from './dead-letters.schemas.js';
+import {
+  deadLetterParams,
+  deadLettersQuery,
+  deadLettersView,
+  deadLetterView,
+  resendDeadLetterBody,
+  type DeadLetterState,
+  type DeadLetterView,
+} from './dead-letters.schemas.js';
 import { requireInternal } from './emails.routes.js';
+
+const stateOf = (record: EmailRecord): DeadLetterState =>
+  record.status === 'failed' ? 'failed' : record.status === 'sent' ? 'delivered' : 'resending';
 
 const present = (record: EmailRecord): DeadLetterView => ({
   id: record.id,
@@ -13,6 +25,11 @@ const present = (record: EmailRecord): DeadLetterView => ({
   lastError: record.lastError,
   failedAt: (record.deadLetteredAt ?? record.updatedAt).toISOString(),
   createdAt: record.createdAt.toISOString(),
+  state: stateOf(record),
+  resentAt: record.resentAt?.toISOString() ?? null,
+  resentBy: record.resentBy,
+  resendCount: record.resendCount,
+  deliveredAt: record.status === 'sent' ? (record.sentAt?.toISOString() ?? null) : null,
 });
 
 /**
@@ -23,7 +40,16 @@ export function deadLetterRoutes(context: {
   db: Knex;
   cipher: ContentCipher;
   config: NotificationConfig;
+  source: string;
+  delivery: ResendDeps['delivery'];
 }): { basePath: string; api: ApiRouter }[] {
+  const resendDeps: ResendDeps = {
+    db: context.db,
+    cipher: context.cipher,
+    source: context.source,
+    retentionDays: context.config.EMAIL_RETENTION_DAYS,
+    delivery: context.delivery,
+  };
   const api = new ApiRouter().route({
     method: 'get',
     path: '/dead-letters',
@@ -47,6 +73,33 @@ export function deadLetterRoutes(context: {
         }),
       );
       return { items: records.map(present) };
+    },
+  });
+  api.route({
+    method: 'post',
+    path: '/dead-letters/:id/resend',
+    summary:
+      'Resend a dead letter from its stored content: back on the delivery queue with fresh retries (internal)',
+    public: true,
+    guard: (req) => {
+      requireInternal(context.config, req);
+    },
+    request: { params: deadLetterParams, body: resendDeadLetterBody },
+    responses: {
+      200: {
+        description: 'Already resent and not failed since: its state (nothing is sent again)',
+        schema: deadLetterView,
+      },
+      202: { description: 'Resent: on the delivery queue again (state resending)', schema: deadLetterView },
+      401: { description: 'No or wrong internal token' },
+      404: { description: 'No such e-mail of this category in this tenant' },
+      409: { description: 'The e-mail has not failed: nothing to resend' },
+      410: { description: 'Its content is no longer kept (past EMAIL_RETENTION_DAYS): send a new e-mail' },
+    },
+    handler: async ({ params, body, res }) => {
+      const { status, record } = await resendDeadLetter(resendDeps, { ...body, id: params.id });
+      res.status(status).json(present(record));
+      return undefined;
     },
   });
   return [{ basePath: '/v1', api }];

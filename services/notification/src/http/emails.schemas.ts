@@ -16,7 +16,7 @@ const emailAddress = z
   .max(320)
   .refine(isEmailAddress, { message: 'Must be an e-mail address such as name@example.com' });
 
-const addressList = (max: number) =>
+export const addressList = (max: number) =>
   z
     .union([emailAddress, z.array(emailAddress).min(1).max(max)])
     .transform((value) => (Array.isArray(value) ? value : [value]));

@@ -1,4 +1,10 @@
-import type { Invoice, QueuedJob, StatementFilter, StatementGroup } from '@workspace/cis/contract';
+import type {
+  Invoice,
+  MailFailure,
+  QueuedJob,
+  StatementFilter,
+  StatementGroup,
+} from '@workspace/cis/contract';
 import { plural } from '@workspace/rules';
 import {
   DownloadOutlined,
@@ -6,6 +12,7 @@ import {
   FileDoneOutlined,
   MailOutlined,
   PrinterOutlined,
+  RedoOutlined,
   SendOutlined,
   ThunderboltOutlined,
 } from '@ant-design/icons';
@@ -38,6 +45,7 @@ import {
   useGenerateStatementMutation,
   useIssueStatementMutation,
   useLazyJobQuery,
+  useResendStatementEmailMutation,
   useStatementsQuery,
 } from './api';
 import { TaxMonthSelect } from './components/TaxMonthSelect';
@@ -75,6 +83,41 @@ function statementState(group: StatementGroup): { label: string; colour: string 
   return { label: 'Generated', colour: 'blue' };
 }
 
+/** How often the screen looks again while a resent statement email is on its way. */
+const RESEND_POLL_MS = 3000;
+
+/**
+ * An issued statement's email that could not be delivered after its retries (the reason on hover), and, once resent,
+ * whether it is on its way again or was delivered (docs/notifications.md "Resending a dead letter").
+ */
+function EmailFailureTag({ failure }: { failure: MailFailure }) {
+  if (failure.state === 'resending')
+    return (
+      <Tooltip title={failure.resentAt ? `Resent ${ukDateTime(failure.resentAt)}` : undefined}>
+        <Tag color="processing" data-testid="statement-email-resending">
+          Resending email
+        </Tag>
+      </Tooltip>
+    );
+  if (failure.state === 'delivered')
+    return (
+      <Tooltip
+        title={failure.deliveredAt ? `Resent and delivered ${ukDateTime(failure.deliveredAt)}` : undefined}
+      >
+        <Tag color="green" data-testid="statement-email-delivered">
+          Email delivered
+        </Tag>
+      </Tooltip>
+    );
+  return (
+    <Tooltip title={`${ukDateTime(failure.failedAt)}: ${failure.reason}`}>
+      <Tag color="red" data-testid="statement-email-failed">
+        Email not delivered
+      </Tag>
+    </Tooltip>
+  );
+}
+
 const pdfUrl = (id: string) => `/api/cis/statements/${encodeURIComponent(id)}/pdf`;
 
 /**
@@ -92,7 +135,15 @@ export function Statements() {
   const [filter, setFilter] = useState<StatementFilter>('all');
   const [taxMonth, setTaxMonth] = useState<string | undefined>(undefined);
   const [job, setJob] = useState<QueuedJob | null>(null);
-  const { data, error, isLoading, isFetching } = useStatementsQuery({ taxMonth, filter });
+  // While a resent email is on its way the screen looks again every few seconds, until it is delivered or failed.
+  const [watchResends, setWatchResends] = useState(false);
+  const { data, error, isLoading, isFetching } = useStatementsQuery(
+    { taxMonth, filter },
+    { pollingInterval: watchResends ? RESEND_POLL_MS : 0 },
+  );
+  const resending = data?.subcontractors.some((group) => group.emailFailure?.state === 'resending') ?? false;
+  if (resending !== watchResends) setWatchResends(resending);
+  const [resendEmail, resendState] = useResendStatementEmailMutation();
   const [generate, generateState] = useGenerateStatementMutation();
   const [generateAll] = useGenerateAllStatementsMutation();
   const [issue, issueState] = useIssueStatementMutation();
@@ -155,6 +206,16 @@ export function Statements() {
     }
   };
 
+  const resendOne = async (group: StatementGroup) => {
+    if (!group.statement) return;
+    try {
+      await resendEmail(group.statement.id).unwrap();
+      toast.success(`Statement email resent to ${group.email}`);
+    } catch (failure) {
+      toast.error(`Failed to resend the statement email: ${errorMessage(failure)}`);
+    }
+  };
+
   const correctOne = async (group: StatementGroup) => {
     if (!group.statement) return;
     try {
@@ -189,13 +250,7 @@ export function Statements() {
           <Space orientation="vertical" size={0}>
             <Tag color={state.colour}>{state.label}</Tag>
             {group.statement?.supersedes && <Tag color="purple">Corrected statement</Tag>}
-            {group.emailFailure && (
-              <Tooltip title={`${ukDateTime(group.emailFailure.failedAt)}: ${group.emailFailure.reason}`}>
-                <Tag color="red" data-testid="statement-email-failed">
-                  Email not delivered
-                </Tag>
-              </Tooltip>
-            )}
+            {group.emailFailure && <EmailFailureTag failure={group.emailFailure} />}
             {group.statement?.issuedAt && (
               <Typography.Text type="secondary">{ukDate(group.statement.issuedAt)}</Typography.Text>
             )}
@@ -231,6 +286,23 @@ export function Statements() {
             >
               Correct statement
             </Button>
+          )}
+          {group.statement && group.emailFailure?.state === 'failed' && abilities.canIssueStatements && (
+            <Tooltip
+              title={group.email ? `Resend the statement email to ${group.email}` : 'No email address'}
+            >
+              <Button
+                size="small"
+                type="primary"
+                icon={<RedoOutlined />}
+                data-testid="statement-email-resend"
+                disabled={!group.email}
+                loading={resendState.isLoading && resendState.originalArgs === group.statement.id}
+                onClick={() => void resendOne(group)}
+              >
+                Resend
+              </Button>
+            </Tooltip>
           )}
           {group.statement && !group.changedSinceIssue && abilities.canIssueStatements && (
             <>

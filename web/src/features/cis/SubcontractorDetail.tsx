@@ -1,11 +1,23 @@
-import type { Address, Invoice } from '@workspace/cis/contract';
-import { DisconnectOutlined, EditOutlined, EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Descriptions, Skeleton, Space, Table, Tag } from 'antd';
+import type { Address, InviteResult, Invoice } from '@workspace/cis/contract';
+import {
+  DisconnectOutlined,
+  EditOutlined,
+  EyeInvisibleOutlined,
+  EyeOutlined,
+  RedoOutlined,
+} from '@ant-design/icons';
+import { Alert, Button, Card, Descriptions, Modal, Skeleton, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useConfirm, useToast } from '../../ui/feedback';
-import { useInvoicesQuery, useRevokePortalAccessMutation, useSubcontractorQuery } from './api';
+import {
+  useInviteSubcontractorMutation,
+  useInvoicesQuery,
+  useRevokePortalAccessMutation,
+  useSubcontractorQuery,
+} from './api';
 import { CisQueryError } from './components/CisQueryError';
+import { PortalLinkPanel } from './components/InviteModal';
 import { DetailsIncompleteTag, SubcontractorNotices } from './components/DetailsIncomplete';
 import { InvoiceStatusBadge } from './components/StatusBadge';
 import { SubcontractorTaxYear } from './components/SubcontractorTaxYear';
@@ -33,6 +45,8 @@ export function SubcontractorDetail() {
   const toast = useToast();
   const [unmask, setUnmask] = useState(false);
   const [revokePortalAccess, revokeState] = useRevokePortalAccessMutation();
+  const [invite, inviteState] = useInviteSubcontractorMutation();
+  const [resentInvitation, setResentInvitation] = useState<InviteResult | null>(null);
   const { data, error, isLoading, isFetching } = useSubcontractorQuery({
     id,
     unmask: unmask && abilities.canUnmask,
@@ -68,6 +82,16 @@ export function SubcontractorDetail() {
     }
   };
 
+  // The invitation's email was not delivered: Resend sends a new invitation (the stored one's sign-in link lasted 15
+  // minutes and cannot be used any more); the answer shows as the invite flow's does (sent, or the link to share).
+  const resendInvitation = async () => {
+    try {
+      setResentInvitation(await invite({ subcontractorId: sub.id }).unwrap());
+    } catch (failure) {
+      toast.error(errorMessage(failure, 'Failed to send invitation'));
+    }
+  };
+
   const unmaskButton = abilities.canUnmask && (
     <Button
       size="small"
@@ -92,7 +116,42 @@ export function SubcontractorDetail() {
           data-testid="invitation-email-failed"
           title="The portal invitation email could not be delivered"
           description={`${ukDateTime(data.invitationEmailFailure.failedAt)}: ${data.invitationEmailFailure.reason}. Please share the link manually or send a new invitation.`}
+          action={
+            abilities.canInvite && (
+              <Button
+                size="small"
+                icon={<RedoOutlined />}
+                data-testid="invitation-email-resend"
+                loading={inviteState.isLoading}
+                onClick={() => void resendInvitation()}
+              >
+                Resend
+              </Button>
+            )
+          }
         />
+      )}
+      {/* Only while open: a closed Modal would still take a slot (and its gap) in this Space. */}
+      {resentInvitation && (
+        <Modal
+          open
+          title="Invitation Sent Again"
+          onCancel={() => {
+            setResentInvitation(null);
+          }}
+          footer={
+            <Button
+              type="primary"
+              onClick={() => {
+                setResentInvitation(null);
+              }}
+            >
+              Close
+            </Button>
+          }
+        >
+          <PortalLinkPanel result={resentInvitation} email={sub.email} />
+        </Modal>
       )}
       <Card
         title={

@@ -23,6 +23,7 @@ import type {
   IssueInput,
   IssueResult,
   Job,
+  MailFailureResponse,
   MergeInput,
   MergeResult,
   PaymentInput,
@@ -278,6 +279,11 @@ export const cisApi = api.enhanceEndpoints({ addTagTypes: cisTags }).injectEndpo
       }),
       invalidatesTags: ['CisStatement', 'CisInvoice', 'CisReturn', 'CisDashboard'],
     }),
+    /** Resends an issued statement's email that could not be delivered (its kept copy, to the current address). */
+    resendStatementEmail: build.mutation<MailFailureResponse, string>({
+      query: (id) => ({ url: `/cis/statements/${encodeURIComponent(id)}/email/resend`, method: 'POST' }),
+      invalidatesTags: ['CisStatement'],
+    }),
     job: build.query<{ job: Job }, string>({
       query: (id) => `/cis/jobs/${encodeURIComponent(id)}`,
     }),
@@ -371,6 +377,7 @@ export const {
   useGenerateStatementMutation,
   useGenerateAllStatementsMutation,
   useIssueStatementMutation,
+  useResendStatementEmailMutation,
   useCorrectStatementMutation,
   useCorrectPaymentDateMutation,
   useLazyJobQuery,

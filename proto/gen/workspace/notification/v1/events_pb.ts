@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file workspace/notification/v1/events.proto.
  */
 export const file_workspace_notification_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiZ3b3Jrc3BhY2Uvbm90aWZpY2F0aW9uL3YxL2V2ZW50cy5wcm90bxIZd29ya3NwYWNlLm5vdGlmaWNhdGlvbi52MSKJAQoJRW1haWxTZW50EhAKCGVtYWlsX2lkGAEgASgJEhAKCGNhdGVnb3J5GAIgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgDIAEoCRIZChFyZWNpcGllbnRfZG9tYWlucxgEIAMoCRIQCghhdHRlbXB0cxgFIAEoBRISCgptZXNzYWdlX2lkGAYgASgJIocBCgtFbWFpbEZhaWxlZBIQCghlbWFpbF9pZBgBIAEoCRIQCghjYXRlZ29yeRgCIAEoCRIXCg9pZGVtcG90ZW5jeV9rZXkYAyABKAkSGQoRcmVjaXBpZW50X2RvbWFpbnMYBCADKAkSEAoIYXR0ZW1wdHMYBSABKAUSDgoGcmVhc29uGAYgASgJYgZwcm90bzM");
+  fileDesc("CiZ3b3Jrc3BhY2Uvbm90aWZpY2F0aW9uL3YxL2V2ZW50cy5wcm90bxIZd29ya3NwYWNlLm5vdGlmaWNhdGlvbi52MSKJAQoJRW1haWxTZW50EhAKCGVtYWlsX2lkGAEgASgJEhAKCGNhdGVnb3J5GAIgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgDIAEoCRIZChFyZWNpcGllbnRfZG9tYWlucxgEIAMoCRIQCghhdHRlbXB0cxgFIAEoBRISCgptZXNzYWdlX2lkGAYgASgJIocBCgtFbWFpbEZhaWxlZBIQCghlbWFpbF9pZBgBIAEoCRIQCghjYXRlZ29yeRgCIAEoCRIXCg9pZGVtcG90ZW5jeV9rZXkYAyABKAkSGQoRcmVjaXBpZW50X2RvbWFpbnMYBCADKAkSEAoIYXR0ZW1wdHMYBSABKAUSDgoGcmVhc29uGAYgASgJIqABCgtFbWFpbFJlc2VudBIQCghlbWFpbF9pZBgBIAEoCRIQCghjYXRlZ29yeRgCIAEoCRIXCg9pZGVtcG90ZW5jeV9rZXkYAyABKAkSGQoRcmVjaXBpZW50X2RvbWFpbnMYBCADKAkSEAoIYXR0ZW1wdHMYBSABKAUSEQoJcmVzZW50X2J5GAYgASgJEhQKDHJlc2VuZF9jb3VudBgHIAEoBWIGcHJvdG8z");
 
 /**
  * ce_type: notification.email.sent (the SMTP server accepted the message)
@@ -105,4 +105,60 @@ export type EmailFailed = Message<"workspace.notification.v1.EmailFailed"> & {
  */
 export const EmailFailedSchema: GenMessage<EmailFailed> = /*@__PURE__*/
   messageDesc(file_workspace_notification_v1_events, 1);
+
+/**
+ * ce_type: notification.email.resent (a dead letter put back on the delivery queue by the module that sent it; its
+ * outcome follows as notification.email.sent or notification.email.failed)
+ *
+ * @generated from message workspace.notification.v1.EmailResent
+ */
+export type EmailResent = Message<"workspace.notification.v1.EmailResent"> & {
+  /**
+   * @generated from field: string email_id = 1;
+   */
+  emailId: string;
+
+  /**
+   * @generated from field: string category = 2;
+   */
+  category: string;
+
+  /**
+   * @generated from field: string idempotency_key = 3;
+   */
+  idempotencyKey: string;
+
+  /**
+   * @generated from field: repeated string recipient_domains = 4;
+   */
+  recipientDomains: string[];
+
+  /**
+   * The attempts of the delivery that had failed.
+   *
+   * @generated from field: int32 attempts = 5;
+   */
+  attempts: number;
+
+  /**
+   * Who asked for the resend: the person's id as the sending module gave it (never a name or an address).
+   *
+   * @generated from field: string resent_by = 6;
+   */
+  resentBy: string;
+
+  /**
+   * How many times it has been resent, this one included.
+   *
+   * @generated from field: int32 resend_count = 7;
+   */
+  resendCount: number;
+};
+
+/**
+ * Describes the message workspace.notification.v1.EmailResent.
+ * Use `create(EmailResentSchema)` to create a new message.
+ */
+export const EmailResentSchema: GenMessage<EmailResent> = /*@__PURE__*/
+  messageDesc(file_workspace_notification_v1_events, 2);
 
