@@ -1,9 +1,10 @@
 // Issue 15, the subcontractor portal's journey in Chromium: the invitation's link signs a subcontractor in to the
 // portal on a phone; they submit an invoice (an empty form flags every missing field; the deduction and net are
-// previewed before they submit); the contractor's bell shows the portal invoice; the contractor approves and pays
-// it and issues the statement on the staff pages; the subcontractor sees it paid, with its payment date and
-// deduction, and downloads the statement as a PDF. Every portal page at 390 px without sideways overflow and with
-// the names whole in the header. Screenshots: portal-journey-*.png.
+// previewed before they submit); the contractor's Recent Activity names them as its author '(portal)' and the
+// contractor's bell shows the portal invoice; the contractor approves and pays it and issues the statement on the
+// staff pages; the subcontractor sees it paid, with its payment date and deduction, and downloads the statement as a
+// PDF. Every portal page at 390 px without sideways overflow and with the names whole in the header. Screenshots:
+// portal-journey-*.png.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ControlledClock } from '@workspace/kit/testing';
 import { createSubcontractor, drainJobQueue, settingsBody, type CisHarness } from '@workspace/cis/testing';
@@ -104,6 +105,18 @@ describe('the subcontractor portal, from the invitation to the paid invoice and 
     const row = portal.getByTestId('portal-invoice').filter({ hasText: 'RR-100' });
     await visible(row.locator('.ant-tag', { hasText: 'Portal Pending' }));
     await visible(row.getByText('Paid: Not paid'));
+  });
+
+  it('the contractor’s Recent Activity names the subcontractor who submitted it from the portal', async () => {
+    await staff.goto(`${baseUrl}/cis`);
+    const recent = staff.locator('.ant-card').filter({
+      has: staff.locator('.ant-card-head-title', { hasText: 'Recent Activity' }),
+    });
+    const entry = recent.locator('.ant-list-item').filter({ hasText: 'Invoice RR-100' });
+    await visible(entry.getByText('submitted through the portal', { exact: false }));
+    await visible(entry.getByText(`by ${SUBCONTRACTOR} (portal)`, { exact: true }));
+    expect(await recent.getByText('by another user').count()).toBe(0);
+    await staff.screenshot({ path: `${shots}/portal-journey-staff-activity.png` });
   });
 
   it('the bell shows the contractor the portal invoice; a click opens it', async () => {

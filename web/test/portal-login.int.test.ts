@@ -4,8 +4,10 @@
 // the dashboard, and Log out lands on /portal-login saying they are signed out, with the contractor remembered. A
 // used link says so and offers a new one for the contractor it names. A session whose portal access the contractor
 // revokes is refused at its next page, which says so and leads to /portal-login. For each cause (access turned off,
-// archived, deleted) the next portal call is refused at once and identity ends the bff's session. Screenshots:
-// portal-login-*.png.
+// archived, deleted) the next portal call is refused at once and identity ends the bff's session. A page left open
+// notices an ended session without a call of its own: when the subcontractor comes back to it (revoked, signed out in
+// another tab; one check at a time, at most every 5 s) and at the kept session's expiry (Playwright's clock).
+// Screenshots: portal-login-*.png.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { adminQuery, createSubcontractor, subcontractorBody, type CisHarness } from '@workspace/cis/testing';
 import { eventually } from '@workspace/kit/testing';
@@ -32,12 +34,73 @@ afterAll(async () => {
   for (const phone of phones) await phone.close();
 });
 
-/** A new phone (390 × 844): nothing remembered, no session. */
-async function phonePage(): Promise<Page> {
+/** A new phone (390 × 844): nothing remembered, no session; with Playwright's clock when the test moves time. */
+async function phonePage(options: { clock?: boolean } = {}): Promise<Page> {
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB' });
   phones.push(phone);
+  if (options.clock) await phone.clock.install();
   return phone.newPage();
 }
+
+/** A new subcontractor signed in to the portal on a new phone by their invitation's link, on the dashboard. */
+async function signedInPhone(name: string, email: string, options: { clock?: boolean } = {}) {
+  const id = await createSubcontractor(harness, admin, { name, email });
+  const invite = await harness.call(admin, 'POST', '/subcontractors/invite', { subcontractorId: id });
+  expect(invite.status).toBe(200);
+  const page = await phonePage(options);
+  await page.goto(String(invite.body.magicLink));
+  await page.waitForURL(/\/portal\/dashboard$/);
+  await visible(page.getByTestId('portal-subcontractor').getByText(name));
+  return { id, page };
+}
+
+/**
+ * The phone puts the page out of view or brings it back (switching apps, locking the screen): the document's
+ * visibilityState and its visibilitychange event, and the window's focus on return (run in the page).
+ */
+async function setVisibility(page: Page, state: 'hidden' | 'visible'): Promise<void> {
+  await page.evaluate((value) => {
+    const scope = globalThis as unknown as {
+      Event: new (type: string) => unknown;
+      document: { dispatchEvent(event: unknown): boolean };
+      dispatchEvent(event: unknown): boolean;
+    };
+    Object.defineProperty(scope.document, 'visibilityState', { configurable: true, get: () => value });
+    Object.defineProperty(scope.document, 'hidden', { configurable: true, get: () => value === 'hidden' });
+    scope.document.dispatchEvent(new scope.Event('visibilitychange'));
+    if (value === 'visible') scope.dispatchEvent(new scope.Event('focus'));
+  }, state);
+}
+
+/** The page's clock now (Playwright's clock when installed). */
+const pageNow = (page: Page) => page.evaluate(() => Date.now());
+
+/** The locally kept session's expiry (localStorage; run in the page). */
+const storedExpiry = async (page: Page) =>
+  Date.parse(
+    (
+      JSON.parse(
+        (await page.evaluate(() =>
+          (
+            globalThis as unknown as { localStorage: { getItem(key: string): string | null } }
+          ).localStorage.getItem('workspace.portal.session'),
+        )) ?? '{}',
+      ) as { expiresAt?: string }
+    ).expiresAt ?? '',
+  );
+
+/** The session checks a page makes from now on: GET /api/portal/session and the cis call, in order. */
+function sessionCalls(page: Page): string[] {
+  const calls: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path === '/api/portal/session' || path === '/api/portal/cis/me')
+      calls.push(`${request.method()} ${path}`);
+  });
+  return calls;
+}
+const cisAnswer = (page: Page) =>
+  page.waitForResponse((response) => new URL(response.url()).pathname === '/api/portal/cis/me');
 
 /** The page's scrolling width against its viewport (run in the page; the test's TypeScript has no DOM types). */
 function pageWidths(page: Page) {
@@ -228,6 +291,111 @@ describe('signing in to the portal on a phone (390 px)', () => {
     await visible(requestButton(page));
     await expectNoSidewaysScroll(page);
     await page.screenshot({ path: `${shots}/portal-login-revoked-390.png`, fullPage: true });
+  });
+
+  it('a page left open notices, as soon as the subcontractor comes back to it, that their access was revoked, and leads to /portal-login', async () => {
+    const { id, page } = await signedInPhone('Rhea Returning', 'rhea@returning.test');
+    // They switch to another app; meanwhile the contractor archives them.
+    await setVisibility(page, 'hidden');
+    const archived = await harness.call(admin, 'POST', '/subcontractors/archive', { ids: [id] });
+    expect(archived.body).toMatchObject({ succeeded: [id] });
+    expect(new URL(page.url()).pathname).toBe('/portal/dashboard');
+
+    // Back to the browser: the page says the session has ended at once, before they touch anything.
+    await setVisibility(page, 'visible');
+    await page.waitForURL(/\/portal-login\?ended=1$/);
+    await visible(notice(page).getByText('Your portal session has ended'));
+    await visible(requestButton(page));
+    await expectNoSidewaysScroll(page);
+    await page.screenshot({ path: `${shots}/portal-login-returned-ended-390.png`, fullPage: true });
+  });
+
+  it('a page left open in another tab notices, when brought back to front, that they signed out elsewhere', async () => {
+    const { page } = await signedInPhone('Sid Signedout', 'sid@signedout.test');
+    const other = await page.context().newPage();
+    await other.goto(`${baseUrl}/portal/profile`);
+    await visible(other.getByTestId('portal-subcontractor').getByText('Sid Signedout'));
+    await other.getByRole('button', { name: 'Log out' }).click();
+    await other.waitForURL(/\/portal-login\?signedOut=1$/);
+    expect(new URL(page.url()).pathname).toBe('/portal/dashboard');
+
+    await page.bringToFront();
+    await setVisibility(page, 'visible');
+    await page.waitForURL(/\/portal-login\?ended=1$/);
+    await visible(notice(page).getByText('Your portal session has ended'));
+  });
+
+  it('coming back re-checks the session with the bff and cis, one check at a time and at most once every 5 seconds', async () => {
+    const { page } = await signedInPhone('Theo Throttle', 'theo@throttle.test', { clock: true });
+    const calls = sessionCalls(page);
+    // Time stands still from here on, but for the moves the test makes.
+    await page.clock.pauseAt((await pageNow(page)) + 1_000);
+
+    // A phone coming back fires several events at once: one check, the bff's session then cis's answer.
+    let answer = cisAnswer(page);
+    await setVisibility(page, 'visible');
+    await setVisibility(page, 'hidden');
+    await setVisibility(page, 'visible');
+    await answer;
+    expect(calls).toEqual(['GET /api/portal/session', 'GET /api/portal/cis/me']);
+
+    // Within 5 seconds of it, coming back asks nothing; at 5 seconds it checks again.
+    await page.clock.fastForward(4_000);
+    await setVisibility(page, 'visible');
+    await page.clock.fastForward(1_000);
+    answer = cisAnswer(page);
+    await setVisibility(page, 'visible');
+    await answer;
+    expect(calls).toHaveLength(4);
+
+    // While a check is waiting for the bff, a return does not start another.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/portal/session', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const heldRequest = page.waitForRequest((request) => request.url().endsWith('/api/portal/session'));
+    await page.clock.fastForward(5_000);
+    await setVisibility(page, 'visible');
+    await heldRequest;
+    await page.clock.fastForward(5_000);
+    await setVisibility(page, 'visible');
+    answer = cisAnswer(page);
+    release();
+    await answer;
+    await page.unroute('**/api/portal/session');
+    expect(calls).toEqual([
+      'GET /api/portal/session',
+      'GET /api/portal/cis/me',
+      'GET /api/portal/session',
+      'GET /api/portal/cis/me',
+      'GET /api/portal/session',
+      'GET /api/portal/cis/me',
+    ]);
+    expect(new URL(page.url()).pathname).toBe('/portal/dashboard');
+    await page.clock.resume();
+  });
+
+  it('a page left open ends its session at the moment the kept session expires, without a call of its own', async () => {
+    const { page } = await signedInPhone('Eve Expiry', 'eve@expiry.test', { clock: true });
+    const expiresAt = await storedExpiry(page);
+    expect(expiresAt).toBeGreaterThan(await pageNow(page));
+    const calls = sessionCalls(page);
+
+    // A second before the expiry the page is still theirs.
+    await page.clock.pauseAt(expiresAt - 1_000);
+    expect(new URL(page.url()).pathname).toBe('/portal/dashboard');
+    await visible(page.getByTestId('portal-subcontractor').getByText('Eve Expiry'));
+    // At the expiry it ends: the timer, no request of the page's own.
+    await page.clock.fastForward(1_000);
+    await page.waitForURL(/\/portal-login\?ended=1$/);
+    expect(calls).toEqual([]);
+    await page.clock.resume();
+    await visible(notice(page).getByText('Your portal session has ended'));
+    await page.screenshot({ path: `${shots}/portal-login-expired-390.png`, fullPage: true });
   });
 });
 

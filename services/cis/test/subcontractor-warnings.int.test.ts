@@ -5,6 +5,7 @@
 import {
   createSubcontractor,
   invoiceBody,
+  portalTokenOf,
   settingsBody,
   subcontractorBody,
   type CisHarness,
@@ -320,6 +321,7 @@ describe("other users' activity", () => {
       dashboard.body.recentActivity as { targetId: string; performedByName: string | null }[]
     ).find((item) => item.targetId === id);
     expect(recent?.performedByName).toBe('Cyril Cisadmin');
+    expect((recent as { performedByLabel?: string } | undefined)?.performedByLabel).toBe('by Cyril Cisadmin');
 
     // A clerk may not list the tenant's users (no users.view), but sees who acted: names only, from identity.
     const clara = await h.signInAs('clerk@demo.test');
@@ -337,7 +339,67 @@ describe("other users' activity", () => {
       (item) => item.targetId === id,
     );
     expect(mine?.performedByName).toBeNull();
+    expect((mine as { performedByLabel?: string } | undefined)?.performedByLabel).toBe('by you');
     const unnamed = await h.call(admin, 'GET', '/activity?limit=50');
     expect(unnamed.status).toBe(200);
+  });
+
+  it("names a subcontractor's own portal actions by their name, '(portal)', archived or not, and a deleted one as a subcontractor", async () => {
+    const id = await createSubcontractor(h, admin, {
+      name: 'Rob Roofing',
+      utr: '5860920458',
+      nino: 'JM457812C',
+      email: 'rob@roofing.test',
+    });
+    const ada = await h.signInAs('admin@demo.test');
+    const rob = await portalTokenOf(h, ada, id);
+    const submitted = await h.call(rob, 'POST', '/portal/invoices', {
+      invoiceNumber: 'ROB-1',
+      invoiceDate: '2026-11-18',
+      description: 'Ridge tiles, 9 Oak Lane',
+      grossP: 60_000,
+      materialsP: 0,
+      vatRate: 20,
+    });
+    expect(submitted.status).toBe(201);
+    const invoiceId = (submitted.body.invoice as { id: string }).id;
+
+    type Entry = {
+      targetId: string;
+      action: string;
+      performedBy: string;
+      performedByName: string | null;
+      performedByLabel: string;
+    };
+    const portalEntry = async (path: '/dashboard' | '/activity?limit=200') => {
+      const answer = await h.call(ada, 'GET', path);
+      expect(answer.status).toBe(200);
+      const items = (path === '/dashboard' ? answer.body.recentActivity : answer.body.items) as Entry[];
+      // Only the name: no identifier of the subcontractor reaches the reader through the performer.
+      expect(answer.text).not.toMatch(/5860920458|JM457812C/);
+      return items.find((item) => item.targetId === invoiceId && item.performedBy === `portal:${id}`);
+    };
+
+    for (const path of ['/dashboard', '/activity?limit=200'] as const)
+      expect(await portalEntry(path)).toMatchObject({
+        performedByName: 'Rob Roofing',
+        performedByLabel: 'by Rob Roofing (portal)',
+      });
+
+    // Archived: still the subcontractor the contractor knows.
+    const archived = await h.call(admin, 'POST', '/subcontractors/archive', { ids: [id] });
+    expect(archived.body).toMatchObject({ succeeded: [id], failed: [] });
+    expect(await portalEntry('/activity?limit=200')).toMatchObject({
+      performedByName: 'Rob Roofing',
+      performedByLabel: 'by Rob Roofing (portal)',
+    });
+
+    // Deleted: never named again, still said to be a subcontractor in the portal.
+    const deleted = await h.call(admin, 'POST', '/subcontractors/delete', { ids: [id] });
+    expect(deleted.body).toMatchObject({ succeeded: [id], failed: [] });
+    expect(await portalEntry('/activity?limit=200')).toMatchObject({
+      performedByName: null,
+      performedByLabel: 'by a subcontractor (portal)',
+    });
   });
 });

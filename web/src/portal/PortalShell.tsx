@@ -1,12 +1,14 @@
 import { Alert, Button, Layout, Result, Spin, theme, Typography } from 'antd';
-import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { NavLink, Outlet } from 'react-router';
 import type { PortalRecords } from '@workspace/cis/contract';
 import {
+  endAtExpiry,
   fetchSession,
   forgetSession,
   portalJson,
   SESSION_ENDED_EVENT,
+  sessionRecheck,
   storedSession,
   storeSession,
   type PortalSession,
@@ -40,7 +42,8 @@ export const PORTAL_PAGES = [
 /**
  * The signed-in portal: the locally kept session opens it at once (the bff confirms it in the background; a 401
  * ends it), the header names the contractor and the subcontractor and offers Log out, and the navigation leads to
- * each page.
+ * each page. An open page notices an ended session without waiting for its next call: at the session's expiry, and
+ * when it comes back into view (useSessionWatch).
  */
 export function PortalShell() {
   const [session, setSession] = useState<PortalSession | null | undefined>(
@@ -77,10 +80,48 @@ export function PortalShell() {
       />
     );
   }
-  return <SignedIn session={session} />;
+  return <SignedIn session={session} onRefreshed={setSession} />;
 }
 
-function SignedIn({ session }: { session: PortalSession }) {
+/**
+ * Ends an open page's session when it ends, not at its next call: a timer to the expiry, and a re-check (the bff's
+ * session, then cis's answer through `confirm`) when the page comes back into view, so a subcontractor who left the
+ * portal open on their phone and returns sees 'Your portal session has ended' at once (session.ts sessionRecheck).
+ */
+function useSessionWatch(
+  session: PortalSession,
+  confirm: () => Promise<void>,
+  refreshed: (current: PortalSession) => void,
+) {
+  useEffect(() => endAtExpiry(session.expiresAt), [session.expiresAt]);
+  const latest = useRef({ session, confirm, refreshed });
+  latest.current = { session, confirm, refreshed };
+  useEffect(() => {
+    const recheck = sessionRecheck(
+      () => latest.current.session,
+      () => latest.current.confirm(),
+      (current) => {
+        latest.current.refreshed(current);
+      },
+    );
+    document.addEventListener('visibilitychange', recheck);
+    window.addEventListener('focus', recheck);
+    window.addEventListener('pageshow', recheck);
+    return () => {
+      document.removeEventListener('visibilitychange', recheck);
+      window.removeEventListener('focus', recheck);
+      window.removeEventListener('pageshow', recheck);
+    };
+  }, []);
+}
+
+function SignedIn({
+  session,
+  onRefreshed,
+}: {
+  session: PortalSession;
+  onRefreshed: (current: PortalSession) => void;
+}) {
   const [records, setRecords] = useState<PortalRecords | null>(null);
   const [error, setError] = useState<string | null>(null);
   const reload = useCallback(async () => {
@@ -94,6 +135,7 @@ function SignedIn({ session }: { session: PortalSession }) {
   useEffect(() => {
     void reload();
   }, [reload]);
+  useSessionWatch(session, reload, onRefreshed);
   const logout = async () => {
     await fetch('/api/portal/logout', {
       method: 'POST',

@@ -22,6 +22,15 @@ export const SOMETHING_WRONG = 'Something went wrong. Please try again.';
 /** Fired when a portal call answers 401: the session ended (signed out elsewhere, expired or revoked). */
 export const SESSION_ENDED_EVENT = 'workspace:portal-session-ended';
 
+/**
+ * A page that comes back into view re-checks its session at most this often (and one check at a time): a phone
+ * switching between apps fires visibilitychange and focus together, and often.
+ */
+export const SESSION_RECHECK_MS = 5_000;
+
+/** The longest delay a browser timer takes (2^31 − 1 ms, about 24.8 days); a later expiry re-arms on the way. */
+const LONGEST_TIMER_MS = 2_147_483_647;
+
 function isSession(value: unknown): value is PortalSession {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Partial<PortalSession>;
@@ -66,6 +75,12 @@ export function forgetSession(): void {
   }
 }
 
+/** Ends the locally kept session and tells the shell, which goes to /portal-login?ended=1. */
+export function endSession(): void {
+  forgetSession();
+  window.dispatchEvent(new Event(SESSION_ENDED_EVENT));
+}
+
 /** Asks the bff for this browser's portal session; null when there is none (401). */
 export async function fetchSession(): Promise<PortalSession | null> {
   const response = await fetch('/api/portal/session', { credentials: 'same-origin' });
@@ -89,11 +104,71 @@ async function accessEnded(response: Response): Promise<boolean> {
  */
 export async function portalFetch(path: string, init: RequestInit = {}): Promise<Response> {
   const response = await fetch(path, { credentials: 'same-origin', ...init });
-  if (response.status === 401 || (await accessEnded(response))) {
-    forgetSession();
-    window.dispatchEvent(new Event(SESSION_ENDED_EVENT));
-  }
+  if (response.status === 401 || (await accessEnded(response))) endSession();
   return response;
+}
+
+/**
+ * Ends the session at its expiry while the page is open (a timer to `expiresAt`; at once when it has passed). Returns
+ * the cancel. The timer is re-armed when it fires early (a far expiry, or a phone that slept).
+ */
+export function endAtExpiry(expiresAt: string): () => void {
+  const expires = Date.parse(expiresAt);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = () => {
+    const left = expires - Date.now();
+    timer = setTimeout(
+      () => {
+        if (Date.now() >= expires) endSession();
+        else arm();
+      },
+      Math.min(Math.max(left, 0), LONGEST_TIMER_MS),
+    );
+  };
+  arm();
+  return () => {
+    clearTimeout(timer);
+  };
+}
+
+/**
+ * The re-check a page makes when it comes back into view (visibilitychange to visible, focus, a page restored from
+ * the back-forward cache): the expiry, the bff's session (GET /api/portal/session: 401 once signed out elsewhere,
+ * expired, or ended by identity) and then cis's answer for it (`confirm`, a portal call through portalFetch: 403
+ * `portal_access_ended` at once when access is revoked, or the subcontractor archived or deleted). Either refusal
+ * ends the session. One check at a time, at most one every SESSION_RECHECK_MS; a network failure (no signal on site)
+ * ends nothing. Returns the trigger.
+ */
+export function sessionRecheck(
+  session: () => PortalSession,
+  confirm: () => Promise<void>,
+  refreshed: (current: PortalSession) => void,
+): () => void {
+  let inFlight = false;
+  let last = Number.NEGATIVE_INFINITY;
+  const check = async () => {
+    if (Date.parse(session().expiresAt) <= Date.now()) {
+      endSession();
+      return;
+    }
+    const response = await portalFetch('/api/portal/session');
+    if (!response.ok) return;
+    const current = (await response.json()) as PortalSession;
+    storeSession(current);
+    refreshed(current);
+    await confirm();
+  };
+  return () => {
+    if (document.visibilityState !== 'visible' || inFlight) return;
+    if (Date.now() - last < SESSION_RECHECK_MS) return;
+    inFlight = true;
+    last = Date.now();
+    check()
+      .catch(() => undefined)
+      .finally(() => {
+        inFlight = false;
+      });
+  };
 }
 
 /** A GET of the portal's API as JSON; a failure throws the problem's detail (or the generic message). */

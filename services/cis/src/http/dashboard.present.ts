@@ -1,12 +1,14 @@
 import type { z } from 'zod';
 import type { dashboard } from '../commands/dashboard.js';
 import type { ActivityRecord } from '../db/activity.store.js';
+import type { Performer } from '../commands/performers.js';
 import type { activityEntry, dashboardResponse } from './dashboard.schemas.js';
 import { timestamp } from './http-helpers.js';
 
+/** An activity entry with who did it as `performers` (commands/performers.ts) tells this reader. */
 export const presentActivity = (
   row: ActivityRecord,
-  names: ReadonlyMap<string, string> = new Map(),
+  performers: ReadonlyMap<string, Performer>,
 ): z.input<typeof activityEntry> => ({
   id: String(row.id),
   action: row.action,
@@ -15,14 +17,15 @@ export const presentActivity = (
   summary: row.summary,
   details: row.details,
   performedBy: row.performedBy,
-  performedByName: names.get(row.performedBy) ?? null,
+  performedByName: performers.get(row.performedBy)?.name ?? null,
+  performedByLabel: performers.get(row.performedBy)?.label ?? 'by another user',
   performedAt: timestamp(row.performedAt),
 });
 
 export const presentDashboard = (
   { activity, ...board }: Awaited<ReturnType<typeof dashboard>>,
-  names: ReadonlyMap<string, string> = new Map(),
+  performers: ReadonlyMap<string, Performer>,
 ): z.input<typeof dashboardResponse> => ({
   ...board,
-  recentActivity: activity.map((row) => presentActivity(row, names)),
+  recentActivity: activity.map((row) => presentActivity(row, performers)),
 });

@@ -1,7 +1,7 @@
 import { ApiRouter, hasScope } from '@workspace/kit';
 import type { CisDeps } from '../cis-deps.js';
 import { analytics, dashboard, recentActivity } from '../commands/dashboard.js';
-import { performerNames } from '../commands/performers.js';
+import { performers } from '../commands/performers.js';
 import { presentActivity, presentDashboard } from './dashboard.present.js';
 import {
   activityQuery,
@@ -10,6 +10,12 @@ import {
   analyticsResponse,
   dashboardResponse,
 } from './dashboard.schemas.js';
+
+/** The reader of the activity: whose entries are 'by you', and the token identity's name lookup is asked with. */
+const readerOf = (
+  ctx: { tenantId: string; userId: string },
+  req: { headers: { authorization?: string | undefined } },
+) => ({ tenantId: ctx.tenantId, userId: ctx.userId, authorization: req.headers.authorization ?? '' });
 
 export function dashboardRoutes(deps: CisDeps): ApiRouter {
   return new ApiRouter()
@@ -22,13 +28,12 @@ export function dashboardRoutes(deps: CisDeps): ApiRouter {
       responses: { 200: { description: 'Dashboard', schema: dashboardResponse } },
       handler: async ({ ctx, req }) => {
         const board = await dashboard(deps, ctx.tenantId, { withActivity: hasScope(ctx, 'cis.audit.read') });
-        const reader = { userId: ctx.userId, authorization: req.headers.authorization ?? '' };
-        const names = await performerNames(
+        const who = await performers(
           deps,
-          reader,
+          readerOf(ctx, req),
           board.activity.map((row) => row.performedBy),
         );
-        return presentDashboard(board, names);
+        return presentDashboard(board, who);
       },
     })
     .route({
@@ -49,13 +54,12 @@ export function dashboardRoutes(deps: CisDeps): ApiRouter {
       responses: { 200: { description: 'Entries', schema: activityResponse } },
       handler: async ({ ctx, query, req }) => {
         const rows = await recentActivity(deps, ctx.tenantId, query.limit);
-        const reader = { userId: ctx.userId, authorization: req.headers.authorization ?? '' };
-        const names = await performerNames(
+        const who = await performers(
           deps,
-          reader,
+          readerOf(ctx, req),
           rows.map((row) => row.performedBy),
         );
-        return { items: rows.map((row) => presentActivity(row, names)) };
+        return { items: rows.map((row) => presentActivity(row, who)) };
       },
     });
 }

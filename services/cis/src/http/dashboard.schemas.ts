@@ -13,8 +13,16 @@ export const activityEntry = z.object({
   summary: z.string(),
   details: z.record(z.string(), z.string()),
   performedBy: z.string(),
-  /** The performer's name when they are another user the reader may see (issue 13); null for self and system. */
+  /**
+   * The performer's name when they are another user the reader may see (issue 13), or the subcontractor acting in the
+   * portal (issue 15); null for the reader, the system, and a deleted subcontractor.
+   */
   performedByName: z.string().nullable().default(null),
+  /**
+   * Who did it, as the reader reads it: 'by you', 'by the system', 'by <name>', 'by another user',
+   * 'by <subcontractor> (portal)' or 'by a subcontractor (portal)' (docs/portal.md).
+   */
+  performedByLabel: z.string(),
   performedAt: z.string(),
 });
 

@@ -35,19 +35,18 @@ function activityText(entry: ActivityEntry): string {
 }
 
 /**
- * Who did it: 'by you' for the signed-in user, 'by the system' for jobs, another user by their name when identity
- * lets the reader see it (issue 13), else 'by another user'; ids are never shown.
+ * Who did it, in the words cis decides for this reader (services/cis/src/commands/performers.ts, the one place): 'by
+ * you', 'by the system', another user by name, a subcontractor's own portal actions 'by <name> (portal)'; ids are
+ * never shown.
  */
-function performerText(entry: ActivityEntry, self: string): string | undefined {
+function performerText(entry: ActivityEntry): string | undefined {
   if (!entry.performedBy) return undefined;
-  if (entry.performedBy === self) return 'by you';
-  if (entry.performedBy === 'system') return 'by the system';
-  return entry.performedByName ? `by ${entry.performedByName}` : 'by another user';
+  return entry.performedByLabel;
 }
 
 /** The module's default section: setup prompt, or alerts, tiles, quick actions, tax month and recent activity. */
 export function CisDashboard() {
-  const { abilities, session } = useCis();
+  const { abilities } = useCis();
   const { data, error, isLoading } = useCisDashboardQuery(undefined);
 
   if (isLoading) return <Skeleton active paragraph={{ rows: 8 }} />;
@@ -177,10 +176,7 @@ export function CisDashboard() {
                 key={entry.id}
                 extra={<Typography.Text type="secondary">{ukDateTime(entry.performedAt)}</Typography.Text>}
               >
-                <List.Item.Meta
-                  title={activityText(entry)}
-                  description={performerText(entry, session.user.uid)}
-                />
+                <List.Item.Meta title={activityText(entry)} description={performerText(entry)} />
               </List.Item>
             )}
           />
