@@ -53,7 +53,7 @@ describe('a subcontractor’s portal session and the staff drive', () => {
       };
       portal.on('response', listen);
       try {
-        await portal.goto(`${stack.baseUrl}${path}`);
+        await portal.goto(`${stack.baseUrl}${path}`, { waitUntil: 'commit' });
         await portal.waitForURL((url) => url.pathname === '/portal/dashboard');
         await visible(portal.getByTestId('portal-subcontractor').getByText('Rita Roofing'));
         expect(await portal.getByText('Sign in to Workspace').count()).toBe(0);

@@ -142,7 +142,7 @@ describe('signing in to the portal on a phone (390 px)', () => {
     await visible(page.getByTestId('portal-subcontractor').getByText('Pat Paving'));
     expect(new URL(page.url()).pathname).toBe('/portal/dashboard');
     // A limited portal: a staff page opened with this session leads back to the portal's dashboard.
-    await page.goto(`${baseUrl}/cis`);
+    await page.goto(`${baseUrl}/cis`, { waitUntil: 'commit' });
     await page.waitForURL(/\/portal\/dashboard$/);
     await visible(page.getByTestId('portal-subcontractor').getByText('Pat Paving'));
 

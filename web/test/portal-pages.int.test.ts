@@ -175,7 +175,7 @@ describe('the portal’s routes, header and session', () => {
 
   it('sends a portal session that opens a staff page to its dashboard, showing no staff screen', async () => {
     for (const path of ['/cis/invoices', '/cis/subcontractors', '/drive', '/settings']) {
-      await portal.goto(`${baseUrl}${path}`);
+      await portal.goto(`${baseUrl}${path}`, { waitUntil: 'commit' });
       await portal.waitForURL((url) => url.pathname === '/portal/dashboard');
       await visible(portal.getByRole('heading', { name: 'Dashboard', level: 2 }));
       expect(await portal.getByText('Sign in to Workspace').count()).toBe(0);
