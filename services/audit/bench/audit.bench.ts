@@ -11,13 +11,17 @@
 //   1. ingest: BENCH_AUDIT_EVENTS cis.invoice.approved events over BENCH_AUDIT_TENANTS tenants published straight to
 //      cis.events.v1 in batches of 500; events/s from the first publish to the last entry stored (each append takes
 //      its tenant's head lock, hashes, stores, and records the audit.v1 record in the outbox), and to the last of
-//      their audit.v1 records read (the audit relay keeping up).
+//      their audit.v1 records read (the audit relay keeping up). Once per AUDIT_INGEST_CONCURRENCY setting of
+//      BENCH_AUDIT_CONCURRENCY (default "1,3": one partition at a time, then the default), each with an audit service
+//      of its own (fresh database and group); beside it, the Kafka baseline: the same number of records of the same
+//      size sent the same way to a topic of the same partitions and read by a plain kafkajs consumer.
 //   2. domain write → audit.v1: BENCH_AUDIT_WRITES writes, one after another, each an event recorded in the module's
 //      outbox in its own transaction; from its commit to the moment the audit.v1 record of its entry reaches the
 //      consumer (module relay → Kafka → audit consumer → append → audit relay → Kafka). Target p95 under 1 s.
 //   3. raw Kafka round trip: the same number of records sent by kafkajs to a topic of the same partitions and
 //      received by a kafkajs consumer, one after another: what the two hops through Kafka above cost at least.
 import { randomUUID } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Kafka, logLevel } from 'kafkajs';
 import {
@@ -28,17 +32,24 @@ import {
   recordEvent,
   startService,
   withTenant,
+  type StartedService,
 } from '@workspace/kit';
 import { serviceTestEnv, startGroupAtTopicEnd, testInfra } from '@workspace/kit/testing';
 import { cisEvents } from '@workspace/proto';
 import { envInt } from '../../kit/bench/env.js';
 import { fmt, printTable } from '../../kit/bench/report.js';
-import { auditConfigSchema } from '../src/config.js';
-import { startAuditHarness } from '../test/support.js';
+import { auditConfigSchema, type AuditConfig } from '../src/config.js';
+import { startAuditHarness, type AuditHarness } from '../test/support.js';
 
 const EVENTS = envInt('BENCH_AUDIT_EVENTS', 5_000, 100);
 const TENANTS = envInt('BENCH_AUDIT_TENANTS', 20, 1);
 const WRITES = envInt('BENCH_AUDIT_WRITES', 200, 20);
+const CONCURRENCY = (process.env.BENCH_AUDIT_CONCURRENCY ?? '1,3').split(',').map((value) => {
+  const n = Number(value.trim());
+  if (!Number.isInteger(n) || n < 1 || n > 32)
+    throw new Error(`BENCH_AUDIT_CONCURRENCY must list integers 1 to 32, got '${value}'`);
+  return n;
+});
 const TARGET_P95_MS = 1_000;
 
 const percentile = (sorted: number[], p: number): number =>
@@ -50,7 +61,6 @@ const stats = (values: number[]) => {
   return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99) };
 };
 
-const audit = await startAuditHarness();
 const kafka = new Kafka({
   clientId: 'audit-bench',
   brokers: testInfra().kafkaBrokers.split(','),
@@ -58,26 +68,6 @@ const kafka = new Kafka({
 });
 const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
 await producer.connect();
-
-// The stand-in module: the kit's service named cis (source /workspace/cis), its own schema and outbox.
-const moduleRoles = await provisionServiceSchema(audit.database.adminUrl, {
-  schema: 'bench_cis',
-  role: 'svc_bench_cis',
-  password: 'bench-cis',
-  ownerPassword: 'bench-cis-owner',
-});
-const moduleConfig = auditConfigSchema.parse(serviceTestEnv(moduleRoles));
-const module = await startService(
-  {
-    name: 'cis',
-    schema: 'bench_cis',
-    migrations: [],
-    publishes: [cisEvents['cis.invoice.approved']],
-    routes: () => [],
-  },
-  moduleConfig,
-  { relayPollIntervalMs: 1_000 },
-);
 
 // Arrival times of audit.v1 records by the source event they record, and of the raw round trip's records.
 const arrivals = new Map<string, number>();
@@ -115,42 +105,58 @@ const waitFor = async (check: () => boolean | Promise<boolean>, what: string, ti
   }
 };
 
-try {
-  // 1. Ingest.
-  const runId = randomUUID().slice(0, 8);
+/** The ingest's events (or the baseline's records): EVENTS over TENANTS, keyed as cis keys its invoices. */
+const ingestMessages = (runId: string, topic: string) => {
   const tenants = Array.from({ length: TENANTS }, (_, i) => `bench-${runId}-${i}`);
-  const ingestIds: string[] = [];
-  const started = performance.now();
-  for (let offset = 0; offset < EVENTS; offset += 500) {
-    const batch = Array.from({ length: Math.min(500, EVENTS - offset) }, (_, i) => {
-      const n = offset + i;
-      const tenantId = tenants[n % TENANTS] ?? 'bench';
-      const id = randomUUID();
-      ingestIds.push(id);
-      return {
-        topic: 'cis.events.v1',
-        key: eventKey(tenantId, `inv-${n}`),
-        value: JSON.stringify({
-          actorId: 'bench',
-          targetType: 'invoice',
-          targetId: `inv-${n}`,
-          details: { status: 'approved' },
-        }),
-        headers: cloudEventHeaders({
-          id,
-          type: 'cis.invoice.approved',
-          source: eventSource('cis'),
-          time: new Date().toISOString(),
-          subject: `inv-${n}`,
-          tenantId,
-        }),
-      };
-    });
+  return Array.from({ length: EVENTS }, (_, n) => {
+    const tenantId = tenants[n % TENANTS] ?? 'bench';
+    const id = randomUUID();
+    return {
+      id,
+      topic,
+      key: eventKey(tenantId, `inv-${n}`),
+      value: JSON.stringify({
+        actorId: 'bench',
+        targetType: 'invoice',
+        targetId: `inv-${n}`,
+        details: { status: 'approved' },
+      }),
+      headers: cloudEventHeaders({
+        id,
+        type: 'cis.invoice.approved',
+        source: eventSource('cis'),
+        time: new Date().toISOString(),
+        subject: `inv-${n}`,
+        tenantId,
+      }),
+    };
+  });
+};
+
+/** Sends the messages in sends of 500, as the ingest's publisher does. */
+const sendAll = async (topic: string, messages: ReturnType<typeof ingestMessages>) => {
+  for (let offset = 0; offset < messages.length; offset += 500) {
     await producer.send({
-      topic: 'cis.events.v1',
-      messages: batch.map(({ key, value, headers }) => ({ key, value, headers })),
+      topic,
+      messages: messages
+        .slice(offset, offset + 500)
+        .map(({ key, value, headers }) => ({ key, value, headers })),
     });
   }
+};
+
+interface IngestResult {
+  concurrency: number;
+  ingestSeconds: number;
+  publishedSeconds: number;
+}
+
+/** One ingest run against `audit` (its AUDIT_INGEST_CONCURRENCY): events/s stored, and read back from audit.v1. */
+async function ingestRun(audit: AuditHarness): Promise<IngestResult> {
+  const runId = randomUUID().slice(0, 8);
+  const messages = ingestMessages(runId, 'cis.events.v1');
+  const started = performance.now();
+  await sendAll('cis.events.v1', messages);
   await waitFor(async () => {
     const [row] = await audit.adminSql<{ n: string }>(
       `SELECT count(*) AS n FROM audit_entries WHERE tenant_id LIKE 'bench-${runId}-%'`,
@@ -159,15 +165,77 @@ try {
   }, `${EVENTS} entries`);
   const ingestSeconds = (performance.now() - started) / 1_000;
   // The audit relay keeping up: until the audit.v1 record of every ingested event has been read.
-  await waitFor(() => ingestIds.every((id) => arrivals.has(id)), `${EVENTS} audit.v1 records`);
+  await waitFor(() => messages.every(({ id }) => arrivals.has(id)), `${EVENTS} audit.v1 records`);
   const publishedSeconds = (performance.now() - started) / 1_000;
+  return { concurrency: audit.config.AUDIT_INGEST_CONCURRENCY, ingestSeconds, publishedSeconds };
+}
+
+/** The Kafka baseline of the ingest: the same records sent the same way to the raw topic and read by kafkajs. */
+async function kafkaIngestBaseline(): Promise<number> {
+  const messages = ingestMessages(randomUUID().slice(0, 8), rawTopic).map((message) => ({
+    ...message,
+    key: `ingest-${message.id}`,
+  }));
+  const started = performance.now();
+  await sendAll(rawTopic, messages);
+  await waitFor(() => messages.every(({ key }) => arrivals.has(key)), `${EVENTS} raw records`);
+  return (performance.now() - started) / 1_000;
+}
+
+const loadAverage = () =>
+  loadavg()
+    .map((value) => fmt(value, 1))
+    .join(' ');
+
+const ingests: IngestResult[] = [];
+const loads: string[] = [`start ${loadAverage()}`];
+let audit: AuditHarness | undefined;
+let module: StartedService<AuditConfig> | undefined;
+try {
+  // 1. Ingest, once per setting (an audit service of its own each), and the Kafka baseline after them.
+  for (const concurrency of CONCURRENCY) {
+    const run = await startAuditHarness({ env: { AUDIT_INGEST_CONCURRENCY: String(concurrency) } });
+    try {
+      ingests.push(await ingestRun(run));
+      loads.push(`after concurrency ${concurrency}: ${loadAverage()}`);
+    } finally {
+      await run.stop();
+    }
+  }
+  const kafkaSeconds = await kafkaIngestBaseline();
+  loads.push(`after the Kafka baseline: ${loadAverage()}`);
+
+  // 2 and 3 against an audit service of the default settings.
+  audit = await startAuditHarness();
+  const runId = randomUUID().slice(0, 8);
+  const tenants = Array.from({ length: TENANTS }, (_, i) => `bench-${runId}-${i}`);
+  // The stand-in module: the kit's service named cis (source /workspace/cis), its own schema and outbox.
+  const moduleRoles = await provisionServiceSchema(audit.database.adminUrl, {
+    schema: 'bench_cis',
+    role: 'svc_bench_cis',
+    password: 'bench-cis',
+    ownerPassword: 'bench-cis-owner',
+  });
+  const moduleConfig = auditConfigSchema.parse(serviceTestEnv(moduleRoles));
+  module = await startService(
+    {
+      name: 'cis',
+      schema: 'bench_cis',
+      migrations: [],
+      publishes: [cisEvents['cis.invoice.approved']],
+      routes: () => [],
+    },
+    moduleConfig,
+    { relayPollIntervalMs: 1_000 },
+  );
 
   // 2. Domain write → audit.v1 record.
   const latencies: number[] = [];
   for (let i = 0; i < WRITES; i++) {
     const tenantId = tenants[i % TENANTS] ?? 'bench';
-    const id = await withTenant(module.deps.db, tenantId, (trx) =>
-      recordEvent(trx, module.deps.source, cisEvents['cis.invoice.approved'], {
+    const writer = module;
+    const id = await withTenant(writer.deps.db, tenantId, (trx) =>
+      recordEvent(trx, writer.deps.source, cisEvents['cis.invoice.approved'], {
         tenantId,
         aggregateId: `w-${i}`,
         data: { actorId: 'bench', targetType: 'invoice', targetId: `w-${i}` },
@@ -191,11 +259,29 @@ try {
   const write = stats(latencies);
   const rawStats = stats(raw);
   console.log(
-    `audit ingest: ${EVENTS} events over ${TENANTS} tenants in ${fmt(ingestSeconds, 2)} s = ${fmt(EVENTS / ingestSeconds, 0)} events/s (each stored, hash-chained and put in the outbox for audit.v1)`,
+    `audit ingest: ${EVENTS} events over ${TENANTS} tenants (each stored, hash-chained and put in the outbox for audit.v1), by AUDIT_INGEST_CONCURRENCY, beside Kafka alone:`,
   );
-  console.log(
-    `audit.v1 out: every one of those entries read from audit.v1 after ${fmt(publishedSeconds, 2)} s = ${fmt(EVENTS / publishedSeconds, 0)} events/s (the audit relay publishing behind the ingest)`,
+  printTable(
+    ['run', 'seconds', 'events/s stored', 'audit.v1 read back after s', 'events/s out'],
+    [
+      ...ingests.map((run) => [
+        `audit ingest, ${run.concurrency} partition${run.concurrency === 1 ? '' : 's'} at once`,
+        fmt(run.ingestSeconds, 2),
+        fmt(EVENTS / run.ingestSeconds, 0),
+        fmt(run.publishedSeconds, 2),
+        fmt(EVENTS / run.publishedSeconds, 0),
+      ]),
+      [
+        'Kafka alone (kafkajs send → receive, same records)',
+        fmt(kafkaSeconds, 2),
+        fmt(EVENTS / kafkaSeconds, 0),
+        '',
+        '',
+      ],
+    ],
   );
+  loads.push(`end ${loadAverage()}`);
+  console.log(`load average (1, 5, 15 min; ${cpus().length} CPUs): ${loads.join('; ')}`);
   printTable(
     ['path', 'runs', 'p50 ms', 'p95 ms', 'p99 ms'],
     [
@@ -215,6 +301,6 @@ try {
 } finally {
   await consumer.disconnect();
   await producer.disconnect();
-  await module.shutdown();
-  await audit.stop();
+  await module?.shutdown();
+  await audit?.stop();
 }

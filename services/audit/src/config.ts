@@ -13,6 +13,13 @@ export const auditConfigSchema = baseConfigSchema.extend({
   /** A new group first stores what the topics still retain (true), or only what comes after it joins. */
   AUDIT_FROM_BEGINNING: flag('true'),
   /**
+   * How many partitions of the module topics one replica ingests at once (kafkajs partitionsConsumedConcurrently).
+   * Each in-flight run holds a database connection for its transaction, so keep it well under DATABASE_POOL_MAX
+   * (10 by default): the routes, the outbox relay and the workers need theirs. A tenant's runs still append one
+   * after another (its head's row lock); different tenants' runs append side by side (docs/audit.md "Ingest").
+   */
+  AUDIT_INGEST_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(3),
+  /**
    * The checkpoint signing key: an Ed25519 private key, PKCS#8 PEM (docs/audit.md "Checkpoints"), from the Secret
    * audit-checkpoint-key. Unset: checkpoints are not signed (a local run without the secret), and the routes say so.
    */

@@ -3,7 +3,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { eventually } from '@workspace/kit/testing';
-import { DRIVE_ADMIN_SCOPES, startDriveHarness, type DriveHarness } from '@workspace/drive/testing';
+import {
+  DRIVE_ADMIN_SCOPES,
+  insertFile,
+  makePdf,
+  makePlace as seedPlace,
+  startDriveHarness,
+  type DriveHarness,
+} from '@workspace/drive/testing';
 import { entriesOf, expectOneEntryPerAction, publishActions } from './families.fixtures.js';
 import { ModuleEventPublisher, startAuditHarness, type AuditHarness } from './support.js';
 
@@ -12,6 +19,9 @@ let h: AuditHarness;
 let publisher: ModuleEventPublisher;
 let admin: string;
 const ADMIN_ID = '00000000-0000-4000-8000-0000000000dd';
+// Seeded users of the demo tenant (deploy/local/seed/demo.json), who sign in through identity for real.
+const MANAGER_ID = '00000000-0000-4000-8000-000000000002'; // manager@demo.test
+const ADA_ID = '00000000-0000-4000-8000-000000000001'; // admin@demo.test
 
 beforeAll(async () => {
   drive = await startDriveHarness();
@@ -141,7 +151,42 @@ describe('drive actions in the audit trail', () => {
     expectOneEntryPerAction(entries, ids);
   });
 
-  it('signatures, quota and exports (WS-392): a drive exported in the browser (audit_logEvent), the rest by their events', async () => {
+  it('signatures, quota and exports (WS-392): a signature requested and declined through the drive, a drive exported in the browser (audit_logEvent), the rest by their events', async () => {
+    // The drive asks identity, with the caller's own token, whether the assignee is a colleague: the people sign
+    // in through identity for real (identity refuses the harness's test-issuer tokens: 401).
+    const manager = await drive.signInAs('manager@demo.test');
+    const ada = await drive.signInAs('admin@demo.test');
+    const contracts = await seedPlace(drive, 'demo', MANAGER_ID, 'Signed contracts');
+    const pdf = await insertFile(drive, 'demo', contracts, {
+      name: 'Subcontract.pdf',
+      bytes: await makePdf('Subcontract'),
+      ownerId: MANAGER_ID,
+    });
+    const requested = ok(
+      await drive.call(manager, 'POST', '/signatures', {
+        tenantId: 'demo',
+        fileId: pdf.id,
+        assignedToUid: ADA_ID,
+      }),
+    );
+    const taskId = (requested.body.task as { id: string }).id;
+    ok(
+      await drive.call(ada, 'POST', `/signatures/${taskId}/decline`, {
+        tenantId: 'demo',
+        reason: 'Wrong rates',
+      }),
+    );
+    expect(await waitForAction(taskId, 'SIGNATURE_REQUESTED')).toMatchObject({
+      module: 'drive',
+      source: '/workspace/drive',
+      actorId: MANAGER_ID,
+    });
+    const declined = await waitForAction(taskId, 'SIGNATURE_DECLINED');
+    expect(declined).toMatchObject({ module: 'drive', source: '/workspace/drive', actorId: ADA_ID });
+    // The reason and the file's name are a person's text: not in the entry.
+    expect(JSON.stringify(declined.payload)).not.toContain('Wrong rates');
+    expect(JSON.stringify(declined.payload)).not.toContain('Subcontract.pdf');
+
     const token = await h.token([], 'demo', ADMIN_ID);
     const exported = await h.call(token, 'POST', '/client-events', {
       action: 'DRIVE_EXPORTED',

@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { eventually } from '@workspace/kit/testing';
+import { eventKey } from '@workspace/kit';
+import { eventually, testInfra } from '@workspace/kit/testing';
+import { Kafka, logLevel, Partitioners } from 'kafkajs';
+import pg from 'pg';
+import { GENESIS_HASH } from '../src/domain/entries.js';
 import {
   AuditTopicReader,
   ModuleEventPublisher,
@@ -110,7 +114,7 @@ describe('audit ingest', () => {
     ]);
 
     const record = await eventually(
-      () => Promise.resolve(reader.ofTenant(tenantId)[0]),
+      async () => (await reader.publishedBy(h, tenantId))[0],
       30_000,
       'the audit.v1 record',
     );
@@ -315,7 +319,9 @@ describe('audit ingest', () => {
           [h.config.AUDIT_CONSUMER_GROUP, ids],
         ),
       ).toEqual([]);
-      expect(reader.ofTenant(tenantId)).toEqual([]);
+      expect(await h.adminSql('SELECT event_id FROM audit.outbox WHERE tenant_id = $1', [tenantId])).toEqual(
+        [],
+      );
 
       await restore();
       restored = true;
@@ -332,7 +338,10 @@ describe('audit ingest', () => {
       const token = await h.token(['audit.read'], tenantId);
       expect((await h.call(token, 'POST', '/verify')).body).toMatchObject({ ok: true, entries: 3 });
       const records = await eventually(
-        () => Promise.resolve(reader.ofTenant(tenantId).length >= 3 ? reader.ofTenant(tenantId) : undefined),
+        async () => {
+          const found = await reader.publishedBy(h, tenantId);
+          return found.length >= 3 ? found : undefined;
+        },
         30_000,
         'three audit.v1 records',
       );
@@ -349,4 +358,178 @@ describe('audit ingest', () => {
       if (!restored) await restore();
     }
   });
+
+  it('ingests partitions concurrently: one tenant’s runs on two partitions append one after the other (gapless, each event once, in each partition’s order), another tenant’s alongside', async () => {
+    // Partitions handled at once: the service's default (AUDIT_INGEST_CONCURRENCY 3).
+    expect(h.config.AUDIT_INGEST_CONCURRENCY).toBe(3);
+    const tenantA = testTenant();
+    const tenantB = testTenant();
+    const sentinel = testTenant();
+    // The subjects of tenant A's events on drive.events.v1: three on each of two partitions, as the bus's producer
+    // places them (murmur2 of the key).
+    const partitionOf = await keyPartitioner('drive.events.v1');
+    const byPartition = new Map<number, string[]>();
+    for (let i = 0; [...byPartition.values()].filter((list) => list.length >= 3).length < 2; i++) {
+      const subject = `folder-${i}`;
+      const partition = partitionOf(eventKey(tenantA, subject));
+      const list = byPartition.get(partition) ?? (byPartition.size < 2 ? [] : undefined);
+      if (list && list.length < 3) byPartition.set(partition, [...list, subject]);
+    }
+    const subjects = [...byPartition.values()].filter((list) => list.length === 3).flat();
+    expect(subjects).toHaveLength(6);
+
+    // The test holds the sentinel's and tenant A's heads: as an append does, an uncommitted head row.
+    const holdSentinel = await HeadHolder.hold(h, sentinel);
+    const holdA = await HeadHolder.hold(h, tenantA);
+    try {
+      // The sentinel's run waits on its head, and with it the consumer's next fetch: what follows is published
+      // while no fetch runs, so the next one brings every partition's events at once.
+      await publisher.publish('identity', 'identity.user.updated', sentinel, {
+        uid: 'user-7',
+        role: 'admin',
+        status: 'active',
+        changedBy: 'user-8',
+      });
+      await eventually(async () => (await holdSentinel.waiters()) >= 1, 60_000, 'the sentinel run waiting');
+      // Tenant A: 3 events of each of 6 subjects (two partitions), published concurrently, each subject's in order.
+      const aIds = await Promise.all(
+        subjects.map((subject) =>
+          publisher.publishRun(
+            'drive',
+            [1, 2, 3].map((n) => ({
+              type: 'drive.file.uploaded',
+              tenantId: tenantA,
+              subject,
+              data: { action: 'FILE_UPLOADED', actorId: 'user-9', targetId: `${subject}/file-${n}` },
+            })),
+          ),
+        ),
+      );
+      // Tenant B on another topic (so other partitions).
+      const bIds = await publisher.publishRun(
+        'cis',
+        [1, 2, 3, 4].map((n) => ({
+          type: 'cis.invoice.created',
+          tenantId: tenantB,
+          subject: `inv-b${n}`,
+          data: { actorId: 'user-10', targetId: `inv-b${n}` },
+        })),
+      );
+      await holdSentinel.release();
+
+      // Both of tenant A's partitions are in flight at once, each run waiting on A's head...
+      await eventually(async () => (await holdA.waiters()) >= 2, 60_000, 'two runs of tenant A at once');
+      // ...while tenant B's run appends beside them.
+      const bItems = (await waitForEntries(tenantB, bIds.length)).sort((a, b) => a.seq - b.seq);
+      expect(bItems.map((item) => item.seq)).toEqual([1, 2, 3, 4]);
+      expect(await entriesOf(tenantA)).toEqual([]);
+
+      await holdA.release();
+      const count = aIds.flat().length;
+      const items = (await waitForEntries(tenantA, count)).sort((a, b) => a.seq - b.seq);
+      // A gapless chain, each event stored once, each partition's (and subject's) events in their order.
+      expect(items.map((item) => item.seq)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
+      items.forEach((item, i) => {
+        expect(item.prevHash).toBe(i === 0 ? GENESIS_HASH : items[i - 1]?.hash);
+      });
+      expect(items.map((item) => item.sourceEventId).sort()).toEqual(aIds.flat().sort());
+      for (const ids of aIds) {
+        const seqs = ids.map((id) => items.find((item) => item.sourceEventId === id)?.seq ?? NaN);
+        expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+      }
+      const stored = await h.adminSql<{ n: string }>(
+        'SELECT count(*) AS n FROM audit_entries WHERE tenant_id = $1',
+        [tenantA],
+      );
+      expect(Number(stored[0]?.n)).toBe(count);
+      for (const tenantId of [tenantA, tenantB, sentinel]) {
+        const token = await h.token(['audit.read'], tenantId);
+        const verified = await h.call(token, 'POST', '/verify');
+        expect(verified.body).toMatchObject({ ok: true });
+      }
+      const token = await h.token(['audit.read'], tenantA);
+      expect((await h.call(token, 'POST', '/verify')).body).toMatchObject({
+        ok: true,
+        entries: count,
+        head: { seq: count },
+      });
+      // audit.v1 carries tenant A's entries in seq order (a record may come twice: the first of each seq counts).
+      const records = await eventually(
+        async () => {
+          const found = await reader.publishedBy(h, tenantA);
+          return new Set(found.map((record) => record.value.seq)).size >= count ? found : undefined;
+        },
+        30_000,
+        `${count} audit.v1 records of tenant A`,
+      );
+      const firsts = records.filter(
+        (record, i) => records.findIndex((other) => other.value.seq === record.value.seq) === i,
+      );
+      expect(firsts.map((record) => Number(record.value.seq))).toEqual(items.map((item) => item.seq));
+    } finally {
+      await holdSentinel.release();
+      await holdA.release();
+    }
+  });
 });
+
+/** Where the bus's producer puts a key on `topic` (kafkajs's default partitioner, the topic's partition count). */
+async function keyPartitioner(topic: string): Promise<(key: string) => number> {
+  const kafka = new Kafka({
+    clientId: 'audit-test-partitions',
+    brokers: testInfra().kafkaBrokers.split(','),
+    logLevel: logLevel.NOTHING,
+  });
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const metadata = await admin.fetchTopicMetadata({ topics: [topic] });
+    const partitionMetadata = metadata.topics[0]?.partitions ?? [];
+    const partitioner = Partitioners.DefaultPartitioner();
+    return (key) => partitioner({ topic, partitionMetadata, message: { key, value: null } });
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/**
+ * A tenant's chain head held by the test as an append holds it: an uncommitted head row (the superuser's own
+ * transaction), so every append of the tenant waits on it until `release` rolls it back.
+ */
+class HeadHolder {
+  private released = false;
+
+  private constructor(
+    private readonly client: pg.Client,
+    private readonly pid: number,
+    private readonly harness: AuditHarness,
+  ) {}
+
+  static async hold(harness: AuditHarness, tenantId: string): Promise<HeadHolder> {
+    const client = new pg.Client({ connectionString: harness.database.adminUrl });
+    await client.connect();
+    await client.query('BEGIN');
+    await client.query('INSERT INTO audit.audit_heads (tenant_id, seq, hash) VALUES ($1, 0, $2)', [
+      tenantId,
+      GENESIS_HASH,
+    ]);
+    const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    return new HeadHolder(client, rows[0]?.pid ?? 0, harness);
+  }
+
+  /** How many other sessions wait on this one (the runs waiting on the held head). */
+  async waiters(): Promise<number> {
+    const [row] = await this.harness.adminSql<{ n: string }>(
+      'SELECT count(*) AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))',
+      [this.pid],
+    );
+    return Number(row?.n ?? 0);
+  }
+
+  async release(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    await this.client.query('ROLLBACK');
+    await this.client.end();
+  }
+}

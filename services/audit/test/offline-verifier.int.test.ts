@@ -196,9 +196,9 @@ describe('the offline verifier (services/audit/bin/verify-audit.ts)', () => {
   it('verifies the records read from audit.v1, checkpoints among them', async () => {
     const { tenantId } = await exportedTenant();
     const records = await eventually(
-      () => {
-        const found = reader.ofTenant(tenantId);
-        return Promise.resolve(found.length >= 7 ? found : undefined);
+      async () => {
+        const found = await reader.publishedBy(h, tenantId);
+        return found.length >= 7 ? found : undefined;
       },
       30_000,
       'the tenant’s audit.v1 records',

@@ -258,9 +258,22 @@ export class AuditTopicReader {
     return reader;
   }
 
-  /** The records of one tenant (by ce_tenantid), in the order read. */
+  /** The records of one tenant (by ce_tenantid), in the order read, whichever audit service published them. */
   ofTenant(tenantId: string): AuditTopicRecord[] {
     return this.records.filter((record) => record.headers.ce_tenantid === tenantId);
+  }
+
+  /**
+   * The records of one tenant that `h`'s audit service published (their ce_id in its outbox), in the order read: the
+   * audit services of other runs on the shared Kafka read the same module topics and publish their own records of
+   * the same tenant on audit.v1.
+   */
+  async publishedBy(h: AuditHarness, tenantId: string): Promise<AuditTopicRecord[]> {
+    const rows = await h.adminSql<{ event_id: string }>('SELECT event_id FROM outbox WHERE tenant_id = $1', [
+      tenantId,
+    ]);
+    const ids = new Set(rows.map((row) => row.event_id));
+    return this.ofTenant(tenantId).filter((record) => ids.has(record.headers.ce_id ?? ''));
   }
 
   stop(): Promise<void> {

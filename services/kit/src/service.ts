@@ -48,6 +48,8 @@ export interface ConsumerDefinition {
   /** Batch mode (optional): runs of a partition's events in one transaction (see `ConsumerOptions`). */
   batchHandler?: BatchEventHandler;
   maxBatchSize?: number;
+  /** Partitions handled at once (default 1; see `ConsumerOptions`). */
+  partitionsConsumedConcurrently?: number;
 }
 
 /** Background work of a service (job workers, retry loops): started with it and stopped first on shutdown. */

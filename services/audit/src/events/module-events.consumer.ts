@@ -21,6 +21,13 @@ export const INGEST_BATCH_SIZE = 500;
  * take of its head, with all their inbox rows and audit.v1 outbox records, and the offsets move only after the
  * commit. The inbox makes a repeated delivery change nothing; a failing append throws, so the kit retries the whole
  * run (with backoff) and the partition waits: nothing is dropped or skipped.
+ *
+ * AUDIT_INGEST_CONCURRENCY partitions are handled at once. One tenant's events reach several partitions (the key is
+ * tenant and aggregate), so two runs may carry the same tenant: each takes the tenant's head row lock first
+ * (`EntriesStore.lockHead`), so the second waits for the first to commit and then chains from its last entry (each
+ * statement of a READ COMMITTED transaction sees what committed before it). Runs of different tenants lock
+ * different heads and append side by side; a run of several tenants takes their heads in tenant order, so two runs
+ * never wait on each other in a cycle.
  */
 export function moduleEventsConsumer(deps: AuditDeps): ConsumerDefinition {
   const topics = domainTopics();
@@ -62,5 +69,6 @@ export function moduleEventsConsumer(deps: AuditDeps): ConsumerDefinition {
     handlers,
     batchHandler: appendByTenant,
     maxBatchSize: INGEST_BATCH_SIZE,
+    partitionsConsumedConcurrently: deps.config.AUDIT_INGEST_CONCURRENCY,
   };
 }

@@ -29,6 +29,11 @@ export interface SubscribeOptions {
   handleBatch?: (messages: DeliveredMessage[]) => Promise<void>;
   /** The most messages one `handleBatch` call gets (default 500). */
   maxBatchSize?: number;
+  /**
+   * How many partitions are handled at once (default 1: one after another). Order holds within a partition only, so
+   * handlers must make concurrent work on shared rows safe themselves (e.g. a row lock). The in-process bus ignores it.
+   */
+  partitionsConsumedConcurrently?: number;
 }
 
 export interface Subscription {

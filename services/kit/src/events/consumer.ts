@@ -63,6 +63,11 @@ export interface ConsumerOptions {
    */
   batchHandler?: BatchEventHandler;
   maxBatchSize?: number;
+  /**
+   * How many partitions the group handles at once (default 1). Each in-flight partition holds one database
+   * connection for its transaction; handlers must serialise their own work on shared rows.
+   */
+  partitionsConsumedConcurrently?: number;
   /** `kafka_events_refused_total` by group, topic and reason, when the service exports metrics. */
   refused?: Counter<'group' | 'topic' | 'reason'>;
 }
@@ -157,6 +162,9 @@ export async function startConsumer(options: ConsumerOptions): Promise<Subscript
     topics,
     ...(options.fromBeginning === undefined ? {} : { fromBeginning: options.fromBeginning }),
     ...(handleBatch ? { handleBatch, maxBatchSize: options.maxBatchSize ?? 500 } : {}),
+    ...(options.partitionsConsumedConcurrently === undefined
+      ? {}
+      : { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently }),
     handle: async (message: DeliveredMessage) => {
       if (handleBatch) return handleBatch([message]);
       const event = received(message);

@@ -220,6 +220,7 @@ export class KafkaBus implements EventBus {
     handleBatch,
     maxBatchSize = 500,
     fromBeginning = true,
+    partitionsConsumedConcurrently = 1,
   }: SubscribeOptions) {
     const consumer = this.kafka.consumer({
       groupId,
@@ -246,6 +247,8 @@ export class KafkaBus implements EventBus {
       autoCommit: true,
       autoCommitThreshold: 100,
       autoCommitInterval: 1_000,
+      // Each partition's records stay in order; several partitions' batches run at once when asked.
+      partitionsConsumedConcurrently: Math.max(1, partitionsConsumedConcurrently),
       eachBatchAutoResolve: false,
       eachBatch: async (payload) => {
         const { batch } = payload;
