@@ -150,13 +150,14 @@ describe('documents carrying identifiers', () => {
     await visible(xml);
     expect(await xml.isDisabled()).toBe(true);
     // The reason is the disabled button's tooltip. The card may still be re-rendering as the month's figures arrive,
-    // so the pointer moves off and back onto the button until the tooltip shows (no waiting on a clock).
+    // so the pointer moves off and back onto the button until the tooltip shows (no waiting on a clock); a hover that
+    // finds the button moved by that re-render (outside the viewport) is tried again the same way.
     const reason = page.getByText(
       'The CIS300 document carries every UTR and NINO in clear: downloading it needs the permission to see unmasked identifiers',
     );
     for (let attempt = 0; attempt < 5 && !(await reason.isVisible()); attempt += 1) {
       await page.mouse.move(0, 0);
-      await xml.hover({ force: true });
+      await xml.hover({ force: true, timeout: 5_000 }).catch(() => undefined);
       await reason.waitFor({ state: 'visible', timeout: 3_000 }).catch(() => undefined);
     }
     await visible(reason);
