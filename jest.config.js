@@ -41,6 +41,8 @@ export default {
       ...shared,
       displayName: 'integration',
       testMatch: ['<rootDir>/**/test/**/*.int.test.ts'],
+      // The browser journeys retry a failed test once, reported by name (ADR 0056); nothing else retries.
+      setupFilesAfterEnv: ['<rootDir>/web/test/journey-retry.ts'],
     },
   ],
 };
